@@ -1,0 +1,39 @@
+# One command to run the app, one to run every test. See README.md.
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+HOST   ?= 127.0.0.1
+PORT   ?= 5000
+
+.PHONY: run test system-deps venv dev-venv bench lint
+
+run: venv  ## set up and start the app on http://127.0.0.1:5000
+	$(BIN)/flask --app app init-db
+	$(BIN)/flask --app app run --host $(HOST) --port $(PORT)
+
+test: dev-venv system-deps  ## set up and run all the tests
+	$(BIN)/python -m pytest
+
+bench: dev-venv  ## print the speed figures recorded in the README
+	$(BIN)/python benchmarks/engine.py
+	$(BIN)/python benchmarks/table.py
+
+lint: dev-venv
+	$(BIN)/ruff check app.py chouette tests benchmarks
+
+# Debian packages the project needs: venv support, and for the tests chromium and postgresql.
+system-deps:
+	@bash .ci/system-deps
+
+$(BIN)/python:
+	@$(PYTHON) -m venv $(VENV) || { bash .ci/system-deps venv && $(PYTHON) -m venv $(VENV); }
+
+venv: $(VENV)/.runtime
+$(VENV)/.runtime: requirements.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements.txt
+	touch $@
+
+dev-venv: $(VENV)/.dev
+$(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
+	$(BIN)/pip install -q -r requirements-dev.txt
+	touch $(VENV)/.runtime $@

@@ -1,0 +1,1 @@
+"""The chouette club manager: pure rules (engine, table, ledger) and the web app around them."""

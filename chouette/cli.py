@@ -1,0 +1,15 @@
+"""Flask command-line commands: `flask --app app init-db`, `flask --app app replay FILE`."""
+
+from __future__ import annotations
+
+import click
+from flask import Flask
+
+
+def init_app(app: Flask) -> None:
+    """Register the project's commands on the app."""
+
+    @app.cli.command("init-db")
+    def init_db() -> None:
+        """Create or upgrade the database (nothing to do until persistence lands)."""
+        click.echo("database ready")
