@@ -1,0 +1,7 @@
+"""The ledger's error: every one is a ValueError whose message names the input."""
+
+from __future__ import annotations
+
+
+class LedgerError(ValueError):
+    """Money the ledger refuses: a float or negative stake, a percent out of range, unbalanced books..."""
