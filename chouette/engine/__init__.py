@@ -17,3 +17,17 @@ from chouette.engine.errors import (
 # --- positions and moves (owned by the moves work) ---
 
 # --- cube, match play, dice (owned by the cube work) ---
+from chouette.engine.cube import Cube, CubeResult, CubeSettings, Offer
+from chouette.engine.dice import (
+    DiceSource,
+    FixedDice,
+    OpeningRoll,
+    SecretsDice,
+    check_die,
+    check_roll,
+    opening_from_rolls,
+    opening_roll,
+    roll,
+)
+from chouette.engine.match import Match, effective_settings
+from chouette.engine.matchid import GameState, MatchState, Resignation
