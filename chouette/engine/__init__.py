@@ -15,6 +15,12 @@ from chouette.engine.errors import (
 )
 
 # --- positions and moves (owned by the moves work) ---
+from chouette.engine.movegen import apply_move, legal_moves
+from chouette.engine.moves import Move
+from chouette.engine.outcome import Outcome, WinKind, outcome
+from chouette.engine.position import Position, Side
+from chouette.engine.resolve import match_move
+from chouette.engine.xgid import XgidFields, format_xgid, parse_xgid
 
 # --- cube, match play, dice (owned by the cube work) ---
 from chouette.engine.cube import Cube, CubeResult, CubeSettings, Offer

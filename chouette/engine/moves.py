@@ -1,0 +1,161 @@
+"""A move (the whole play of a roll) as a small immutable value, and its notation both ways.
+
+Notation (RULES.md 1.1): ``24/18 13/11*``, ``bar/22``, ``6/off``, ``6/4(2)``, chained steps
+``13/7*/5``. Parsing also takes ``25`` for the bar, ``0`` for off, ``-`` for ``/``, any case,
+commas and extra spaces. A ``Move`` remembers the single-die steps when it comes from
+``legal_moves``; a parsed one knows only what was written (``24/14`` does not say by which
+intermediate point), and ``match_move`` resolves it against the legal plays.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+
+from chouette.engine.errors import NotationError
+
+# One path of one checker: the start, then (point, hit) for each landing kept in the notation.
+Path = tuple[tuple[int, bool], ...]
+
+_NODE = r"(bar|off|\d{1,2})(\*?)"
+_TOKEN = re.compile(rf"{_NODE}((?:/{_NODE})+)(?:\((\d)\))?")
+_REST = re.compile(_NODE)
+
+
+def _name(point: int) -> str:
+    return "bar" if point == 25 else "off" if point == 0 else str(point)
+
+
+class Move:
+    """One play: a tuple of single-die (or, when parsed, written) steps ``(from, to, hit)``.
+
+    Two moves are equal when they are written the same way.
+
+    >>> Move.parse("13/7*/5 8/5")
+    Move.parse('13/7*/5 8/5')
+    >>> str(Move.parse("6/4 6/4"))
+    '6/4(2)'
+    """
+
+    __slots__ = ("_steps", "_paths")
+
+    def __init__(self, steps: Iterable[tuple[int, int, bool]]) -> None:
+        self._steps = tuple(steps)
+        self._paths: tuple[Path, ...] | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> Move:
+        """Read a move in GNU Backgammon's notation or a usual variant.
+
+        Raises:
+            NotationError: the text cannot be read as a move (it names the input).
+        """
+        if not isinstance(text, str):
+            raise NotationError(f"move {text!r}: expected a string")
+        clean = re.sub(r"\s*[/\-]\s*", "/", text.strip().lower())
+        clean = re.sub(r"\s+(?=[*(])|(?<=\()\s+|\s+(?=\))", "", clean)
+        steps: list[tuple[int, int, bool]] = []
+        for token in re.split(r"[\s,;]+", clean) if clean else []:
+            match = _TOKEN.fullmatch(token)
+            if not match:
+                raise NotationError(f"move {text!r}: cannot read {token!r}")
+            nodes = [(match.group(1), match.group(2))] + _REST.findall(match.group(3))
+            if nodes[0][1]:
+                raise NotationError(f"move {text!r}: {token!r} marks a hit on its starting point")
+            points = [_point(name, text, token) for name, _star in nodes]
+            if 0 in points[:-1] or 25 in points[1:]:
+                raise NotationError(f"move {text!r}: in {token!r} the bar can only start and off only end")
+            if any(a <= b for a, b in zip(points, points[1:])):
+                raise NotationError(f"move {text!r}: in {token!r} a checker must move toward home")
+            repeat = int(match.group(6) or 1)
+            if not 1 <= repeat <= 4:
+                raise NotationError(f"move {text!r}: repeat ({repeat}) is not 1 to 4")
+            hops = [(points[i], points[i + 1], bool(nodes[i + 1][1])) for i in range(len(points) - 1)]
+            steps.extend(hops * repeat)
+        return cls(steps)
+
+    @property
+    def steps(self) -> tuple[tuple[int, int, bool], ...]:
+        """The steps as given: single-die steps from ``legal_moves``, written hops when parsed."""
+        return self._steps
+
+    @property
+    def paths(self) -> tuple[Path, ...]:
+        """Canonical form: one path per checker, intermediate points kept only where it hits."""
+        if self._paths is None:
+            self._paths = _canonical(self._steps)
+        return self._paths
+
+    def hops(self) -> list[tuple[int, int, bool]]:
+        """The canonical paths cut at each kept point, as ``(from, to, hit)``."""
+        return [(path[i][0], path[i + 1][0], path[i + 1][1]) for path in self.paths for i in range(len(path) - 1)]
+
+    def pips(self) -> int:
+        """Total distance moved; a bear-off counts only to the edge (0)."""
+        return sum(path[0][0] - path[-1][0] for path in self.paths)
+
+    def __str__(self) -> str:
+        parts: list[str] = []
+        paths = self.paths
+        i = 0
+        while i < len(paths):
+            n = 1
+            while i + n < len(paths) and paths[i + n] == paths[i]:
+                n += 1
+            path = paths[i]
+            text = _name(path[0][0]) + "".join(f"/{_name(p)}{'*' if hit else ''}" for p, hit in path[1:])
+            parts.append(text + (f"({n})" if n > 1 else ""))
+            i += n
+        return " ".join(parts)
+
+    def __repr__(self) -> str:
+        return f"Move.parse({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Move) and self.paths == other.paths
+
+    def __hash__(self) -> int:
+        return hash(self.paths)
+
+    def __len__(self) -> int:
+        return len(self._steps)
+
+    def __bool__(self) -> bool:
+        return bool(self._steps)
+
+
+def _point(name: str, text: str, token: str) -> int:
+    if name == "bar":
+        return 25
+    if name == "off":
+        return 0
+    value = int(name)
+    if value > 25:
+        raise NotationError(f"move {text!r}: {token!r} names point {value}; points are 1 to 24")
+    return value
+
+
+def _canonical(steps: tuple[tuple[int, int, bool], ...]) -> tuple[Path, ...]:
+    """Chain the steps per checker (highest start first) and drop non-hit intermediate points."""
+    chains: list[list[tuple[int, bool]]] = []
+    for p, q, hit in sorted(steps, key=lambda s: (-s[0], -s[1], not s[2])):
+        for chain in chains:
+            if chain[-1][0] == p and p != 0:
+                chain.append((q, hit))
+                break
+        else:
+            chains.append([(p, False), (q, hit)])
+    paths = [
+        tuple([chain[0]] + [node for node in chain[1:-1] if node[1]] + [chain[-1]]) for chain in chains
+    ]
+    # Two checkers on the same path hit at most once, yet ``7/4*(2)`` is how it is written:
+    # identical paths share their hit marks.
+    marks: dict[tuple[int, ...], list[bool]] = {}
+    for path in paths:
+        flags = marks.setdefault(tuple(point for point, _hit in path), [False] * len(path))
+        for i, (_point, hit) in enumerate(path):
+            flags[i] = flags[i] or hit
+    shared = [tuple(zip(points, marks[points])) for points in (tuple(p for p, _h in path) for path in paths)]
+    # GNU Backgammon's order: highest start first, then the shortest path from that start.
+    shared.sort(key=lambda path: [-point for point, _hit in path])
+    return tuple(shared)
