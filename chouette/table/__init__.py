@@ -1,0 +1,28 @@
+"""The chouette rules, pure Python: a table's log folded through RULES.md section 2.
+
+>>> state = fold({}, [{"type": "join", "player": p} for p in "ABC"]
+...              + [{"type": "order_roll", "rolls": {"A": 6, "B": 4, "C": 2}}])
+>>> state.box, state.captain, state.line
+('A', 'B', ['C'])
+"""
+
+from chouette.table.errors import LogError, SettingsError, TableError
+from chouette.table.game import Game, GameRecord
+from chouette.table.seats import Seats, rotate
+from chouette.table.settings import Settings
+from chouette.table.state import TableState, apply_event, fold, new_table
+
+__all__ = [
+    "Game",
+    "GameRecord",
+    "LogError",
+    "Seats",
+    "Settings",
+    "SettingsError",
+    "TableError",
+    "TableState",
+    "apply_event",
+    "fold",
+    "new_table",
+    "rotate",
+]

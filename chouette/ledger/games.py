@@ -1,0 +1,86 @@
+"""A finished game's points and money per player (RULES 2.8, 2.10, 2.11).
+
+The chouette rules give, for every game, each member's points against the box side and each
+extra cube's points between its two holders; this module turns them into points and integer
+cents per player: the box side's result split with the partner, each pair at its stake.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping, Sequence
+
+from chouette.ledger.money import pair_stake_cents, points_to_cents, split_share
+
+Pairs = Sequence[tuple[str, int]]  # (member, his points against the box side)
+Extras = Sequence[tuple[str, str, int]]  # (giver, taker, the taker's points against the giver)
+
+
+def _add(totals: dict[str, int], player: str, amount: int) -> None:
+    totals[player] = totals.get(player, 0) + amount
+
+
+def game_points(box: str, partner: str | None, pairs: Pairs, extras: Extras = (),
+                partner_percent: int = 50) -> dict[str, int]:
+    """Each player's points for one game; they sum to zero.
+
+    The box side's result is split with the partner, the odd point to the box.
+
+    >>> game_points("A", "D", [("B", -1), ("C", -1), ("E", -1)], [])
+    {'B': -1, 'C': -1, 'E': -1, 'A': 2, 'D': 1}
+    """
+    totals: dict[str, int] = {}
+    for member, points in pairs:
+        _add(totals, member, points)
+    for giver, taker, points in extras:
+        _add(totals, taker, points)
+        _add(totals, giver, -points)
+    box_side = -sum(points for _, points in pairs)
+    if partner is None:
+        _add(totals, box, box_side)
+    else:
+        box_part, partner_part = split_share(box_side, partner_percent)
+        _add(totals, box, box_part)
+        _add(totals, partner, partner_part)
+    return totals
+
+
+def game_cents(box: str, partner: str | None, pairs: Pairs, extras: Extras = (),
+               partner_percent: int = 50, *, stake_cents: int,
+               stakes: Mapping[str, int] | None = None) -> dict[str, int]:
+    """Each player's money for one game in integer cents; they sum to zero.
+
+    With one table stake, money follows the points (points x stake). With per-player
+    ``stakes`` each pair plays at the lower of its two stakes (the box's stake for the box
+    side), and the box side's money is split with the partner in cents, the odd cent to
+    the box.
+
+    Raises:
+        LedgerError: a stake is negative or not a whole number.
+
+    >>> game_cents("A", None, [("B", 2), ("C", -1)], stake_cents=100, stakes={"A": 100, "B": 50})
+    {'B': 100, 'C': -100, 'A': 0}
+    """
+    if stakes is None:
+        points = game_points(box, partner, pairs, extras, partner_percent)
+        return {p: points_to_cents(v, stake_cents) for p, v in points.items()}
+
+    def stake(player: str) -> int:
+        return stakes.get(player, stake_cents)
+
+    totals: dict[str, int] = {}
+    box_side = 0
+    for member, points in pairs:
+        cents = points_to_cents(points, pair_stake_cents(stake(box), stake(member)))
+        _add(totals, member, cents)
+        box_side -= cents
+    for giver, taker, points in extras:
+        cents = points_to_cents(points, pair_stake_cents(stake(giver), stake(taker)))
+        _add(totals, taker, cents)
+        _add(totals, giver, -cents)
+    if partner is None:
+        _add(totals, box, box_side)
+    else:
+        box_part, partner_part = split_share(box_side, partner_percent)
+        _add(totals, box, box_part)
+        _add(totals, partner, partner_part)
+    return totals

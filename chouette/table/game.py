@@ -1,0 +1,169 @@
+"""One game of a chouette: its cubes, offers, extras, board, and its result (RULES 2.4-2.10)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from chouette.engine import Position
+from chouette.table.cubes import LIVE, WON, Extra, MemberCube, Offer
+
+BOARD = "board"
+SCORESHEET = "scoresheet"
+KINDS = {"single": 1, "gammon": 2, "backgammon": 3}
+
+
+@dataclass
+class Game:
+    """The game in progress: who plays, every member's cube, the board when there is one."""
+
+    number: int
+    members: list[str]
+    cubes: dict[str, MemberCube]
+    seat_captain: str
+    acting_captain: str
+    mode: str | None = None
+    offer: Offer | None = None
+    captain_won_early: bool = False  # the box dropped the seat captain's cube
+    box_doubled: bool = False
+    automatic: int = 0
+    extras: list[Extra] = field(default_factory=list)
+    extras_open: tuple[str, tuple[str, ...]] | None = None  # (lone taker, possible givers)
+    raccoon_open: dict[str, str] = field(default_factory=dict)  # member -> side that may raccoon
+    # Board mode: the position as seen by the side on roll; dice once rolled, else None.
+    position: Position | None = None
+    on_roll: str | None = None
+    dice: tuple[int, int] | None = None
+    turns: int = 0
+    last_move: str | None = None
+
+    @classmethod
+    def start(cls, number: int, team: list[str], automatic_value: int = 1) -> Game:
+        """A new game for ``team`` (captain first), every cube in the middle."""
+        cubes = {m: MemberCube(m, value=automatic_value) for m in team}
+        return cls(number, list(team), cubes, team[0], team[0])
+
+    def copy(self) -> Game:
+        """An independent copy (cubes and positions are immutable and shared)."""
+        return Game(
+            self.number, list(self.members), dict(self.cubes), self.seat_captain,
+            self.acting_captain, self.mode, self.offer.copy() if self.offer else None,
+            self.captain_won_early, self.box_doubled, self.automatic, list(self.extras),
+            self.extras_open, dict(self.raccoon_open), self.position, self.on_roll, self.dice,
+            self.turns, self.last_move,
+        )
+
+    @property
+    def live(self) -> list[str]:
+        """Members whose cube is still in play, in game order."""
+        return [m for m in self.members if self.cubes[m].status == LIVE]
+
+    @property
+    def is_board(self) -> bool:
+        """Whether the game is played on the app's board."""
+        return self.mode == BOARD
+
+    @property
+    def any_double(self) -> bool:
+        """Whether any cube action has happened in this game."""
+        return self.box_doubled or any(c.turned or c.status != LIVE for c in self.cubes.values())
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (snapshots, the UI)."""
+        return {
+            "number": self.number,
+            "members": list(self.members),
+            "cubes": [self.cubes[m].to_dict() for m in self.members],
+            "seat_captain": self.seat_captain,
+            "acting_captain": self.acting_captain,
+            "mode": self.mode,
+            "offer": self.offer.to_dict() if self.offer else None,
+            "captain_won_early": self.captain_won_early,
+            "box_doubled": self.box_doubled,
+            "automatic": self.automatic,
+            "extras": [e.to_dict() for e in self.extras],
+            "position_id": self.position.id if self.position is not None else None,
+            "on_roll": self.on_roll,
+            "dice": list(self.dice) if self.dice else None,
+            "turns": self.turns,
+        }
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """A finished game: seats, result, and every cube's points (member vs the box side).
+
+    ``pairs`` holds (member, his points against the box side); ``extras`` holds
+    (giver, taker, the taker's points against the giver), fees included. The box side's
+    result is minus the sum of ``pairs``; the ledger splits it with the partner.
+    """
+
+    number: int
+    box: str
+    partner: str | None
+    captain: str
+    captain_won: bool
+    winner: str | None
+    kind: str | None
+    mode: str
+    cubes: tuple[MemberCube, ...]
+    pairs: tuple[tuple[str, int], ...]
+    extras: tuple[tuple[str, str, int], ...]
+
+    @property
+    def box_side_points(self) -> int:
+        """The box side's points for the game (box and partner together)."""
+        return -sum(points for _, points in self.pairs)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {
+            "number": self.number, "box": self.box, "partner": self.partner,
+            "captain": self.captain, "captain_won": self.captain_won,
+            "winner": self.winner, "kind": self.kind, "mode": self.mode,
+            "cubes": [c.to_dict() for c in self.cubes],
+            "pairs": [list(p) for p in self.pairs],
+            "extras": [list(e) for e in self.extras],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameRecord:
+        """Inverse of :meth:`to_dict`."""
+        return cls(
+            data["number"], data["box"], data["partner"], data["captain"],
+            data["captain_won"], data["winner"], data["kind"], data["mode"],
+            tuple(MemberCube.from_dict(c) for c in data["cubes"]),
+            tuple((m, p) for m, p in data["pairs"]),
+            tuple((g, t, p) for g, t, p in data["extras"]),
+        )
+
+
+def settle(game: Game, winner: str | None, kind: str | None, *, jacoby: bool
+           ) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, str, int], ...]]:
+    """Points of every cube and extra of a finished game (RULES 2.10).
+
+    Dropped cubes count their pre-double value; live cubes the value times 1/2/3 for the
+    winner, single when the Jacoby rule is on and the cube was never turned.
+    """
+    multiplier = KINDS[kind] if kind else 1
+    pairs = []
+    for member in game.members:
+        cube = game.cubes[member]
+        if cube.status != LIVE:
+            pairs.append((member, cube.settled))
+            continue
+        times = 1 if jacoby and not cube.turned else multiplier
+        points = cube.value * times
+        pairs.append((member, points if winner == "team" else -points))
+    extras = []
+    for extra in game.extras:
+        taker_cube = game.cubes[extra.taker]
+        if taker_cube.status == LIVE:
+            points = extra.value * multiplier
+            points = points if winner == "team" else -points
+        else:
+            # The taker's own cube ended by a drop: the extra follows it as a single.
+            points = extra.value if taker_cube.status == WON else -extra.value
+        # The fee of one point was paid to the taker at once.
+        extras.append((extra.giver, extra.taker, points + 1))
+    return tuple(pairs), tuple(extras)

@@ -1,0 +1,96 @@
+"""Table settings (house rules) with the defaults of RULES.md."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, fields
+from typing import Any, Mapping
+
+from chouette.table.errors import SettingsError
+
+CUBE_MODES = ("multi", "single")
+ALL_BUT_ONE = ("off", "forced_drop", "mandatory_beaver")
+BOX_RETENTION = ("beat_captain", "net_non_negative", "net_positive")
+JOIN_POSITIONS = ("immediate", "after_next_rotation")
+CONSULTING = ("free", "forbidden", "after_cube")
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The house rules of one table; every field is printed on the table's rules card.
+
+    >>> Settings.from_dict({"cube_mode": "single"}).cube_mode
+    'single'
+    """
+
+    cube_mode: str = "multi"
+    stake_cents: int = 100
+    per_player_stakes: bool = False
+    jacoby: bool = False
+    beavers: bool = False
+    raccoons: bool = False
+    automatic_doubles: int = 0
+    all_but_one: str = "forced_drop"
+    all_but_one_min_players: int = 5
+    extras: bool = False
+    partner_min_players: int = 8
+    partner_share_percent: int = 50
+    box_retention: str = "beat_captain"
+    join_position: str = "immediate"
+    consulting: str = "free"
+    same_value_same_action: bool = False
+
+    def __post_init__(self) -> None:
+        choices = {
+            "cube_mode": CUBE_MODES,
+            "all_but_one": ALL_BUT_ONE,
+            "box_retention": BOX_RETENTION,
+            "join_position": JOIN_POSITIONS,
+            "consulting": CONSULTING,
+        }
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type == "bool" and not isinstance(value, bool):
+                raise SettingsError(f"setting {f.name} must be true or false, not {value!r}")
+            if f.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
+                raise SettingsError(f"setting {f.name} must be a whole number, not {value!r}")
+            if f.name in choices and value not in choices[f.name]:
+                allowed = ", ".join(choices[f.name])
+                raise SettingsError(f"setting {f.name} must be one of {allowed}, not {value!r}")
+        ranges = {
+            "stake_cents": (0, 100_000_000),
+            "automatic_doubles": (0, 10),
+            "all_but_one_min_players": (3, 100),
+            "partner_min_players": (0, 100),
+            "partner_share_percent": (0, 100),
+        }
+        for name, (low, high) in ranges.items():
+            value = getattr(self, name)
+            if not low <= value <= high:
+                raise SettingsError(f"setting {name} must be between {low} and {high}, not {value}")
+        if self.raccoons and not self.beavers:
+            raise SettingsError("raccoons need beavers: turn beavers on first")
+        if self.all_but_one == "mandatory_beaver" and not self.beavers:
+            raise SettingsError("all_but_one mandatory_beaver needs beavers: turn beavers on first")
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any] | None) -> Settings:
+        """Settings from a mapping; missing keys take the defaults of RULES.md.
+
+        Raises:
+            SettingsError: an unknown key or a bad value.
+        """
+        data = dict(data or {})
+        known = {f.name for f in fields(cls)}
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise SettingsError(f"unknown table setting: {', '.join(unknown)}")
+        return cls(**data)
+
+    def to_dict(self) -> dict[str, Any]:
+        """All settings as a plain dict (JSON-ready)."""
+        return asdict(self)
+
+    @property
+    def partners_enabled(self) -> bool:
+        """Whether box partners are ever offered at this table (0 turns them off)."""
+        return self.partner_min_players > 0

@@ -1,0 +1,196 @@
+"""A chouette table's state: the fold of its log through the rules (DESIGN.md, RULES 2).
+
+``apply_event(state, event)`` checks one event against the current state and returns the
+new state (the old one is untouched); ``fold(settings, events)`` replays a whole log, undo
+events included.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from chouette.table import rules
+from chouette.table.errors import LogError, TableError
+from chouette.table.game import Game, GameRecord
+from chouette.table.seats import Seats
+from chouette.table.settings import Settings
+
+RESERVED_NAMES = {"box", "team"}
+MAX_NAME = 40
+
+
+@dataclass
+class TableState:
+    """Everything the rules need to judge the next event at a table."""
+
+    settings: Settings
+    seats: Seats = field(default_factory=Seats)
+    players: list[str] = field(default_factory=list)  # everyone who ever joined, in order
+    stakes: dict[str, int] = field(default_factory=dict)  # per-player stakes, when allowed
+    waiting: list[str] = field(default_factory=list)  # joined before the order was settled
+    order_groups: list[list[str]] | None = None  # the starting order while ties re-roll
+    ordered: bool = False
+    partner_offers: list[str] = field(default_factory=list)  # who declined this box
+    pending_joiners: list[str] = field(default_factory=list)  # join_position after_next_rotation
+    game: Game | None = None
+    games: list[GameRecord] = field(default_factory=list)
+    effective: list[dict[str, Any]] = field(default_factory=list)  # the log less undone events
+    snapshots: dict[int, TableState] = field(default_factory=dict, repr=False)
+
+    def copy(self) -> TableState:
+        """An independent copy: what ``apply_event`` mutates is copied, the rest shared."""
+        return TableState(
+            self.settings, self.seats.copy(), list(self.players), dict(self.stakes),
+            list(self.waiting),
+            [list(g) for g in self.order_groups] if self.order_groups is not None else None,
+            self.ordered, list(self.partner_offers), list(self.pending_joiners),
+            self.game.copy() if self.game else None, list(self.games), list(self.effective),
+            dict(self.snapshots),
+        )
+
+    # --- views -------------------------------------------------------------------------
+
+    @property
+    def box(self) -> str | None:
+        """The box."""
+        return self.seats.box
+
+    @property
+    def partner(self) -> str | None:
+        """The box's partner, if any."""
+        return self.seats.partner
+
+    @property
+    def captain(self) -> str | None:
+        """The captain (the acting captain during a game after a captain's drop)."""
+        return self.seats.captain
+
+    @property
+    def line(self) -> list[str]:
+        """The players waiting after the captain, in order."""
+        return list(self.seats.line)
+
+    @property
+    def seated(self) -> list[str]:
+        """Everyone at the table now (box, partner, team, or waiting for the order)."""
+        ordering = [p for g in self.order_groups or [] for p in g]
+        return self.waiting + ordering + self.seats.seated + self.pending_joiners
+
+    @property
+    def in_game(self) -> bool:
+        """Whether a game has started and not finished."""
+        return self.game is not None
+
+    def stake_of(self, player: str) -> int:
+        """The player's stake in cents (the table's stake unless per-player stakes)."""
+        return self.stakes.get(player, self.settings.stake_cents)
+
+    def next_partner_offer(self) -> str | None:
+        """Who must be offered the partnership next, or None when all have declined."""
+        for name in self.seats.team:
+            if name not in self.partner_offers:
+                return name
+        return None
+
+    def needs_partner(self) -> bool:
+        """Whether the box's partnership must be settled before the next game."""
+        s = self.settings
+        return (
+            s.partners_enabled
+            and self.ordered
+            and self.seats.partner is None
+            and self.seats.box is not None
+            and len(self.seats.seated) >= s.partner_min_players
+        )
+
+    def summary(self) -> dict[str, Any]:
+        """Seats and the number of games (the replay command adds the money)."""
+        return {
+            "box": self.box,
+            "partner": self.partner,
+            "captain": self.captain,
+            "line": self.line,
+            "games": len(self.games),
+        }
+
+
+def new_table(settings: Settings | Mapping[str, Any] | None = None) -> TableState:
+    """An empty table with these settings (a mapping is read with Settings.from_dict).
+
+    Raises:
+        SettingsError: an unknown setting or a bad value.
+    """
+    if not isinstance(settings, Settings):
+        settings = Settings.from_dict(settings)
+    return TableState(settings)
+
+
+def apply_event(state: TableState, event: Mapping[str, Any]) -> TableState:
+    """The table after ``event``; ``state`` itself is never changed.
+
+    Raises:
+        TableError: the event is malformed or the rules refuse it now (the message says why).
+    """
+    if not isinstance(event, Mapping):
+        raise TableError(f"an event must be an object with a type, not {event!r}")
+    event = dict(event)
+    if event.get("type") == "undo":
+        return _undo(state)
+    new = state.copy()
+    rules.apply(new, event)
+    new.effective.append(event)
+    if new.game is None and len(new.games) > len(state.games):
+        # A game just finished: keep a snapshot so later folds start from here.
+        new.snapshots[len(new.effective)] = new.copy()
+    return new
+
+
+def fold(settings: Settings | Mapping[str, Any] | None, events: Iterable[Mapping[str, Any]]
+         ) -> TableState:
+    """Replay a whole log (undo events included) from an empty table.
+
+    Raises:
+        LogError: names the event number (from 1) and the reason.
+    """
+    state = new_table(settings)
+    for index, event in enumerate(events, start=1):
+        try:
+            state = apply_event(state, event)
+        except TableError as exc:
+            raise LogError(index, event, str(exc)) from exc
+    return state
+
+
+def _undo(state: TableState) -> TableState:
+    """Cancel the latest effective event: refold from the last snapshot before it."""
+    if not state.effective:
+        raise TableError("there is nothing to undo")
+    target = state.effective[:-1]
+    starts = [n for n in state.snapshots if n <= len(target)]
+    if starts:
+        start = max(starts)
+        base = state.snapshots[start].copy()
+        base.snapshots = {n: s for n, s in state.snapshots.items() if n <= start}
+    else:
+        start = 0
+        base = TableState(state.settings)
+    for event in target[start:]:
+        base = apply_event(base, event)
+    return base
+
+
+def check_name(value: object, what: str = "player") -> str:
+    """A player's display name from an event, checked.
+
+    Raises:
+        TableError: missing, empty, too long or reserved.
+    """
+    if not isinstance(value, str) or not value.strip():
+        raise TableError(f"the {what} needs a name")
+    name = " ".join(value.split())
+    if len(name) > MAX_NAME:
+        raise TableError(f"a name has at most {MAX_NAME} characters: {name[:MAX_NAME]}...")
+    if name.lower() in RESERVED_NAMES:
+        raise TableError(f"{name!r} is a word the table uses; choose another name")
+    return name
