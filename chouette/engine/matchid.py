@@ -117,7 +117,7 @@ class MatchState:
         if len(scores) != 2 or any(type(s) is not int or not 0 <= s <= _MAX_15_BITS for s in scores):
             return "the scores are two ints from 0 to 32767"
         if length and (max(scores) > length or scores == (length, length)):
-            return f"a score beyond the match length {length}"
+            return f"scores {scores} are impossible in a match to {length}"
         if length and length in scores and self.game_state == GameState.PLAYING:
             return "a game is being played in a match already won"
         if self.crawford and (not length or [s == length - 1 for s in scores].count(True) != 1):
