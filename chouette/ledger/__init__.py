@@ -3,7 +3,7 @@
 Standard library only; no clock, no randomness. Money is always ``int`` cents.
 """
 
-from chouette.ledger.balances import (
+from chouette.ledger.entries import (
     Entry,
     Payment,
     Transfer,

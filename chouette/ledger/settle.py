@@ -5,7 +5,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Mapping
 
-from chouette.ledger.balances import Transfer, check_balanced
+from chouette.ledger.entries import Transfer, check_balanced
 from chouette.ledger.errors import LedgerError
 from chouette.ledger.partition import partition_zero_sum
 
