@@ -8,15 +8,16 @@ from flask import Flask
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
-    """Build the app: configuration, extensions, blueprints, commands."""
+    """Build the app: configuration, extensions, blueprints, error handlers, commands."""
     app = Flask(__name__, instance_relative_config=True)
-    app.config.from_mapping(SECRET_KEY="dev-only-change-me")
-    if config:
-        app.config.update(config)
 
-    from chouette.cli import init_app as init_cli
+    from chouette import cli, extensions, web
+    from chouette.config import configure
 
-    init_cli(app)
+    configure(app, config)
+    extensions.init_app(app)
+    web.init_app(app)
+    cli.init_app(app)
 
     @app.get("/health")
     def health() -> dict[str, str]:

@@ -1,11 +1,19 @@
-"""Flask command-line commands: `flask --app app init-db`, `flask --app app replay FILE`."""
+"""Flask commands: `flask --app app init-db`, `create-admin`, `replay FILE`."""
 
 from __future__ import annotations
 
 import click
-from flask import Flask
+from flask import Flask, current_app
+from flask_migrate import upgrade
 
+from chouette import services
+from chouette.extensions import MIGRATIONS_DIR
 from chouette.replay import replay_command
+
+
+def upgrade_database() -> None:
+    """Bring the current app's database to the latest migration (a fresh one is created)."""
+    upgrade(directory=MIGRATIONS_DIR)
 
 
 def init_app(app: Flask) -> None:
@@ -14,5 +22,18 @@ def init_app(app: Flask) -> None:
 
     @app.cli.command("init-db")
     def init_db() -> None:
-        """Create or upgrade the database (nothing to do until persistence lands)."""
-        click.echo("database ready")
+        """Create or upgrade the database to the latest migration."""
+        upgrade_database()
+        click.echo(f"database ready: {current_app.config['SQLALCHEMY_DATABASE_URI'].split('@')[-1]}")
+
+    @app.cli.command("create-admin")
+    @click.option("--name", prompt=True, help="The admin's display name.")
+    @click.option("--username", prompt=True, help="The admin's username.")
+    @click.password_option(help="The admin's password (asked twice when not given).")
+    def create_admin(name: str, username: str, password: str) -> None:
+        """Create an admin member (the first one, or another)."""
+        try:
+            member = services.create_member(name=name, username=username, password=password, role="admin")
+        except services.ServiceError as error:
+            raise click.ClickException(str(error)) from error
+        click.echo(f"admin {member.username} created")

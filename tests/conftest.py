@@ -1,17 +1,100 @@
-"""Shared fixtures: the app and its test client."""
+"""Shared fixtures: the app on a real database, its test client, and signing in (flaskr style).
+
+The database is a fresh SQLite file per test, or the database of ``DATABASE_URL`` when it is
+set (the PostgreSQL run), emptied around each test.
+"""
 
 from __future__ import annotations
 
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from werkzeug.test import TestResponse
 
 from app import create_app
+from chouette.extensions import db
+from tests.factories import PASSWORD, TEST_HASH
+
+
+def make_app(tmp_path: Path, **config: Any) -> Flask:
+    """A test app with its own empty database."""
+    uri = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'test.sqlite'}"
+    settings: dict[str, Any] = {
+        "TESTING": True,
+        "SQLALCHEMY_DATABASE_URI": uri,
+        "WTF_CSRF_ENABLED": False,
+        "PASSWORD_HASH_METHOD": TEST_HASH,
+    }
+    settings.update(config)
+    app = create_app(settings)
+    with app.app_context():
+        db.drop_all()
+        db.create_all()
+    return app
+
+
+def dispose(app: Flask) -> None:
+    """Close every connection (and empty a shared database)."""
+    with app.app_context():
+        db.session.remove()
+        if os.environ.get("DATABASE_URL"):
+            db.drop_all()
+        for engine in db.engines.values():
+            engine.dispose()
 
 
 @pytest.fixture
-def app():
-    return create_app({"TESTING": True})
+def app(tmp_path: Path) -> Iterator[Flask]:
+    """The app with CSRF checks off (most tests post forms directly)."""
+    app = make_app(tmp_path)
+    yield app
+    dispose(app)
 
 
 @pytest.fixture
-def client(app):
+def csrf_app(tmp_path: Path) -> Iterator[Flask]:
+    """The app with CSRF checks on, as in production."""
+    app = make_app(tmp_path, WTF_CSRF_ENABLED=True)
+    yield app
+    dispose(app)
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    """A browser without JavaScript."""
     return app.test_client()
+
+
+@pytest.fixture
+def htmx() -> dict[str, str]:
+    """The headers htmx sends when it asks for a fragment."""
+    return {"HX-Request": "true"}
+
+
+class AuthActions:
+    """Sign in and out through the real pages."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self._client = client
+
+    def login(self, username: str, password: str = PASSWORD, next_url: str | None = None) -> TestResponse:
+        """Post the sign-in form."""
+        data = {"username": username, "password": password}
+        if next_url is not None:
+            data["next"] = next_url
+        return self._client.post("/auth/login", data=data)
+
+    def logout(self) -> TestResponse:
+        """Post the sign-out button."""
+        return self._client.post("/auth/logout")
+
+
+@pytest.fixture
+def auth(client: FlaskClient) -> AuthActions:
+    """Sign the test client in and out."""
+    return AuthActions(client)

@@ -1,0 +1,96 @@
+"""Configuration: defaults, the environment, then the caller's overrides.
+
+Settings that matter in production come from the environment:
+
+- ``SECRET_KEY``: signs the session cookie. When it is not set, a random key is created once
+  in the instance folder (``instance/secret_key``, mode 0600) and reused by every worker, so
+  ``make run`` works on a fresh machine without ever running on a guessable key.
+- ``DATABASE_URL``: any SQLAlchemy URL; default a SQLite file in the instance folder.
+- ``SESSION_COOKIE_SECURE``: ``1`` when the app is served over HTTPS (it should be).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+#: The languages of the interface (the club's rule texts are Italian).
+LANGUAGES = ("en", "it")
+
+TRANSLATIONS_DIR = Path(__file__).resolve().parent / "translations"
+
+
+def _env_flag(name: str, default: bool = False) -> bool:
+    """Read a yes/no setting from the environment."""
+    value = os.environ.get(name)
+    if value is None:
+        return default
+    return value.strip().lower() in {"1", "true", "yes", "on"}
+
+
+def instance_secret_key(instance_path: str) -> str:
+    """Return the instance's persistent random secret key, creating it on first use.
+
+    The file is created with O_EXCL so two workers starting together agree on one key.
+    """
+    path = Path(instance_path) / "secret_key"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except FileExistsError:
+        return path.read_text().strip()
+    with os.fdopen(fd, "w") as handle:
+        handle.write(secrets.token_hex(32))
+    return path.read_text().strip()
+
+
+def default_database_url(instance_path: str) -> str:
+    """The default database: a SQLite file in the instance folder."""
+    Path(instance_path).mkdir(parents=True, exist_ok=True)
+    return "sqlite:///" + str(Path(instance_path) / "chouette.sqlite")
+
+
+def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
+    """Fill ``app.config``: defaults, then the environment, then ``overrides``."""
+    overrides = overrides or {}
+    app.config.from_mapping(
+        # Sessions and cookies: not readable from JavaScript, not sent on cross-site posts.
+        SESSION_COOKIE_HTTPONLY=True,
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_SECURE=_env_flag("SESSION_COOKIE_SECURE"),
+        REMEMBER_COOKIE_HTTPONLY=True,
+        REMEMBER_COOKIE_SAMESITE="Lax",
+        REMEMBER_COOKIE_SECURE=_env_flag("SESSION_COOKIE_SECURE"),
+        PERMANENT_SESSION_LIFETIME=timedelta(hours=12),
+        MAX_CONTENT_LENGTH=1024 * 1024,
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        # Flask-WTF: tokens last the whole club night.
+        WTF_CSRF_TIME_LIMIT=12 * 3600,
+        BABEL_DEFAULT_LOCALE="en",
+        BABEL_TRANSLATION_DIRECTORIES=str(TRANSLATIONS_DIR),
+        LANGUAGES=LANGUAGES,
+        # Sign-in limiter: this many failures per username and address in the window.
+        LOGIN_MAX_FAILURES=5,
+        LOGIN_FAILURE_WINDOW=timedelta(minutes=15),
+        HTMX_CDN_URL="https://cdn.jsdelivr.net/npm/htmx.org@2.0.11/dist/htmx.min.js",
+        HTMX_SRI="sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg",
+        HTMX_VENDORED="vendor/htmx-2.0.11.min.js",
+    )
+    if "SECRET_KEY" in os.environ:
+        app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+    if "DATABASE_URL" in os.environ:
+        app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
+    app.config.update(overrides)
+
+    if not app.config.get("SECRET_KEY"):
+        if app.config.get("TESTING"):
+            app.config["SECRET_KEY"] = "testing-only-key"
+        else:
+            app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
+    if not app.config.get("SQLALCHEMY_DATABASE_URI"):
+        app.config["SQLALCHEMY_DATABASE_URI"] = default_database_url(app.instance_path)

@@ -1,0 +1,186 @@
+"""SQLAlchemy models: persistence only. The rules live in the pure packages; the use-cases in
+``chouette.services``.
+
+Money is integer cents everywhere. Times are naive UTC (``utcnow()``).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+from flask_login import UserMixin
+from sqlalchemy import (
+    JSON,
+    CheckConstraint,
+    Date,
+    ForeignKey,
+    Index,
+    String,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from chouette.extensions import db
+
+if TYPE_CHECKING:
+    from chouette.extensions import Base as Model
+else:
+    Model = db.Model
+
+ROLES = ("player", "organizer", "admin")
+PAYMENT_METHODS = ("cash", "transfer", "iou")
+
+
+def utcnow() -> datetime:
+    """Now, in naive UTC (what every timestamp column stores)."""
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Member(UserMixin, Model):
+    """A club member who signs in: a player, an organizer or an admin."""
+
+    __tablename__ = "member"
+    __table_args__ = (CheckConstraint("role IN ('player', 'organizer', 'admin')", name="role"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    username: Mapped[str] = mapped_column(String(40), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(255))
+    role: Mapped[str] = mapped_column(String(16), default="player")
+    locale: Mapped[str | None] = mapped_column(String(8))
+    active: Mapped[bool] = mapped_column(default=True)
+    # Bumped when the password changes or the member is deactivated: old sessions end.
+    session_epoch: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    @property
+    def is_active(self) -> bool:  # type: ignore[override]
+        """Flask-Login: a deactivated member cannot sign in or stay signed in."""
+        return bool(self.active)
+
+    def get_id(self) -> str:
+        """Flask-Login's session id: the member id and the session epoch."""
+        return f"{self.id}.{self.session_epoch}"
+
+    def __repr__(self) -> str:
+        return f"<Member {self.id} {self.username!r} {self.role}>"
+
+
+class LoginFailure(Model):
+    """One failed sign-in, kept for the limiter (shared by every worker through the DB)."""
+
+    __tablename__ = "login_failure"
+    __table_args__ = (Index("ix_login_failure_key", "username", "address", "at"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    username: Mapped[str] = mapped_column(String(40))
+    address: Mapped[str] = mapped_column(String(64))
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Night(Model):
+    """A club night: opened, its tables played, closed."""
+
+    __tablename__ = "night"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    date: Mapped[dt.date] = mapped_column(Date)
+    currency: Mapped[str] = mapped_column(String(3), default="EUR")
+    opened_at: Mapped[datetime] = mapped_column(default=utcnow)
+    closed_at: Mapped[datetime | None]
+    opened_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
+
+    tables: Mapped[list[ChouetteTable]] = relationship(
+        back_populates="night", order_by="ChouetteTable.id"
+    )
+
+    @property
+    def is_open(self) -> bool:
+        """True until the night is closed."""
+        return self.closed_at is None
+
+    def __repr__(self) -> str:
+        return f"<Night {self.id} {self.date} {self.name!r}>"
+
+
+class ChouetteTable(Model):
+    """One chouette table of a night; its history is its event log."""
+
+    __tablename__ = "chouette_table"
+    __table_args__ = (UniqueConstraint("night_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("night.id"), index=True)
+    name: Mapped[str] = mapped_column(String(60))
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    preset: Mapped[str | None] = mapped_column(String(40))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    night: Mapped[Night] = relationship(back_populates="tables")
+
+    def __repr__(self) -> str:
+        return f"<ChouetteTable {self.id} {self.name!r}>"
+
+
+class TableEvent(Model):
+    """One event of a table's append-only log; ``seq`` counts from 1 without gaps."""
+
+    __tablename__ = "table_event"
+    __table_args__ = (
+        UniqueConstraint("table_id", "seq"),
+        CheckConstraint("seq >= 1", name="seq_positive"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("chouette_table.id"))
+    seq: Mapped[int]
+    type: Mapped[str] = mapped_column(String(32))
+    payload: Mapped[dict[str, Any]] = mapped_column(JSON)
+    actor_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    def as_dict(self) -> dict[str, Any]:
+        """The event in the log format of DESIGN.md: ``{"type": ..., **payload}``."""
+        return {"type": self.type, **self.payload}
+
+    def __repr__(self) -> str:
+        return f"<TableEvent {self.table_id}#{self.seq} {self.type}>"
+
+
+class LedgerEntry(Model):
+    """One player's result for one game, written with the event that settled the game."""
+
+    __tablename__ = "ledger_entry"
+    __table_args__ = (Index("ix_ledger_entry_night_player", "night_id", "player"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("night.id"))
+    table_id: Mapped[int] = mapped_column(ForeignKey("chouette_table.id"), index=True)
+    game: Mapped[int]
+    seq: Mapped[int]
+    player: Mapped[str] = mapped_column(String(80))
+    points: Mapped[int]
+    cents: Mapped[int]
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Payment(Model):
+    """Money handed from one player to another (or promised: an IOU)."""
+
+    __tablename__ = "payment"
+    __table_args__ = (
+        CheckConstraint("cents > 0", name="cents_positive"),
+        CheckConstraint("method IN ('cash', 'transfer', 'iou')", name="method"),
+    )
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[int | None] = mapped_column(ForeignKey("night.id"), index=True)
+    payer: Mapped[str] = mapped_column(String(80))
+    payee: Mapped[str] = mapped_column(String(80))
+    cents: Mapped[int]
+    method: Mapped[str] = mapped_column(String(16), default="cash")
+    recorded_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
+    at: Mapped[datetime] = mapped_column(default=utcnow)

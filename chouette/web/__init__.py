@@ -1,0 +1,15 @@
+"""The web layer: one blueprint per module, the error handlers, the template helpers."""
+
+from __future__ import annotations
+
+from flask import Flask
+
+
+def init_app(app: Flask) -> None:
+    """Register every blueprint, the error handlers and the template helpers."""
+    from chouette.web import admin, auth, errors, main, nights, tables, templating
+
+    for module in (main, auth, admin, nights, tables):
+        app.register_blueprint(module.bp)
+    errors.init_app(app)
+    templating.init_app(app)

@@ -1,0 +1,175 @@
+"""Flask-WTF forms: they parse and check input; what was typed is re-shown on any refusal."""
+
+from __future__ import annotations
+
+from decimal import Decimal, InvalidOperation
+from typing import Any
+
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from wtforms import (
+    BooleanField,
+    DateField,
+    Field,
+    HiddenField,
+    IntegerField,
+    PasswordField,
+    SelectField,
+    StringField,
+)
+from wtforms.validators import EqualTo, InputRequired, Length, NumberRange, Optional, Regexp, ValidationError
+from wtforms.widgets import TextInput
+
+from chouette import services
+from chouette.web import house_rules
+
+
+class PostForm(FlaskForm):
+    """A form with nothing but its CSRF token: buttons that change something."""
+
+
+class LoginForm(FlaskForm):
+    """Sign in."""
+
+    username = StringField(_l("Username"), validators=[InputRequired(), Length(max=40)])
+    password = PasswordField(_l("Password"), validators=[InputRequired(), Length(max=200)])
+    next = HiddenField()
+
+
+class SetupForm(FlaskForm):
+    """First start: the club's first admin."""
+
+    name = StringField(_l("Your name"), validators=[InputRequired(), Length(max=80)])
+    username = StringField(_l("Username"), validators=[InputRequired(), Length(min=2, max=40)])
+    password = PasswordField(
+        _l("Password"), validators=[InputRequired(), Length(min=services.MIN_PASSWORD_LENGTH, max=200)]
+    )
+    confirm = PasswordField(
+        _l("Password again"),
+        validators=[InputRequired(), EqualTo("password", message=_l("The two passwords differ."))],
+    )
+
+
+def _role_choices() -> list[tuple[str, Any]]:
+    return [("player", _l("Player")), ("organizer", _l("Organizer")), ("admin", _l("Admin"))]
+
+
+def _locale_choices() -> list[tuple[str, Any]]:
+    return [("", _l("Browser's language")), ("en", "English"), ("it", "Italiano")]
+
+
+class MemberForm(FlaskForm):
+    """An admin adds or edits a member."""
+
+    name = StringField(_l("Name"), validators=[InputRequired(), Length(max=80)])
+    username = StringField(
+        _l("Username"),
+        validators=[
+            InputRequired(),
+            Regexp(r"^[A-Za-z0-9][A-Za-z0-9._-]{1,39}$", message=_l("2 to 40 letters, digits, dots, dashes or underscores.")),
+        ],
+    )
+    role = SelectField(_l("Role"), choices=_role_choices, default="player")
+    locale = SelectField(_l("Language"), choices=_locale_choices, default="")
+    active = BooleanField(_l("Active"), default=True)
+    password = PasswordField(_l("Password"), validators=[Optional(), Length(min=services.MIN_PASSWORD_LENGTH, max=200)])
+
+
+class AccountForm(FlaskForm):
+    """A member's own preferences."""
+
+    locale = SelectField(_l("Language"), choices=_locale_choices, default="")
+
+
+class NightForm(FlaskForm):
+    """Open a club night."""
+
+    name = StringField(_l("Name"), validators=[InputRequired(), Length(max=80)])
+    date = DateField(_l("Date"), validators=[InputRequired(message=_l("Enter a date such as 2026-11-21."))])
+    currency = StringField(
+        _l("Currency"),
+        default="EUR",
+        validators=[InputRequired(), Regexp(r"^[A-Za-z]{3}$", message=_l("A three-letter code such as EUR."))],
+    )
+
+
+class CentsField(Field):
+    """An amount of money typed as ``2`` or ``2.50``; its data is integer cents."""
+
+    widget = TextInput()
+
+    def _value(self) -> str:
+        if self.raw_data:
+            return str(self.raw_data[0])
+        if isinstance(self.data, int):
+            return f"{self.data // 100}.{self.data % 100:02d}"
+        return ""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if not valuelist:
+            return
+        text = str(valuelist[0]).strip().replace(",", ".")
+        try:
+            amount = Decimal(text)
+        except InvalidOperation:
+            self.data = None
+            raise ValueError(_l("Enter an amount such as 1 or 2.50.")) from None
+        if not amount.is_finite() or amount != amount.quantize(Decimal("0.01")) or amount <= 0:
+            self.data = None
+            raise ValueError(_l("Enter an amount such as 1 or 2.50."))
+        if amount > 1_000_000:
+            self.data = None
+            raise ValueError(_l("That stake is too large."))
+        self.data = int(amount * 100)
+
+
+def _choices(key: str) -> list[tuple[str, Any]]:
+    return [(value, house_rules.VALUE_NAMES[key][value]) for value in services.SETTING_CHOICES[key]]
+
+
+def _int_field(key: str) -> IntegerField:
+    low, high = services.SETTING_RANGES[key]
+    return IntegerField(
+        house_rules.SETTING_NAMES[key],
+        default=services.TABLE_DEFAULTS[key],
+        validators=[
+            InputRequired(message=_l("Enter a whole number.")),
+            NumberRange(low, high, message=_l("Between %(min)s and %(max)s.")),
+        ],
+    )
+
+
+class TableForm(FlaskForm):
+    """Create a table: a name, and every setting (a preset fills them in)."""
+
+    name = StringField(_l("Table name"), validators=[InputRequired(), Length(max=60)])
+    preset = SelectField(_l("Preset"), choices=lambda: [("", _l("Custom"))] + house_rules.preset_choices(), default="")
+    cube_mode = SelectField(house_rules.SETTING_NAMES["cube_mode"], choices=lambda: _choices("cube_mode"))
+    stake_cents = CentsField(house_rules.SETTING_NAMES["stake_cents"], default=services.TABLE_DEFAULTS["stake_cents"])
+    per_player_stakes = BooleanField(house_rules.SETTING_NAMES["per_player_stakes"])
+    jacoby = BooleanField(house_rules.SETTING_NAMES["jacoby"])
+    beavers = BooleanField(house_rules.SETTING_NAMES["beavers"])
+    raccoons = BooleanField(house_rules.SETTING_NAMES["raccoons"])
+    automatic_doubles = _int_field("automatic_doubles")
+    all_but_one = SelectField(house_rules.SETTING_NAMES["all_but_one"], choices=lambda: _choices("all_but_one"), default="forced_drop")
+    all_but_one_min_players = _int_field("all_but_one_min_players")
+    extras = BooleanField(house_rules.SETTING_NAMES["extras"])
+    partner_min_players = _int_field("partner_min_players")
+    partner_share_percent = _int_field("partner_share_percent")
+    box_retention = SelectField(house_rules.SETTING_NAMES["box_retention"], choices=lambda: _choices("box_retention"))
+    join_position = SelectField(house_rules.SETTING_NAMES["join_position"], choices=lambda: _choices("join_position"))
+    consulting = SelectField(house_rules.SETTING_NAMES["consulting"], choices=lambda: _choices("consulting"))
+
+    def validate_raccoons(self, field: Field) -> None:
+        """Raccoons need beavers (RULES.md 1.7)."""
+        if field.data and not self.beavers.data:
+            raise ValidationError(_l("Raccoons need beavers."))
+
+    def settings(self) -> dict[str, Any]:
+        """The settings as typed, keyed as in DESIGN.md."""
+        return {key: getattr(self, key).data for key in services.TABLE_DEFAULTS}
+
+    def fill(self, settings: dict[str, Any]) -> None:
+        """Show ``settings`` in the fields (a preset chosen)."""
+        for key, value in settings.items():
+            getattr(self, key).data = value

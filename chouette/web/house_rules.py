@@ -1,0 +1,151 @@
+"""Table settings in words: the names, the choices, the presets, and the house-rules card."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from flask_babel import format_currency
+from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
+
+from chouette import services
+
+SETTING_NAMES: dict[str, Any] = {
+    "cube_mode": _l("Cube"),
+    "stake_cents": _l("Stake per point"),
+    "per_player_stakes": _l("Per-player stakes"),
+    "jacoby": _l("Jacoby rule"),
+    "beavers": _l("Beavers"),
+    "raccoons": _l("Raccoons"),
+    "automatic_doubles": _l("Automatic doubles"),
+    "all_but_one": _l("All but one decline"),
+    "all_but_one_min_players": _l("All but one: from how many players"),
+    "extras": _l("Extra cubes for a lone taker"),
+    "partner_min_players": _l("Box partner: from how many players"),
+    "partner_share_percent": _l("Box partner's share (%)"),
+    "box_retention": _l("The box keeps the box"),
+    "join_position": _l("Newcomers join the line"),
+    "consulting": _l("Consulting"),
+}
+
+VALUE_NAMES: dict[str, dict[str, Any]] = {
+    "cube_mode": {"multi": _l("Multi-cube"), "single": _l("Single cube")},
+    "all_but_one": {
+        "off": _l("Off"),
+        "forced_drop": _l("The lone taker must drop"),
+        "mandatory_beaver": _l("The lone taker must beaver"),
+    },
+    "box_retention": {
+        "beat_captain": _l("while he beats the captain"),
+        "net_non_negative": _l("while he beats the captain and does not lose overall"),
+        "net_positive": _l("while he beats the captain and wins overall"),
+    },
+    "join_position": {
+        "immediate": _l("at the end, at once"),
+        "after_next_rotation": _l("behind the next player to rotate"),
+    },
+    "consulting": {
+        "free": _l("Free"),
+        "forbidden": _l("Forbidden"),
+        "after_cube": _l("Only after a cube is turned"),
+    },
+}
+
+PRESET_NAMES: dict[str, Any] = {
+    "club-standard": _l("Club standard (the seeds' defaults)"),
+    "single-cube-jacoby": _l("Single cube, Jacoby"),
+    "money-night": _l("Money night: beavers, raccoons, automatic doubles (cap 1), Jacoby"),
+}
+
+
+def preset_choices() -> list[tuple[str, Any]]:
+    """The presets for a select box, in their order."""
+    return [(key, PRESET_NAMES[key]) for key in services.PRESETS]
+
+
+def money(cents: int, currency: str) -> str:
+    """``cents`` as an amount of ``currency`` in the current language (exact: no float)."""
+    return str(format_currency(Decimal(cents) / 100, currency))
+
+
+def _yes_no(value: bool, yes: Any, no: Any) -> str:
+    return str(yes if value else no)
+
+
+def describe(settings: dict[str, Any], currency: str = "EUR") -> list[tuple[str, str, str]]:
+    """Every setting as ``(key, name, sentence)``, in the current language, for the card."""
+    s = {**services.TABLE_DEFAULTS, **settings}
+    automatic = s["automatic_doubles"]
+    lines: dict[str, str] = {
+        "cube_mode": str(
+            _l("Multi-cube: every member has his own cube against the box.")
+            if s["cube_mode"] == "multi"
+            else _l("Single cube: one cube between the box and the team; the captain decides the team's doubles.")
+        ),
+        "stake_cents": str(_l("%(amount)s a point.", amount=money(s["stake_cents"], currency))),
+        "per_player_stakes": _yes_no(
+            s["per_player_stakes"],
+            _l("Each player may choose his stake; a box-member pair plays at the lower one."),
+            _l("One stake for the whole table."),
+        ),
+        "jacoby": _yes_no(
+            s["jacoby"],
+            _l("On: gammons and backgammons count single unless the cube was turned."),
+            _l("Off: gammons and backgammons always count."),
+        ),
+        "beavers": _yes_no(
+            s["beavers"],
+            _l("Allowed: the taker may redouble at once and keep the cube."),
+            _l("Not allowed."),
+        ),
+        "raccoons": _yes_no(
+            s["raccoons"],
+            _l("Allowed: the doubler may answer a beaver by redoubling again."),
+            _l("Not allowed."),
+        ),
+        "automatic_doubles": (
+            ngettext(
+                "On, at most %(num)d: a tied opening roll turns the cube.",
+                "On, at most %(num)d: each tied opening roll turns the cube.",
+                automatic,
+            )
+            if automatic
+            else str(_l("Off."))
+        ),
+        "all_but_one": str(
+            {
+                "off": _l("Off: a lone taker plays on."),
+                "forced_drop": _l("When all members but one drop the box's double, the one who took must drop too."),
+                "mandatory_beaver": _l("When all members but one drop the box's double, the one who took must beaver or drop."),
+            }[s["all_but_one"]]
+        ),
+        "all_but_one_min_players": str(
+            _l("With %(count)d players or more.", count=s["all_but_one_min_players"])
+        ),
+        "extras": _yes_no(
+            s["extras"],
+            _l("On: a lone taker of the box's first double accepts extra 2-cubes from his teammates."),
+            _l("Off."),
+        ),
+        "partner_min_players": str(
+            _l("The box may take a partner with %(count)d players or more.", count=s["partner_min_players"])
+        ),
+        "partner_share_percent": str(
+            _l("The partner shares %(percent)d%% of the box's result.", percent=s["partner_share_percent"])
+        ),
+        "box_retention": str(
+            _l("The box keeps the box %(rule)s.", rule=VALUE_NAMES["box_retention"][s["box_retention"]])
+        ),
+        "join_position": str(
+            _l("A newcomer joins the line %(where)s.", where=VALUE_NAMES["join_position"][s["join_position"]])
+        ),
+        "consulting": str(
+            {
+                "free": _l("Free: the team may consult at any time."),
+                "forbidden": _l("Forbidden: the captain decides alone."),
+                "after_cube": _l("Only after a cube has been turned, and only members still in the game."),
+            }[s["consulting"]]
+        ),
+    }
+    return [(key, str(SETTING_NAMES[key]), lines[key]) for key in services.TABLE_DEFAULTS]

@@ -1,0 +1,32 @@
+"""Page or fragment: one template per fragment, included by its page, chosen per request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Response, make_response, render_template, request, url_for
+
+
+def is_htmx() -> bool:
+    """True when htmx made this request (``HX-Request: true``) to swap a fragment in.
+
+    Boosted requests want the whole page, so they do not count.
+    """
+    return request.headers.get("HX-Request") == "true" and request.headers.get("HX-Boosted") != "true"
+
+
+def render_page(page: str, fragment: str, status: int = 200, **context: Any) -> Response:
+    """Render ``fragment`` for htmx and ``page`` (which includes it) otherwise.
+
+    Adds ``Vary: HX-Request`` so no cache serves one in place of the other.
+    """
+    response = make_response(render_template(fragment if is_htmx() else page, **context), status)
+    response.vary.add("HX-Request")
+    return response
+
+
+def see_other(endpoint: str, **values: Any) -> Response:
+    """A 303 redirect to ``endpoint``: the answer to a successful form post."""
+    response = make_response("", 303)
+    response.headers["Location"] = url_for(endpoint, **values)
+    return response

@@ -1,0 +1,60 @@
+"""The home page (dashboard), the first-run page and the member's own preferences."""
+
+from __future__ import annotations
+
+from flask import Blueprint, flash, redirect, render_template, url_for
+from flask_babel import gettext as _
+from flask_login import current_user, login_required, login_user
+from werkzeug.wrappers import Response as BaseResponse
+
+from chouette import services
+from chouette.web.forms import AccountForm, SetupForm
+from chouette.web.htmx import see_other
+
+bp = Blueprint("main", __name__)
+
+
+@bp.get("/")
+def home() -> BaseResponse | str:
+    """The dashboard: tonight's open nights and their tables; the first run goes to setup."""
+    if not current_user.is_authenticated:
+        if services.needs_setup():
+            return redirect(url_for("main.setup"))
+        return render_template("main/welcome.html")
+    return render_template("main/home.html", nights=services.open_nights())
+
+
+@bp.route("/setup", methods=["GET", "POST"])
+def setup() -> BaseResponse | tuple[str, int]:
+    """First start: the first visitor creates the admin, only while no member exists."""
+    if not services.needs_setup():
+        flash(_("The club is already set up: please sign in."), "info")
+        return see_other("auth.login")
+    form = SetupForm()
+    if form.validate_on_submit():
+        try:
+            member = services.create_first_admin(
+                name=form.name.data or "", username=form.username.data or "", password=form.password.data or ""
+            )
+        except services.AlreadySetUp as error:
+            flash(str(error), "info")
+            return see_other("auth.login")
+        except services.ServiceError as error:
+            form.form_errors.append(str(error))
+        else:
+            login_user(member)
+            flash(_("Welcome, %(name)s: you are the club's admin. Add the members next.", name=member.name), "success")
+            return see_other("admin.members")
+    return render_template("main/setup.html", form=form), 422 if form.errors else 200
+
+
+@bp.route("/account", methods=["GET", "POST"])
+@login_required
+def account() -> BaseResponse | tuple[str, int]:
+    """The signed-in member's language."""
+    form = AccountForm(locale=current_user.locale or "")
+    if form.validate_on_submit():
+        services.set_locale(current_user, form.locale.data or None)
+        flash(_("Saved."), "success")
+        return see_other("main.account")
+    return render_template("main/account.html", form=form), 422 if form.errors else 200

@@ -1,0 +1,84 @@
+"""Tables: create one with settings or a preset, its page, its printable house-rules card."""
+
+from __future__ import annotations
+
+from flask import Blueprint, abort, flash, render_template, request
+from flask_babel import force_locale
+from flask_babel import gettext as _
+from flask_login import current_user, login_required
+from werkzeug.wrappers import Response as BaseResponse
+
+from chouette import services
+from chouette.models import ChouetteTable
+from chouette.web import house_rules
+from chouette.web.auth import has_role, role_required
+from chouette.web.forms import TableForm
+from chouette.web.htmx import render_page, see_other
+from chouette.web.nights import get_night
+
+bp = Blueprint("tables", __name__)
+
+
+def get_table(table_id: int, *, for_change: bool = False) -> ChouetteTable:
+    """The table, if it exists (404) and, ``for_change``, if this member may run it (403)."""
+    try:
+        table = services.get_table(table_id)
+    except services.NotFound:
+        abort(404)
+    if for_change and not has_role(current_user, "organizer"):
+        abort(403)
+    return table
+
+
+@bp.route("/nights/<int:night_id>/tables/new", methods=["GET", "POST"])
+@role_required("organizer")
+def new(night_id: int) -> BaseResponse:
+    """The new-table form; choosing a preset (``?preset=``) fills in its settings."""
+    night = get_night(night_id, for_change=True)
+    form = TableForm()
+    status = 200
+    if request.method == "GET":
+        preset = request.args.get("preset", "club-standard")
+        form.fill(services.PRESETS.get(preset, services.TABLE_DEFAULTS))
+        form.preset.data = preset if preset in services.PRESETS else ""
+        form.name.data = request.args.get("name") or _("Table %(number)d", number=len(night.tables) + 1)
+    elif form.validate_on_submit():
+        try:
+            table = services.create_table(night.id, name=form.name.data or "", settings=form.settings(), actor=current_user)
+        except services.ServiceError as error:
+            form.form_errors.append(str(error))
+            status = 422
+        else:
+            flash(_("Table %(name)s is ready.", name=table.name), "success")
+            return see_other("tables.show", table_id=table.id)
+    else:
+        status = 422
+    return render_page("tables/new.html", "tables/_table_form.html", status=status, form=form, night=night)
+
+
+@bp.get("/tables/<int:table_id>")
+@login_required
+def show(table_id: int) -> BaseResponse:
+    """A table: for now its house-rules card (the live table comes with the table commands)."""
+    table = get_table(table_id)
+    return render_page(
+        "tables/show.html", "tables/_rules_card.html", table=table, night=table.night,
+        rules=house_rules.describe(table.settings, table.night.currency),
+    )
+
+
+@bp.get("/tables/<int:table_id>/rules")
+@login_required
+def rules(table_id: int) -> str:
+    """The printable house-rules card, in English and in Italian side by side."""
+    table = get_table(table_id)
+    cards = []
+    for locale in ("en", "it"):
+        with force_locale(locale):
+            cards.append(
+                render_template(
+                    "tables/_rules_card.html", table=table, night=table.night,
+                    rules=house_rules.describe(table.settings, table.night.currency), lang=locale,
+                )
+            )
+    return render_template("tables/rules.html", table=table, night=table.night, cards=cards)

@@ -1,0 +1,102 @@
+"""Persistence: migrations match the models; SQLite runs with the settings that lose no write."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from pathlib import Path
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.migration import MigrationContext
+from sqlalchemy import inspect, text
+
+from app import create_app
+from chouette.cli import upgrade_database
+from chouette.extensions import db
+
+sqlite_only = pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="checks the SQLite file database")
+
+
+def _sqlite_app(path: Path):
+    return create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+
+
+@sqlite_only
+def test_db_upgrade_on_an_empty_database_gives_exactly_the_models(tmp_path):
+    app = _sqlite_app(tmp_path / "fresh.sqlite")
+    with app.app_context():
+        upgrade_database()
+        with db.engine.connect() as connection:
+            diff = compare_metadata(MigrationContext.configure(connection), db.metadata)
+            tables = set(inspect(connection).get_table_names())
+        db.engine.dispose()
+    assert diff == [], f"migrations and models differ: {diff}"
+    assert {"member", "night", "chouette_table", "table_event", "ledger_entry", "payment", "login_failure"} <= tables
+
+
+@sqlite_only
+def test_init_db_command_creates_a_fresh_database(tmp_path):
+    path = tmp_path / "cli.sqlite"
+    app = _sqlite_app(path)
+    result = app.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 0, result.output
+    assert "database ready" in result.output
+    names = {row[0] for row in sqlite3.connect(path).execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    assert "table_event" in names and "alembic_version" in names
+    # Running it again on an up-to-date database changes nothing and succeeds.
+    assert app.test_cli_runner().invoke(args=["init-db"]).exit_code == 0
+
+
+@sqlite_only
+def test_sqlite_connections_use_wal_foreign_keys_and_a_busy_timeout(app):
+    with app.app_context():
+        with db.engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+            assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 5000
+
+
+@sqlite_only
+def test_sqlite_refuses_a_row_pointing_at_a_missing_parent(app):
+    with app.app_context():
+        with pytest.raises(Exception, match="FOREIGN KEY"):
+            db.session.execute(
+                text("INSERT INTO chouette_table (night_id, name, settings, created_at) VALUES (999, 'x', '{}', '2026-01-01')")
+            )
+            db.session.commit()
+        db.session.rollback()
+
+
+@sqlite_only
+def test_every_sqlite_transaction_takes_the_write_lock_at_begin(app):
+    """A second transaction cannot even start (BEGIN IMMEDIATE) while the first is open,
+    so no read-modify-write can interleave with another."""
+    with app.app_context():
+        engine = db.engine
+        first = engine.connect()
+        first.begin()
+        first.exec_driver_sql("SELECT 1")
+        started = threading.Event()
+        outcome: list[str] = []
+
+        def second() -> None:
+            raw = sqlite3.connect(engine.url.database, timeout=0.2, isolation_level=None)
+            started.set()
+            try:
+                raw.execute("BEGIN IMMEDIATE")
+                outcome.append("got the lock")
+                raw.execute("ROLLBACK")
+            except sqlite3.OperationalError as error:
+                outcome.append(str(error))
+            finally:
+                raw.close()
+
+        thread = threading.Thread(target=second)
+        thread.start()
+        thread.join(5)
+        first.rollback()
+        first.close()
+    assert started.is_set()
+    assert outcome == ["database is locked"]
