@@ -38,7 +38,7 @@ def check_side(side: object, what: str = "side") -> int:
     Raises:
         CubeError: ``side`` is not the int 0 or 1.
     """
-    if type(side) is not int or side not in SIDES:
+    if isinstance(side, bool) or not isinstance(side, int) or side not in SIDES:
         raise CubeError(f"{what} must be 0 or 1, not {side!r}")
     return side
 
@@ -202,6 +202,7 @@ class Cube:
 
         Raises:
             CubeError: ``side`` or ``on_roll`` is not 0 or 1.
+            MatchError: the Holland rule applies and ``turn_number`` is missing or bad.
         """
         check_side(side)
         if on_roll is not None:
@@ -234,6 +235,7 @@ class Cube:
 
         Raises:
             CubeError: ``side`` or ``on_roll`` is not 0 or 1.
+            MatchError: as :meth:`double_refusal`.
         """
         refusal = self.double_refusal(
             side, on_roll=on_roll, rolled=rolled, match=match, turn_number=turn_number
@@ -256,6 +258,7 @@ class Cube:
 
         Raises:
             CubeError: the double is not allowed now; the message says why.
+            MatchError: as :meth:`double_refusal`.
         """
         refusal = self.double_refusal(
             side, on_roll=on_roll, rolled=rolled, match=match, turn_number=turn_number
@@ -265,6 +268,27 @@ class Cube:
         return Cube(self.value, self.owner, Offer(side, 2 * self.value, "double"), self.turned)
 
     # --- answers ---
+
+    @property
+    def to_answer(self) -> int | None:
+        """The side that must answer the pending offer, or None when nothing is pending."""
+        return None if self.offer is None else self.offer.answerer
+
+    def answers(self, *, beavers: bool = False, raccoons: bool = False) -> tuple[str, ...]:
+        """The answers open to :attr:`to_answer` now, for a table's beaver and raccoon settings.
+
+        >>> Cube().double(0).answers(beavers=True)
+        ('take', 'drop', 'beaver')
+        >>> Cube().double(0).beaver(1).answers(beavers=True, raccoons=True)
+        ('take', 'drop', 'raccoon')
+        """
+        if self.offer is None:
+            return ()
+        if self.offer.kind == "double" and beavers:
+            return ("take", "drop", "beaver")
+        if self.offer.kind == "beaver" and raccoons:
+            return ("take", "drop", "raccoon")
+        return ("take", "drop")
 
     def _describe_offer(self) -> str:
         offer = self.offer

@@ -29,7 +29,7 @@ def check_die(value: object) -> int:
     Raises:
         DiceError: ``value`` is not an int from 1 to 6.
     """
-    if type(value) is not int or not 1 <= value <= 6:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
         raise DiceError(f"a die is an int from 1 to 6, not {value!r}")
     return value
 

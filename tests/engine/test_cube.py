@@ -158,6 +158,22 @@ def test_doubler_cannot_answer_his_own_double():
             getattr(cube, action)(0)
 
 
+def test_the_side_doubled_must_answer():
+    assert Cube().to_answer is None
+    assert Cube().double(1).to_answer == 0
+    assert Cube().double(1).beaver(0).to_answer == 1
+    assert Cube().double(1).beaver(0).raccoon(1).to_answer == 0
+
+
+def test_answers_follow_the_table_settings():
+    doubled = Cube().double(0)
+    assert doubled.answers() == ("take", "drop")
+    assert doubled.answers(beavers=True) == ("take", "drop", "beaver")
+    assert doubled.beaver(1).answers(beavers=True) == ("take", "drop")
+    assert doubled.beaver(1).raccoon(0).answers(beavers=True, raccoons=True) == ("take", "drop")
+    assert Cube().answers(beavers=True) == ()
+
+
 def test_drop_ends_the_game_with_the_doubler_winning():
     result = Cube().double(1).drop(0)
     assert (result.winner, result.loser, result.points, result.by_side) == (1, 0, 1, (-1, 1))

@@ -87,6 +87,12 @@ def test_random_cube_actions_follow_the_rules(steps, beavers, raccoons):
         assert (cube.value, cube.owner, cube.turned) == (model.value, model.owner, model.turned)
         pending = None if cube.offer is None else (cube.offer.side, cube.offer.kind)
         assert pending == model.pending
+        # The answers offered to the side that must answer are exactly the legal ones.
+        if cube.to_answer is not None:
+            expected = {a for a in ACTIONS[1:] if model.legal(a, cube.to_answer, beavers, raccoons)}
+            assert set(cube.answers(beavers=beavers, raccoons=raccoons)) == expected
+        else:
+            assert cube.answers(beavers=beavers, raccoons=raccoons) == ()
     if cube.offer is None:
         for winner in (0, 1):
             for multiplier in (1, 2, 3):
