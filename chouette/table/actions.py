@@ -1,0 +1,106 @@
+"""What may happen next at a table: the legal cube, partner and result events.
+
+The web shows a button for each of these and nothing else; tests and benchmarks draw random
+legal logs from them. Every candidate is checked by applying it to a copy of the state, so
+this list can never disagree with the rules.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Sequence
+
+from chouette.engine import legal_moves
+from chouette.table.errors import TableError
+from chouette.table.game import BOARD, KINDS
+from chouette.table.state import TableState, apply_event
+
+Event = dict[str, Any]
+
+
+def _candidates(state: TableState) -> list[Event]:
+    events: list[Event] = []
+    if not state.ordered:
+        return events
+    if state.game is None and state.needs_partner():
+        nxt = state.next_partner_offer()
+        if nxt is not None:
+            events += [{"type": "partner", "player": nxt, "accept": a} for a in (True, False)]
+        else:
+            events += [{"type": "partner_draw", "player": p} for p in state.seats.line]
+        return events
+    game = state.game
+    single = state.settings.cube_mode == "single"
+    members = game.live if game else state.seats.team
+    if game is not None and game.offer is not None:
+        offer = game.offer
+        answers = ("take", "drop", "beaver")
+        if offer.by == "box":
+            return [{"type": a, "cube": m} for m in offer.waiting for a in answers]
+        targets = ["team"] if single else offer.waiting
+        events += [{"type": a, "cube": m} for m in targets for a in answers]
+        if not single and not offer.answers:
+            events += [{"type": "double", "by": m} for m in members if m not in offer.cubes]
+        return events
+    if game is not None:
+        target = "team" if single else None
+        events += [{"type": "raccoon", "cube": target or m} for m in game.raccoon_open]
+        if game.extras_open is not None:
+            taker, givers = game.extras_open
+            events += [{"type": "extra", "from": g, "to": taker} for g in givers]
+    if single:
+        events.append({"type": "double", "by": "box"})
+        captain = game.acting_captain if game else state.seats.captain
+        events.append({"type": "double", "by": captain})
+    else:
+        if len(members) > 1:
+            events.append({"type": "double", "by": "box", "cubes": list(members)})
+        events += [{"type": "double", "by": "box", "cubes": [m]} for m in members]
+        events += [{"type": "double", "by": m} for m in members]
+    if game is None or game.mode != BOARD:
+        events += [{"type": "result", "winner": w, "kind": k} for w in ("box", "team") for k in KINDS]
+    return events
+
+
+def legal_actions(state: TableState) -> list[Event]:
+    """Every legal order-free event now: partner offers, doubles, answers, results.
+
+    Rolls and moves are not listed (dice are rolled, moves come from the engine), nor joins
+    and leaves.
+    """
+    legal = []
+    for event in _candidates(state):
+        try:
+            apply_event(state, event)
+        except TableError:
+            continue
+        legal.append(event)
+    return legal
+
+
+def board_events(state: TableState, pick: Callable[[Sequence[Any]], Any],
+                 die: Callable[[], int]) -> list[Event]:
+    """The board events of one turn, drawn at random: a roll and, if it plays, a move.
+
+    ``pick`` chooses from a sequence and ``die`` rolls one die (inject a seeded generator).
+    """
+    game = state.game
+    if game is None or game.mode is None:
+        while True:
+            box, team = die(), die()
+            if box != team:
+                return [{"type": "opening_roll", "box": box, "team": team}] + _move(
+                    apply_event(state, {"type": "opening_roll", "box": box, "team": team}), pick)
+    if game.dice is None:
+        roll = {"type": "roll", "dice": [die(), die()]}
+        after = apply_event(state, roll)
+        if after.game is not None and after.game.dice is None:
+            return [roll]  # no legal play: the turn passed by itself
+        return [roll] + _move(after, pick)
+    return _move(state, pick)
+
+
+def _move(state: TableState, pick: Callable[[Sequence[Any]], Any]) -> list[Event]:
+    game = state.game
+    assert game is not None and game.position is not None and game.dice is not None
+    plays = legal_moves(game.position, game.dice)
+    return [{"type": "move", "move": str(pick(plays))}]

@@ -1,0 +1,173 @@
+"""Multi-cube chouette (RULES 2.5, 2.10)."""
+
+from __future__ import annotations
+
+import pytest
+
+from chouette.table import TableError, apply_event
+
+from .helpers import beaver, double, drop, points, raccoon, result, run, seated, take
+
+
+def test_each_member_has_his_own_cube():
+    state = run(seated("ABCD"), double("box", "B"), take("B"), result("team"))
+    assert points(state) == {"A": -4, "B": 2, "C": 1, "D": 1}
+
+
+def test_box_doubles_any_set_of_members_each_answers_alone():
+    state = run(seated("ABCDE"), double("box", "C", "E"), take("C"), drop("E"), result("box"))
+    assert points(state) == {"A": 5, "B": -1, "C": -2, "D": -1, "E": -1}
+
+
+def test_box_doubling_without_cubes_doubles_every_live_member():
+    state = run(seated("ABC"), double("box"))
+    assert sorted(state.game.offer.cubes) == ["B", "C"]
+
+
+def test_member_doubles_box_box_answers_each_cube():
+    state = run(seated("ABCD"), double("C"), double("D"), take("C"), drop("D"), result("team"))
+    assert points(state) == {"A": -4, "B": 1, "C": 2, "D": 1}
+
+
+def test_member_dropped_is_out_of_the_game():
+    state = run(seated("ABCD"), double("box", "C"), drop("C"))
+    with pytest.raises(TableError, match="C's cube is out of play"):
+        apply_event(state, double("C"))
+
+
+def test_taker_owns_the_cube_only_he_may_redouble():
+    state = run(seated("ABC"), double("box", "B"), take("B"))
+    with pytest.raises(TableError, match="the box cannot double B: B owns that cube"):
+        apply_event(state, double("box", "B"))
+    state = run(state, double("B"), take("B"))
+    assert state.game.cubes["B"].value == 4 and state.game.cubes["B"].owner == "box"
+    with pytest.raises(TableError, match="B cannot double: the box owns that cube"):
+        apply_event(state, double("B"))
+
+
+@pytest.mark.parametrize("turns", range(1, 31))
+def test_cube_value_over_every_reachable_value(turns):
+    # The box and B redouble each other: the cube reaches 2**turns exactly.
+    state = seated("ABC")
+    for i in range(turns):
+        state = run(state, double("box", "B") if i % 2 == 0 else double("B"), take("B"))
+    assert state.game.cubes["B"].value == 2**turns
+    state = run(state, result("team"))
+    assert points(state)["B"] == 2**turns
+
+
+def test_drop_costs_the_value_before_the_double_at_every_value():
+    for turns in range(0, 20):
+        state = seated("ABC")
+        for i in range(turns):
+            state = run(state, double("box", "B") if i % 2 == 0 else double("B"), take("B"))
+        doubler = "box" if turns % 2 == 0 else "B"
+        state = run(state, double(doubler, "B") if doubler == "box" else double("B"), drop("B"))
+        expected = -(2**turns) if doubler == "box" else 2**turns
+        assert state.game.cubes["B"].settled == expected
+
+
+def test_captain_drop_makes_best_placed_live_member_acting_captain():
+    state = run(seated("ABCDE"), double("box", "B", "C", "D"), drop("B"), drop("C"), take("D"))
+    assert state.captain == "D"
+    assert state.line == ["C", "E", "B"]  # B at once to the end of the line
+
+
+def test_acting_captain_is_chosen_once_every_member_has_answered():
+    state = run(seated("ABCDE"), double("box", "B", "C"), drop("B"))
+    assert state.captain == "B"  # C has not answered yet
+    state = run(state, take("C"))
+    assert state.captain == "C"
+
+
+def test_box_drops_captain_cube_captain_will_be_box_acting_captain_plays_on():
+    state = run(seated("ABCDE"), double("B"), drop("B"))
+    assert state.game.acting_captain == "C" and state.captain == "B"
+    # The acting captain loses, but his result does not change the seats.
+    state = run(state, result("box"))
+    assert (state.box, state.captain) == ("B", "C")
+
+
+def test_game_ends_when_no_cube_is_live():
+    state = run(seated("ABC"), double("box", "B"), drop("B"), double("C"), drop("C"))
+    assert state.game is None and len(state.games) == 1
+    assert points(state) == {"A": 0, "B": -1, "C": 1}
+
+
+def test_same_value_same_action_when_on():
+    state = run(seated("ABCD", same_value_same_action=True), double("C"), double("D"), take("C"))
+    with pytest.raises(TableError, match="same value, same action"):
+        apply_event(state, drop("D"))
+    run(state, take("D"))  # allowed
+
+
+def test_same_value_same_action_off_lets_the_box_choose_per_cube():
+    run(seated("ABCD"), double("C"), double("D"), take("C"), drop("D"))
+
+
+def test_beaver_member_redoubles_and_keeps_the_cube():
+    state = run(seated("ABC", beavers=True), double("box", "B"), beaver("B"))
+    cube = state.game.cubes["B"]
+    assert (cube.value, cube.owner) == (4, "member")
+
+
+def test_box_beavers_a_member_double():
+    state = run(seated("ABC", beavers=True), double("B"), beaver("B"))
+    cube = state.game.cubes["B"]
+    assert (cube.value, cube.owner) == (4, "box")
+
+
+def test_raccoon_after_beaver_cube_stays_with_taker():
+    state = run(seated("ABC", beavers=True, raccoons=True), double("box", "B"), beaver("B"),
+                raccoon("B"), result("team", "gammon"))
+    assert state.games[-1].cubes[0].value == 8
+    assert points(state)["B"] == 16
+
+
+def test_beaver_refused_when_off():
+    with pytest.raises(TableError, match="beavers are not played"):
+        apply_event(run(seated("ABC"), double("box", "B")), beaver("B"))
+
+
+def test_raccoon_refused_without_beaver_or_after_the_next_action():
+    state = run(seated("ABC", beavers=True, raccoons=True), double("box", "B"))
+    with pytest.raises(TableError, match="no beaver to raccoon"):
+        apply_event(run(state, take("B")), raccoon("B"))
+    state = run(state, beaver("B"), double("C"))
+    with pytest.raises(TableError):
+        apply_event(state, raccoon("B"))
+
+
+def test_take_nobody_offered_is_refused():
+    with pytest.raises(TableError, match="there is no double to take"):
+        apply_event(seated("ABC"), take("B"))
+
+
+def test_answer_for_a_cube_not_doubled_is_refused():
+    state = run(seated("ABCD"), double("box", "B"))
+    with pytest.raises(TableError, match="C's cube was not doubled"):
+        apply_event(state, take("C"))
+
+
+def test_nothing_else_while_a_double_awaits_answers():
+    state = run(seated("ABCD"), double("box", "B", "C"), take("B"))
+    with pytest.raises(TableError, match="answer the open double first"):
+        apply_event(state, result("box"))
+
+
+def test_members_may_double_at_the_same_moment_before_answers():
+    state = run(seated("ABCD"), double("C"), double("D"))
+    assert state.game.offer.cubes == ["C", "D"]
+    with pytest.raises(TableError):
+        apply_event(run(state, take("C")), double("B"))
+
+
+def test_jacoby_counts_an_unturned_cube_single_per_cube():
+    state = run(seated("ABC", jacoby=True), double("box", "B"), take("B"), result("team", "gammon"))
+    # B's turned cube: 2 x gammon = 4; C's cube was never turned: single.
+    assert points(state) == {"A": -5, "B": 4, "C": 1}
+
+
+def test_without_jacoby_gammon_and_backgammon_multiply():
+    state = run(seated("ABC"), result("team", "backgammon"))
+    assert points(state) == {"A": -6, "B": 3, "C": 3}

@@ -1,0 +1,80 @@
+"""Single-cube chouette (RULES 2.4)."""
+
+from __future__ import annotations
+
+import pytest
+
+from chouette.table import TableError, apply_event
+
+from .helpers import beaver, double, drop, points, raccoon, result, run, seated, seats, take
+
+
+def single(order="ABCD", **settings):
+    return seated(order, cube_mode="single", **settings)
+
+
+def test_box_double_turns_the_one_cube_for_every_member():
+    state = run(single(), double("box"))
+    assert state.game.offer.cubes == ["B", "C", "D"]
+
+
+def test_box_cannot_double_only_some_members_with_a_single_cube():
+    with pytest.raises(TableError, match="every member still playing"):
+        apply_event(single(), double("box", "B"))
+
+
+def test_each_member_decides_alone_droppers_pay_and_are_out():
+    state = run(single(), double("box"), drop("B"), take("C"), take("D"), result("box"))
+    assert points(state) == {"A": 1 + 2 + 2, "B": -1, "C": -2, "D": -2}
+
+
+def test_captain_drop_best_placed_taker_captains_old_captain_to_end_at_once():
+    state = run(single("ABCDE"), double("box"), drop("B"), drop("C"), take("D"), take("E"))
+    # Only the old captain moves; C, who dropped too, keeps his place in the line.
+    assert seats(state) == ("A", None, "D", "CEB")
+
+
+def test_new_captain_result_decides_rotation():
+    state = run(single(), double("box"), drop("B"), take("C"), take("D"), result("team"))
+    assert seats(state) == ("C", None, "D", "BA")
+
+
+def test_everyone_drops_box_beat_the_captain():
+    state = run(single(), double("box"), drop("B"), drop("C"), drop("D"))
+    assert state.game is None
+    assert seats(state) == ("A", None, "C", "DB")
+    assert points(state) == {"A": 3, "B": -1, "C": -1, "D": -1}
+
+
+def test_only_the_captain_doubles_for_the_team():
+    with pytest.raises(TableError, match=r"only the captain \(B\) doubles for the team"):
+        apply_event(single(), double("C"))
+
+
+def test_box_answers_the_team_double_once():
+    state = run(single(), double("B"), take("team"))
+    assert all(c.value == 2 and c.owner == "box" for c in state.game.cubes.values())
+    with pytest.raises(TableError, match='cube "team"'):
+        apply_event(run(single(), double("B")), take("B"))
+
+
+def test_box_drops_the_team_double_every_member_wins_the_pre_double_value():
+    state = run(single(), double("B"), drop("team"))
+    assert state.game is None and seats(state) == ("B", None, "C", "DA")
+    assert points(state) == {"A": -3, "B": 1, "C": 1, "D": 1}
+
+
+def test_captain_beaver_decides_for_all_members_who_took():
+    state = run(single(beavers=True), double("box"), beaver("B"), take("C"), drop("D"))
+    assert [state.game.cubes[m].value for m in "BC"] == [4, 4]
+
+
+def test_a_member_beaver_without_the_captain_is_a_take():
+    state = run(single(beavers=True), double("box"), take("B"), beaver("C"), take("D"))
+    assert [state.game.cubes[m].value for m in "BCD"] == [2, 2, 2]
+
+
+def test_single_cube_raccoon_for_the_team():
+    state = run(single(beavers=True, raccoons=True), double("box"), beaver("B"), take("C"),
+                take("D"), raccoon("team"))
+    assert [state.game.cubes[m].value for m in "BCD"] == [8, 8, 8]
