@@ -39,7 +39,7 @@ def outcome(position: Position) -> Outcome | None:
 
     >>> outcome(Position.initial()) is None
     True
-    >>> outcome(Position.from_points({}, {1: 1}))
+    >>> outcome(Position.from_points({}, {24: 15}))
     Outcome(winner=<Side.ON_ROLL: 'on_roll'>, kind=<WinKind.BACKGAMMON: 3>)
     """
     if position.mover[OFF] == CHECKERS:
