@@ -21,7 +21,11 @@ from chouette.ledger.money import (
     require_cents,
     split_share,
 )
-from chouette.ledger.partition import EXACT_LIMIT, most_zero_sum_masks, partition_zero_sum
+from chouette.ledger.partition import (
+    EXACT_LIMIT,
+    most_zero_sum_masks,
+    partition_zero_sum,
+)
 from chouette.ledger.settle import settle_leaver, settle_up
 
 __all__ = [

@@ -9,7 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chouette.ledger import EXACT_LIMIT, LedgerError, most_zero_sum_masks, partition_zero_sum
+from chouette.ledger import (
+    EXACT_LIMIT,
+    LedgerError,
+    most_zero_sum_masks,
+    partition_zero_sum,
+)
 
 
 def _is_partition_into_zero_sum_groups(values, groups):

@@ -6,7 +6,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from chouette.ledger import LedgerError, Transfer, apply_payments, check_balanced, settle_leaver
+from chouette.ledger import (
+    LedgerError,
+    Transfer,
+    apply_payments,
+    check_balanced,
+    settle_leaver,
+)
 
 
 def test_a_leaver_who_owes_pays_the_largest_creditors_first():
