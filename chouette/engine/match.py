@@ -15,7 +15,7 @@ True
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from chouette.engine.cube import CubeResult, CubeSettings, check_side
 from chouette.engine.errors import CubeError, MatchError
@@ -174,20 +174,14 @@ class Match:
             )
         scores = list(self.scores)
         scores[winner] = min(self.length, scores[winner] + points)
-        crawford_game = post_crawford = False
-        if self.crawford_game or self.post_crawford:
-            post_crawford = True
-        elif self.crawford_rule and self.length > 1 and scores[winner] == self.length - 1:
-            crawford_game = True
-        if self.length in scores:
-            crawford_game, post_crawford = False, self.crawford_game or self.post_crawford
-        return Match(
-            self.length,
-            (scores[0], scores[1]),
-            self.crawford_rule,
-            self.holland_rule,
-            crawford_game,
-            post_crawford,
+        # Once the Crawford game is played (or now being recorded), the match is post-Crawford
+        # for good; otherwise the Crawford game follows the first game that leaves a side at N-1.
+        post_crawford = self.crawford_game or self.post_crawford
+        crawford_game = (
+            not post_crawford and self.crawford_rule and self.length > 1 and scores[winner] == self.length - 1
+        )
+        return replace(
+            self, scores=(scores[0], scores[1]), crawford_game=crawford_game, post_crawford=post_crawford
         )
 
     def record(self, result: CubeResult) -> Match:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import doctest
+import enum
 
 import pytest
 
@@ -299,6 +300,16 @@ def test_game_cannot_end_with_an_unanswered_double():
 def test_kind_multiplier_must_be_one_two_or_three(multiplier):
     with pytest.raises(CubeError, match="the kind multiplier must be 1, 2 or 3"):
         Cube().points(multiplier)
+
+
+def test_kind_multiplier_may_be_an_int_enum():
+    class Kind(enum.IntEnum):  # like the engine's WinKind, whose value is the multiplier
+        SINGLE = 1
+        GAMMON = 2
+        BACKGAMMON = 3
+
+    assert Cube(2, 1, turned=True).points(Kind.BACKGAMMON) == 6
+    assert Cube(2, 1, turned=True).settle(0, Kind.GAMMON).points == 4
 
 
 def test_settle_names_winner_and_sums_to_zero():
