@@ -79,6 +79,14 @@ class Transfer:
     def __post_init__(self) -> None:
         _check_movement("transfer", self.payer, self.payee, self.cents)
 
+    def to_payment(self, night_id: Ref = None) -> Payment:
+        """Return the payment to record once this transfer has been paid.
+
+        >>> Transfer("Bob", "Ann", 350).to_payment(night_id=4)
+        Payment(payer='Bob', payee='Ann', cents=350, night_id=4)
+        """
+        return Payment(self.payer, self.payee, self.cents, night_id)
+
 
 def balances(entries: Iterable[Entry], payments: Iterable[Payment | Transfer] = ()) -> dict[str, int]:
     """Add up entries per player, then apply payments; sorted by name, zero balances kept.

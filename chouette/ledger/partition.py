@@ -51,11 +51,7 @@ def partition_zero_sum(values: Sequence[int]) -> list[tuple[int, ...]]:
     >>> partition_zero_sum([300, -100, 100, -500, 200])
     [(0, 3, 4), (1, 2)]
     """
-    for index, value in enumerate(values):
-        if isinstance(value, bool) or not isinstance(value, int) or value == 0:
-            raise LedgerError(f"value {index} must be a non-zero int, not {value!r}")
-    if sum(values):
-        raise LedgerError(f"values sum to {sum(values)}, not 0")
+    _check_values(values)
     groups, rest = _pair_opposites(values)
     if len(rest) > EXACT_LIMIT:
         small, rest = _take_small_groups(values, rest, EXACT_LIMIT)
@@ -71,12 +67,19 @@ def partition_zero_sum(values: Sequence[int]) -> list[tuple[int, ...]]:
 def most_zero_sum_masks(values: Sequence[int]) -> list[int]:
     """Return a partition of values (non-zero, summing to 0) into the most zero-sum groups, as bit masks.
 
-    Exact; time and memory grow as 2**len(values), so keep it to ``EXACT_LIMIT`` or so.
+    Exact; time and memory grow as 2**len(values), hence the limit.
+
+    Raises:
+        LedgerError: more than ``EXACT_LIMIT`` values, a value is zero or not an int, or the
+            values do not sum to zero.
 
     >>> most_zero_sum_masks([2, 3, -5, 1, -1])
     [7, 24]
     """
     size = len(values)
+    if size > EXACT_LIMIT:
+        raise LedgerError(f"the exact partition takes at most {EXACT_LIMIT} values, got {size}")
+    _check_values(values)
     if size == 0:
         return []
     full = (1 << size) - 1
@@ -112,6 +115,15 @@ def most_zero_sum_masks(values: Sequence[int]) -> list[int]:
         current = smaller
     masks.append(current)
     return sorted(masks)
+
+
+def _check_values(values: Sequence[int]) -> None:
+    """Refuse a zero or non-int value, or values that do not sum to zero."""
+    for index, value in enumerate(values):
+        if isinstance(value, bool) or not isinstance(value, int) or value == 0:
+            raise LedgerError(f"value {index} must be a non-zero int, not {value!r}")
+    if sum(values):
+        raise LedgerError(f"values sum to {sum(values)}, not 0")
 
 
 def _pair_opposites(values: Sequence[int]) -> tuple[list[tuple[int, ...]], list[int]]:

@@ -43,6 +43,13 @@ def test_apply_payments_accepts_transfers_and_starts_unknown_players_at_zero():
     assert result == {"Ann": 0, "Bob": 0, "Cy": 50, "Dee": -50}
 
 
+def test_a_paid_transfer_becomes_a_payment_that_clears_it():
+    books = {"Ann": 350, "Bob": -350}
+    payment = Transfer("Bob", "Ann", 350).to_payment(night_id=4)
+    assert payment == Payment("Bob", "Ann", 350, night_id=4)
+    assert apply_payments(books, [payment]) == {"Ann": 0, "Bob": 0}
+
+
 def test_apply_payments_does_not_change_its_input():
     books = {"Ann": 100, "Bob": -100}
     apply_payments(books, [Transfer("Bob", "Ann", 100)])

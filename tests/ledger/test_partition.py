@@ -98,6 +98,16 @@ def test_partition_refuses_zero_non_int_and_unbalanced_values(values, message):
     with pytest.raises(LedgerError) as error:
         partition_zero_sum(values)
     assert str(error.value) == message
+    with pytest.raises(LedgerError) as error:
+        most_zero_sum_masks(values)
+    assert str(error.value) == message
+
+
+def test_the_exact_masks_refuse_more_than_the_limit():
+    values = [1] * 20 + [-21]
+    with pytest.raises(LedgerError) as error:
+        most_zero_sum_masks(values)
+    assert str(error.value) == "the exact partition takes at most 20 values, got 21"
 
 
 def test_empty_values_have_no_groups():
