@@ -34,7 +34,9 @@ def _random_without_zero_sum_part(rng: random.Random, size: int) -> dict[str, in
             return _books(amounts)
 
 
-def _hidden_groups(rng: random.Random, sizes: list[int], unit: int = 1, high: int = 90_000) -> dict[str, int]:
+def _hidden_groups(
+    rng: random.Random, sizes: list[int], unit: int = 1, high: int = 90_000
+) -> dict[str, int]:
     """Disjoint zero-sum groups (random amounts, multiples of unit), shuffled together."""
     amounts: list[int] = []
     for size in sizes:
@@ -113,7 +115,10 @@ def main() -> None:
     print(f"{'case':42} {'best':>8} {'median':>8} {'worst':>8}  non-zero balances -> transfers")
     for name, figures in run().items():
         pairs = ", ".join(f"{n}->{t}" for n, t in figures["players_and_transfers"])
-        print(f"{name:42} {figures['best_ms']:8.2f} {figures['median_ms']:8.2f} {figures['worst_ms']:8.2f}  {pairs}")
+        print(
+            f"{name:42} {figures['best_ms']:8.2f} {figures['median_ms']:8.2f}"
+            f" {figures['worst_ms']:8.2f}  {pairs}"
+        )
 
 
 if __name__ == "__main__":

@@ -27,7 +27,9 @@ def _check_movement(kind: str, payer: object, payee: object, cents: object) -> N
     _require_player(payee, f"{kind} payee")
     amount = require_cents(cents, f"{kind} cents")
     if amount <= 0:
-        raise LedgerError(f"{kind} from {payer!r} to {payee!r} must be positive, got {amount} cents")
+        raise LedgerError(
+            f"{kind} from {payer!r} to {payee!r} must be positive, got {amount} cents"
+        )
     if payer == payee:
         raise LedgerError(f"{kind} from {payer!r} to himself")
 
@@ -88,7 +90,9 @@ class Transfer:
         return Payment(self.payer, self.payee, self.cents, night_id)
 
 
-def balances(entries: Iterable[Entry], payments: Iterable[Payment | Transfer] = ()) -> dict[str, int]:
+def balances(
+    entries: Iterable[Entry], payments: Iterable[Payment | Transfer] = ()
+) -> dict[str, int]:
     """Add up entries per player, then apply payments; sorted by name, zero balances kept.
 
     >>> balances([Entry("Bob", -500), Entry("Ann", 500)], [Payment("Bob", "Ann", 200)])
@@ -100,7 +104,9 @@ def balances(entries: Iterable[Entry], payments: Iterable[Payment | Transfer] = 
     return apply_payments(totals, payments)
 
 
-def apply_payments(balances: Mapping[str, int], payments: Iterable[Payment | Transfer]) -> dict[str, int]:
+def apply_payments(
+    balances: Mapping[str, int], payments: Iterable[Payment | Transfer]
+) -> dict[str, int]:
     """Return new balances after payments: the payer's balance rises, the payee's falls.
 
     Players missing from balances start at 0. The result is sorted by name.

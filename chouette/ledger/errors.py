@@ -4,4 +4,4 @@ from __future__ import annotations
 
 
 class LedgerError(ValueError):
-    """Money the ledger refuses: a float or negative stake, a percent out of range, unbalanced books..."""
+    """Money the ledger refuses: a float or negative stake, a bad percent, unbalanced books..."""

@@ -40,7 +40,7 @@ EXACT_LIMIT = 20
 
 
 def partition_zero_sum(values: Sequence[int]) -> list[tuple[int, ...]]:
-    """Split the indices of non-zero values summing to 0 into disjoint zero-sum groups, as many as can be.
+    """Split the indices of non-zero values summing to 0 into the most disjoint zero-sum groups.
 
     Groups are sorted tuples of indices, listed by their first index. The count is the
     maximum whenever at most ``EXACT_LIMIT`` values are left after pairing exact opposites.
@@ -65,7 +65,7 @@ def partition_zero_sum(values: Sequence[int]) -> list[tuple[int, ...]]:
 
 
 def most_zero_sum_masks(values: Sequence[int]) -> list[int]:
-    """Return a partition of values (non-zero, summing to 0) into the most zero-sum groups, as bit masks.
+    """Return the most zero-sum groups that values (non-zero, sum 0) split into, as bit masks.
 
     Exact; time and memory grow as 2**len(values), hence the limit.
 
@@ -136,7 +136,9 @@ def _pair_opposites(values: Sequence[int]) -> tuple[list[tuple[int, ...]], list[
         if value > 0 and -value in where:
             pairs.extend(zip(where[value], where[-value]))
     paired = {index for pair in pairs for index in pair}
-    return [tuple(sorted(pair)) for pair in pairs], [i for i in range(len(values)) if i not in paired]
+    return [tuple(sorted(pair)) for pair in pairs], [
+        i for i in range(len(values)) if i not in paired
+    ]
 
 
 def _take_small_groups(
@@ -187,7 +189,7 @@ def _subset_sums(values: Sequence[int]) -> list[int]:
 
 
 def _zero_sum_family(values: Sequence[int]) -> int:
-    """Return the family of zero-sum subsets (the empty one included) as a big int, bit mask set per subset."""
+    """Return the family of zero-sum subsets, the empty one included, as a big int of masks."""
     size = len(values)
     if size < 6:
         return sum(1 << mask for mask, total in enumerate(_subset_sums(values)) if total == 0)

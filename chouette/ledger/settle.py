@@ -1,4 +1,4 @@
-"""Settle-up: who pays whom, with the fewest transfers (RULES.md 2.11), and one early leaver alone."""
+"""Settle-up: who pays whom, with the fewest transfers, and one early leaver alone (RULES 2.11)."""
 
 from __future__ import annotations
 
@@ -11,20 +11,24 @@ from chouette.ledger.partition import partition_zero_sum
 
 
 def settle_up(balances: Mapping[str, int]) -> list[Transfer]:
-    """List transfers that settle every balance with the fewest transfers, sorted by payer then payee.
+    """List transfers settling every balance with the fewest transfers, sorted by payer and payee.
 
-    The non-zero balances are split into the most disjoint zero-sum groups (``partition_zero_sum``:
-    provably the most when at most 20 are left after pairing exact opposites); inside each
-    group of k players the largest debtor pays the largest creditor, k - 1 transfers. So the
-    count is the minimum, and never more than n - 1 for n non-zero balances. Players are taken
-    in name order, so the result does not depend on the mapping's order. Payers always had a
-    negative balance, payees a positive one, and no transfer is of zero.
+    The n non-zero balances are split into zero-sum groups (``partition_zero_sum``); inside a
+    group of k players the largest debtor pays the largest creditor, k - 1 transfers, so g
+    groups take n - g transfers, never more than n - 1. The count is the proven minimum
+    whenever at most 20 balances are left after pairing exact opposites (always, for up to 20
+    players); beyond that, small groups are found greedily. Players are taken in name order,
+    so the result does not depend on the mapping's order. Payers always had a negative
+    balance, payees a positive one, and no transfer is of zero.
 
     Raises:
         LedgerError: a name or amount is invalid, or the balances do not sum to zero.
 
-    >>> settle_up({"Ann": 700, "Bob": -400, "Cy": -300, "Dee": 250, "Eve": -250})
-    [Transfer(payer='Bob', payee='Ann', cents=400), Transfer(payer='Cy', payee='Ann', cents=300), Transfer(payer='Eve', payee='Dee', cents=250)]
+    >>> for transfer in settle_up({"Ann": 700, "Bob": -400, "Cy": -300, "Dee": 250, "Eve": -250}):
+    ...     print(transfer)
+    Transfer(payer='Bob', payee='Ann', cents=400)
+    Transfer(payer='Cy', payee='Ann', cents=300)
+    Transfer(payer='Eve', payee='Dee', cents=250)
     """
     check_balanced(balances)
     players = [(name, balances[name]) for name in sorted(balances) if balances[name]]
@@ -79,7 +83,7 @@ def settle_leaver(balances: Mapping[str, int], player: str) -> list[Transfer]:
 
 
 def _settle_group(players: list[tuple[str, int]]) -> list[Transfer]:
-    """Settle one zero-sum group: the largest debtor pays the largest creditor, until all are even."""
+    """Settle one zero-sum group: the largest debtor pays the largest creditor."""
     debtors = [(cents, name) for name, cents in players if cents < 0]
     creditors = [(-cents, name) for name, cents in players if cents > 0]
     heapq.heapify(debtors)

@@ -39,7 +39,9 @@ def test_a_payment_raises_the_payer_and_lowers_the_payee():
 
 
 def test_apply_payments_accepts_transfers_and_starts_unknown_players_at_zero():
-    result = apply_payments({"Ann": 100, "Bob": -100}, [Transfer("Bob", "Ann", 100), Payment("Cy", "Dee", 50)])
+    result = apply_payments(
+        {"Ann": 100, "Bob": -100}, [Transfer("Bob", "Ann", 100), Payment("Cy", "Dee", 50)]
+    )
     assert result == {"Ann": 0, "Bob": 0, "Cy": 50, "Dee": -50}
 
 
@@ -128,7 +130,9 @@ NAMES = st.sampled_from(["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"])
 def games(draw):
     """One game's entries: each member against the box, with an optional partner's share."""
     box = draw(NAMES)
-    members = draw(st.lists(NAMES.filter(lambda name: name != box), min_size=1, max_size=4, unique=True))
+    members = draw(
+        st.lists(NAMES.filter(lambda name: name != box), min_size=1, max_size=4, unique=True)
+    )
     entries = []
     for member in members:
         cents = draw(st.integers(-6400, 6400))
@@ -141,7 +145,9 @@ def games(draw):
 
 @given(
     st.lists(games(), max_size=10),
-    st.lists(st.tuples(NAMES, NAMES, st.integers(1, 10_000)).filter(lambda p: p[0] != p[1]), max_size=5),
+    st.lists(
+        st.tuples(NAMES, NAMES, st.integers(1, 10_000)).filter(lambda p: p[0] != p[1]), max_size=5
+    ),
 )
 def test_books_of_zero_sum_games_and_payments_always_balance(game_list, paid):
     entries = [entry for game in game_list for entry in game]

@@ -143,7 +143,14 @@ def test_split_share_refuses_bad_total_or_percent(total, percent, message):
 
 @pytest.mark.parametrize(
     ("cents", "text"),
-    [(-1250, "-12.50"), (1250, "12.50"), (5, "0.05"), (-5, "-0.05"), (0, "0.00"), (100000, "1000.00")],
+    [
+        (-1250, "-12.50"),
+        (1250, "12.50"),
+        (5, "0.05"),
+        (-5, "-0.05"),
+        (0, "0.00"),
+        (100000, "1000.00"),
+    ],
 )
 def test_cents_render_as_plain_decimal_for_csv(cents, text):
     assert cents_to_decimal(cents) == text

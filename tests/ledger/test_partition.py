@@ -31,7 +31,9 @@ def _exhaustive_most_groups(values):
         sums += [total + value for total in sums]
     most = [0] * len(sums)
     for mask in range(1, len(sums)):
-        most[mask] = max(most[mask & ~(1 << i)] for i in range(len(values)) if mask >> i & 1) + (sums[mask] == 0)
+        most[mask] = max(most[mask & ~(1 << i)] for i in range(len(values)) if mask >> i & 1) + (
+            sums[mask] == 0
+        )
     return most[-1]
 
 

@@ -18,7 +18,12 @@ from chouette.ledger import (
 def test_a_leaver_who_owes_pays_the_largest_creditors_first():
     books = {"Ann": -900, "Bob": 500, "Cy": 600, "Dee": -200}
     assert settle_leaver(books, "Ann") == [Transfer("Ann", "Bob", 300), Transfer("Ann", "Cy", 600)]
-    assert apply_payments(books, settle_leaver(books, "Ann")) == {"Ann": 0, "Bob": 200, "Cy": 0, "Dee": -200}
+    assert apply_payments(books, settle_leaver(books, "Ann")) == {
+        "Ann": 0,
+        "Bob": 200,
+        "Cy": 0,
+        "Dee": -200,
+    }
 
 
 def test_a_leaver_who_is_owed_is_paid_by_the_largest_debtors_first():
@@ -50,7 +55,11 @@ def test_a_leaver_with_a_zero_balance_needs_no_transfer():
     [
         ({"Ann": 100, "Bob": -100}, "Zed", "no balance for 'Zed' to settle"),
         ({"Ann": 100, "Bob": -50}, "Ann", "balances sum to 50 cents, not 0 (2 players)"),
-        ({"Ann": 100.0, "Bob": -100}, "Ann", "balance of 'Ann' must be an int number of cents, not 100.0"),
+        (
+            {"Ann": 100.0, "Bob": -100},
+            "Ann",
+            "balance of 'Ann' must be an int number of cents, not 100.0",
+        ),
     ],
 )
 def test_settle_leaver_refuses_unknown_players_and_unbalanced_books(books, player, message):
@@ -90,7 +99,9 @@ def test_after_the_leaver_settles_he_is_even_and_the_others_stay_consistent(case
 def test_the_leaver_uses_as_few_transfers_as_possible(case):
     books, leaver = case
     owed = books[leaver]
-    opposite = sorted((abs(c) for n, c in books.items() if n != leaver and c * owed < 0), reverse=True)
+    opposite = sorted(
+        (abs(c) for n, c in books.items() if n != leaver and c * owed < 0), reverse=True
+    )
     fewest, covered = 0, 0
     while covered < abs(owed):
         covered += opposite[fewest]
@@ -104,4 +115,6 @@ def test_settle_leaver_does_not_depend_on_the_order_of_the_balances(case, rng):
     books, leaver = case
     names = list(books)
     rng.shuffle(names)
-    assert settle_leaver({name: books[name] for name in names}, leaver) == settle_leaver(books, leaver)
+    assert settle_leaver({name: books[name] for name in names}, leaver) == settle_leaver(
+        books, leaver
+    )

@@ -49,7 +49,9 @@ def zero_sum_books(draw, max_players=8):
     size = draw(st.integers(2, max_players))
     scale = draw(st.sampled_from([1, 50, 100, 500]))
     high = draw(st.sampled_from([3, 6, 12, 40, 10**6]))
-    amounts = draw(st.lists(st.integers(-high, high).filter(bool), min_size=size - 1, max_size=size - 1))
+    amounts = draw(
+        st.lists(st.integers(-high, high).filter(bool), min_size=size - 1, max_size=size - 1)
+    )
     amounts = [amount * scale for amount in amounts]
     amounts.append(-sum(amounts))
     names = draw(st.permutations([f"P{index:02d}" for index in range(size)]))
@@ -83,7 +85,11 @@ def test_players_with_zero_balance_take_no_part(books, zeros):
 
 def test_settle_up_pairs_opposites_and_settles_the_rest_largest_first():
     books = {"Ann": 700, "Bob": -400, "Cy": -300, "Dee": 250, "Eve": -250}
-    assert settle_up(books) == [Transfer("Bob", "Ann", 400), Transfer("Cy", "Ann", 300), Transfer("Eve", "Dee", 250)]
+    assert settle_up(books) == [
+        Transfer("Bob", "Ann", 400),
+        Transfer("Cy", "Ann", 300),
+        Transfer("Eve", "Dee", 250),
+    ]
 
 
 def test_settle_up_of_even_books_is_empty():
@@ -94,7 +100,11 @@ def test_settle_up_of_even_books_is_empty():
 def test_a_group_without_a_zero_sum_part_takes_n_minus_one_transfers():
     books = {"Ann": 1000, "Bob": 300, "Cy": -450, "Dee": -850}
     transfers = settle_up(books)
-    assert transfers == [Transfer("Cy", "Ann", 150), Transfer("Cy", "Bob", 300), Transfer("Dee", "Ann", 850)]
+    assert transfers == [
+        Transfer("Cy", "Ann", 150),
+        Transfer("Cy", "Bob", 300),
+        Transfer("Dee", "Ann", 850),
+    ]
 
 
 def _hidden_groups(rng: random.Random, sizes: list[int]) -> dict[str, int]:
