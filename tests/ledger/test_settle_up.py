@@ -206,6 +206,15 @@ def _dp_most_groups(values: list[int]) -> int:
     return most[-1]
 
 
+@settings(max_examples=60, deadline=None)
+@given(zero_sum_books(max_players=13))
+def test_settle_up_of_up_to_thirteen_players_matches_the_exhaustive_count(books):
+    nonzero = [cents for cents in books.values() if cents]
+    transfers = settle_up(books)
+    assert len(transfers) == len(nonzero) - _dp_most_groups(nonzero)
+    assert_settles(books, transfers)
+
+
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_fifteen_small_stake_balances_settle_like_the_exhaustive_count(seed):
     rng = random.Random(seed)
