@@ -11,8 +11,9 @@ How, for at most ``EXACT_LIMIT`` values (after pairing exact opposites):
 1. Exact opposites ``x`` and ``-x`` are paired first. Safe: take a best partition; if both are
    in one group G of more than two, ``{x, -x}`` and ``G - {x, -x}`` are two zero-sum groups, one
    more, a contradiction; if they are in different groups G1 and G2, replacing those by
-   ``{x, -x}`` and ``G1 + G2 - {x, -x}`` (zero-sum, not empty) keeps the count. After pairing,
-   every group has at least three members.
+   ``{x, -x}`` and ``G1 + G2 - {x, -x}`` (zero-sum, not empty) keeps the count. So some best
+   partition holds ``{x, -x}``, and the same holds for the rest. After pairing, every group
+   has at least three members.
 2. Every subset is a bit mask; a family of subsets is one big ``int`` with bit ``mask`` set, so
    set operations over all 2**m subsets run in C. The zero-sum family comes from meeting in the
    middle: the subset sums of each half, one row of left masks per right mask.
