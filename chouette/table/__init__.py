@@ -10,7 +10,14 @@ from chouette.table.errors import LogError, SettingsError, TableError
 from chouette.table.game import Game, GameRecord
 from chouette.table.seats import Seats, rotate
 from chouette.table.settings import Settings
-from chouette.table.state import TableState, apply_event, fold, new_table
+from chouette.table.state import (
+    TableState,
+    apply_event,
+    effective_events,
+    fold,
+    new_table,
+    resume,
+)
 
 __all__ = [
     "Game",
@@ -22,7 +29,9 @@ __all__ = [
     "TableError",
     "TableState",
     "apply_event",
+    "effective_events",
     "fold",
     "new_table",
+    "resume",
     "rotate",
 ]

@@ -31,22 +31,19 @@ def _candidates(state: TableState) -> list[Event]:
     game = state.game
     single = state.settings.cube_mode == "single"
     members = game.live if game else state.seats.team
-    if game is not None and game.offer is not None:
-        offer = game.offer
+    if game is not None and game.box_double is not None:
         answers = ("take", "drop", "beaver")
-        if offer.by == "box":
-            return [{"type": a, "cube": m} for m in offer.waiting for a in answers]
-        targets = ["team"] if single else offer.waiting
+        return [{"type": a, "cube": m} for m in game.box_double.waiting for a in answers]
+    if game is not None and game.pending:
+        answers = ("take", "drop", "beaver", "raccoon")
+        targets = ["team"] if single else game.pending
         events += [{"type": a, "cube": m} for m in targets for a in answers]
-        if not single and not offer.answers:
-            events += [{"type": "double", "by": m} for m in members if m not in offer.cubes]
+        if not single and not game.box_answers:
+            events += [{"type": "double", "by": m} for m in members if m not in game.pending]
         return events
-    if game is not None:
-        target = "team" if single else None
-        events += [{"type": "raccoon", "cube": target or m} for m in game.raccoon_open]
-        if game.extras_open is not None:
-            taker, givers = game.extras_open
-            events += [{"type": "extra", "from": g, "to": taker} for g in givers]
+    if game is not None and game.extras_open is not None:
+        taker, givers = game.extras_open
+        events += [{"type": "extra", "from": g, "to": taker} for g in givers]
     if single:
         events.append({"type": "double", "by": "box"})
         captain = game.acting_captain if game else state.seats.captain

@@ -1,31 +1,37 @@
-"""One member's cube against the box, and the pending double offers (RULES 2.4, 2.5, 2.7)."""
+"""Every member's cube against the box, on the engine's cube (RULES 2.4, 2.5, 2.7).
+
+Each member's cube is a :class:`chouette.engine.Cube` between the box (side 0) and the
+member (side 1); this module adds what a chouette needs around it: whether the cube is still
+in play, what it settled at when dropped, the box's doubles of several cubes at one moment,
+and the extra cubes of a lone taker.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-BOX = "box"
-MEMBER = "member"
+from chouette.engine import Cube
+from chouette.engine.cube import Offer as CubeOffer
+
+BOX_SIDE = 0
+MEMBER_SIDE = 1
+SIDE_NAMES = {BOX_SIDE: "box", MEMBER_SIDE: "member"}
 
 LIVE = "live"
-DROPPED = "dropped"  # the member dropped the box's double: he lost the pre-double value
-WON = "won"  # the box dropped the member's double: he won the pre-double value
+DROPPED = "dropped"  # the member dropped: he lost the value before the offer
+WON = "won"  # the box dropped: the member won the value before the offer
 
 
 @dataclass(frozen=True)
 class MemberCube:
-    """A member's cube against the box: value, owner, and whether it is still live.
+    """A member's cube against the box: the engine cube, and whether it is still live.
 
-    ``owner`` is None while the cube is in the middle, else ``"box"`` or ``"member"``.
-    ``turned`` records a taken double (automatic doubles do not count: Jacoby rule).
-    ``settled`` is the member's points once the cube was dropped (either way).
+    ``settled`` is the member's points once the cube was dropped, by either side.
     """
 
     member: str
-    value: int = 1
-    owner: str | None = None
-    turned: bool = False
+    cube: Cube = field(default_factory=Cube)
     status: str = LIVE
     settled: int = 0
 
@@ -34,47 +40,73 @@ class MemberCube:
         """Whether this cube is still in play."""
         return self.status == LIVE
 
-    def can_double(self, side: str) -> bool:
-        """Whether ``side`` ("box" or "member") has access to this live cube."""
-        return self.is_live and self.owner in (None, side)
+    @property
+    def value(self) -> int:
+        """The cube's value (before any offer still waiting)."""
+        return self.cube.value
 
-    def taken(self, new_value: int, owner: str) -> MemberCube:
-        """The cube after a take (or beaver): its new value and owner, and turned."""
-        return replace(self, value=new_value, owner=owner, turned=True)
+    @property
+    def owner(self) -> str | None:
+        """``"box"``, ``"member"``, or None while the cube is in the middle."""
+        return None if self.cube.owner is None else SIDE_NAMES[self.cube.owner]
 
-    def dropped_by(self, side: str, pre_value: int) -> MemberCube:
-        """The cube after ``side`` dropped a double from ``pre_value``."""
-        if side == MEMBER:
-            return replace(self, value=pre_value, status=DROPPED, settled=-pre_value)
-        return replace(self, value=pre_value, status=WON, settled=pre_value)
+    @property
+    def turned(self) -> bool:
+        """Whether a double was taken on this cube in this game (Jacoby rule)."""
+        return self.cube.turned
+
+    @property
+    def to_answer(self) -> str | None:
+        """``"box"`` or ``"member"`` when an offer waits for that side's answer."""
+        side = self.cube.to_answer
+        return None if side is None else SIDE_NAMES[side]
+
+    def with_cube(self, cube: Cube) -> MemberCube:
+        """The same member's cube after an action."""
+        return replace(self, cube=cube)
+
+    def dropped(self, side: int) -> MemberCube:
+        """The cube after ``side`` dropped the offer waiting on it."""
+        result = self.cube.drop(side)
+        points = result.points if result.winner == MEMBER_SIDE else -result.points
+        return MemberCube(self.member, Cube(result.points, self.cube.owner, None,
+                                            self.cube.turned),
+                          WON if side == BOX_SIDE else DROPPED, points)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (snapshots)."""
+        """JSON-ready form (snapshots, the UI)."""
+        offer = self.cube.offer
         return {
             "member": self.member,
-            "value": self.value,
-            "owner": self.owner,
-            "turned": self.turned,
+            "value": self.cube.value,
+            "owner": self.cube.owner,
+            "turned": self.cube.turned,
+            "offer": [offer.side, offer.value, offer.kind] if offer else None,
             "status": self.status,
             "settled": self.settled,
         }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> MemberCube:
-        """Inverse of :meth:`to_dict`."""
-        return cls(**data)
+        """Inverse of :meth:`to_dict`.
+
+        Raises:
+            CubeError: the data describe an impossible cube.
+        """
+        offer = data.get("offer")
+        cube = Cube(data["value"], data["owner"], CubeOffer(*offer) if offer else None,
+                    data["turned"])
+        return cls(data["member"], cube, data["status"], data["settled"])
 
 
 @dataclass
-class Offer:
-    """Doubles offered at one moment and not yet all answered.
+class BoxDouble:
+    """The box's double of several cubes at one moment, until every member has answered.
 
-    ``by`` is "box" (the box doubled ``cubes``; each member answers) or "member" (members
-    doubled the box; the box answers each). ``answers`` maps a member to take/drop/beaver;
-    ``pre`` the cube values before the double.
+    Answers are collected first and applied together (all-but-one, the new captain).
+    ``pre`` holds each cube's value before the double.
     """
 
-    by: str
     cubes: list[str]
     pre: dict[str, int]
     answers: dict[str, str] = field(default_factory=dict)
@@ -83,22 +115,21 @@ class Offer:
 
     @property
     def waiting(self) -> list[str]:
-        """Members whose cube still awaits an answer, in offer order."""
+        """Members who have not answered yet, in offer order."""
         return [m for m in self.cubes if m not in self.answers]
 
-    def copy(self) -> Offer:
+    def copy(self) -> BoxDouble:
         """An independent copy."""
-        return Offer(self.by, list(self.cubes), dict(self.pre), dict(self.answers),
-                     self.all_live, self.initial)
+        return BoxDouble(list(self.cubes), dict(self.pre), dict(self.answers), self.all_live,
+                         self.initial)
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (snapshots)."""
-        return {"by": self.by, "cubes": list(self.cubes), "pre": dict(self.pre),
-                "answers": dict(self.answers), "all_live": self.all_live,
-                "initial": self.initial}
+        """JSON-ready form."""
+        return {"cubes": list(self.cubes), "pre": dict(self.pre), "answers": dict(self.answers),
+                "all_live": self.all_live, "initial": self.initial}
 
     @classmethod
-    def from_dict(cls, data: dict[str, Any]) -> Offer:
+    def from_dict(cls, data: dict[str, Any]) -> BoxDouble:
         """Inverse of :meth:`to_dict`."""
         return cls(**data)
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from chouette.engine import Position
-from chouette.table.cubes import LIVE, WON, Extra, MemberCube, Offer
+from chouette.engine import Cube, Position
+from chouette.table.cubes import LIVE, WON, BoxDouble, Extra, MemberCube
 
 BOARD = "board"
 SCORESHEET = "scoresheet"
@@ -23,13 +23,14 @@ class Game:
     seat_captain: str
     acting_captain: str
     mode: str | None = None
-    offer: Offer | None = None
+    box_double: BoxDouble | None = None  # the box's double until every member answered
+    member_doubles: list[str] = field(default_factory=list)  # doubled the box at one moment
+    box_answers: dict[str, tuple[str, int]] = field(default_factory=dict)  # answer, pre value
     captain_won_early: bool = False  # the box dropped the seat captain's cube
     box_doubled: bool = False
     automatic: int = 0
     extras: list[Extra] = field(default_factory=list)
     extras_open: tuple[str, tuple[str, ...]] | None = None  # (lone taker, possible givers)
-    raccoon_open: dict[str, str] = field(default_factory=dict)  # member -> side that may raccoon
     # Board mode: the position as seen by the side on roll; dice once rolled, else None.
     position: Position | None = None
     on_roll: str | None = None
@@ -38,18 +39,19 @@ class Game:
     last_move: str | None = None
 
     @classmethod
-    def start(cls, number: int, team: list[str], automatic_value: int = 1) -> Game:
-        """A new game for ``team`` (captain first), every cube in the middle."""
-        cubes = {m: MemberCube(m, value=automatic_value) for m in team}
+    def start(cls, number: int, team: list[str]) -> Game:
+        """A new game for ``team`` (captain first), every cube in the middle at 1."""
+        cubes = {m: MemberCube(m, Cube()) for m in team}
         return cls(number, list(team), cubes, team[0], team[0])
 
     def copy(self) -> Game:
         """An independent copy (cubes and positions are immutable and shared)."""
         return Game(
             self.number, list(self.members), dict(self.cubes), self.seat_captain,
-            self.acting_captain, self.mode, self.offer.copy() if self.offer else None,
-            self.captain_won_early, self.box_doubled, self.automatic, list(self.extras),
-            self.extras_open, dict(self.raccoon_open), self.position, self.on_roll, self.dice,
+            self.acting_captain, self.mode,
+            self.box_double.copy() if self.box_double else None, list(self.member_doubles),
+            dict(self.box_answers), self.captain_won_early, self.box_doubled, self.automatic,
+            list(self.extras), self.extras_open, self.position, self.on_roll, self.dice,
             self.turns, self.last_move,
         )
 
@@ -66,7 +68,13 @@ class Game:
     @property
     def any_double(self) -> bool:
         """Whether any cube action has happened in this game."""
-        return self.box_doubled or any(c.turned or c.status != LIVE for c in self.cubes.values())
+        return self.box_doubled or any(
+            c.turned or c.status != LIVE or c.to_answer for c in self.cubes.values())
+
+    @property
+    def pending(self) -> list[str]:
+        """Members whose cube waits for an answer (of the box or of the member)."""
+        return [m for m in self.members if self.cubes[m].to_answer is not None]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (snapshots, the UI)."""
@@ -77,16 +85,45 @@ class Game:
             "seat_captain": self.seat_captain,
             "acting_captain": self.acting_captain,
             "mode": self.mode,
-            "offer": self.offer.to_dict() if self.offer else None,
+            "box_double": self.box_double.to_dict() if self.box_double else None,
+            "member_doubles": list(self.member_doubles),
+            "box_answers": {m: list(a) for m, a in self.box_answers.items()},
             "captain_won_early": self.captain_won_early,
             "box_doubled": self.box_doubled,
             "automatic": self.automatic,
             "extras": [e.to_dict() for e in self.extras],
+            "extras_open": [self.extras_open[0], list(self.extras_open[1])]
+            if self.extras_open else None,
             "position_id": self.position.id if self.position is not None else None,
             "on_roll": self.on_roll,
             "dice": list(self.dice) if self.dice else None,
             "turns": self.turns,
+            "last_move": self.last_move,
         }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Game:
+        """Inverse of :meth:`to_dict`.
+
+        Raises:
+            FormatError: a malformed Position ID in the data.
+        """
+        cubes = {c["member"]: MemberCube.from_dict(c) for c in data["cubes"]}
+        extras_open = data.get("extras_open")
+        position_id = data.get("position_id")
+        return cls(
+            data["number"], list(data["members"]), cubes, data["seat_captain"],
+            data["acting_captain"], data["mode"],
+            BoxDouble.from_dict(data["box_double"]) if data.get("box_double") else None,
+            list(data["member_doubles"]),
+            {m: (a, v) for m, (a, v) in data["box_answers"].items()},
+            data["captain_won_early"], data["box_doubled"], data["automatic"],
+            [Extra(**e) for e in data["extras"]],
+            (extras_open[0], tuple(extras_open[1])) if extras_open else None,
+            Position.from_id(position_id) if position_id else None,
+            data["on_roll"], tuple(data["dice"]) if data.get("dice") else None,
+            data["turns"], data.get("last_move"),
+        )
 
 
 @dataclass(frozen=True)
@@ -152,8 +189,7 @@ def settle(game: Game, winner: str | None, kind: str | None, *, jacoby: bool
         if cube.status != LIVE:
             pairs.append((member, cube.settled))
             continue
-        times = 1 if jacoby and not cube.turned else multiplier
-        points = cube.value * times
+        points = cube.cube.points(multiplier, jacoby=jacoby)
         pairs.append((member, points if winner == "team" else -points))
     extras = []
     for extra in game.extras:

@@ -8,16 +8,26 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Callable
 
-from chouette.engine import Position, RulesError, apply_move, legal_moves, match_move, outcome
+from chouette.engine import (
+    Cube,
+    CubeError,
+    Position,
+    RulesError,
+    apply_move,
+    legal_moves,
+    match_move,
+    outcome,
+)
 from chouette.table import seats as seating
-from chouette.table.cubes import BOX, DROPPED, LIVE, MEMBER, WON, Extra, Offer
+from chouette.table.cubes import BOX_SIDE, DROPPED, LIVE, MEMBER_SIDE, WON, BoxDouble, Extra, MemberCube
 from chouette.table.errors import TableError
 from chouette.table.game import BOARD, KINDS, SCORESHEET, Game, GameRecord, settle
 
 if TYPE_CHECKING:
     from chouette.table.state import TableState
 
-ANSWERS = ("take", "drop", "beaver")
+BOX = "box"  # the side on roll in board mode
+MEMBER = "member"
 
 
 def apply(state: TableState, event: dict[str, Any]) -> None:
@@ -227,29 +237,37 @@ def _game(state: TableState) -> Game:
 
 
 def _close_windows(game: Game) -> None:
-    """Raccoons and extras are immediate: any other action closes them."""
-    game.raccoon_open.clear()
+    """Extras are given at once: any other action closes the window."""
     game.extras_open = None
-
-
-def _no_offer(game: Game) -> None:
-    if game.offer is not None:
-        waiting = ", ".join(game.offer.waiting)
-        raise TableError(f"answer the open double first (waiting: {waiting})")
 
 
 # --- the cube ----------------------------------------------------------------------------
 
 
+def _no_offer(game: Game) -> None:
+    """Nothing else happens while a cube waits for an answer."""
+    waiting = _waiting_words(game)
+    if waiting:
+        raise TableError(f"answer the open double first (waiting: {waiting})")
+
+
+def _waiting_words(game: Game) -> str:
+    words = []
+    for member in game.pending:
+        if game.box_double and member in game.box_double.answers:
+            continue
+        side = game.cubes[member].to_answer
+        words.append(member if side == "member" else f"the box on {member}'s cube")
+    return ", ".join(words)
+
+
 def on_double(state: TableState, event: dict[str, Any]) -> None:
     """The box doubles some members' cubes, or a member (the captain, single-cube) the box."""
     game = _game(state)
-    _no_offer_unless_member_batch(game, event)
     by = event.get("by")
-    if game.mode is None:
-        game.mode = SCORESHEET
     single = state.settings.cube_mode == "single"
     if by == "box":
+        _no_offer(game)
         _board_turn(game, BOX, "double")
         cubes = event.get("cubes")
         if cubes is None or single:
@@ -261,16 +279,29 @@ def on_double(state: TableState, event: dict[str, Any]) -> None:
             if not targets:
                 raise TableError("name the cubes the box doubles")
         for member in targets:
-            cube = _cube(game, member)
-            if not cube.can_double(BOX):
-                raise TableError(_no_access(member, cube, BOX))
+            if _cube(game, member).cube.double_refusal(BOX_SIDE) is not None:
+                raise TableError(f"the box cannot double {member}: {member} owns that cube")
         _close_windows(game)
-        game.offer = Offer(BOX, targets, {m: game.cubes[m].value for m in targets},
-                           all_live=sorted(targets) == sorted(game.live),
-                           initial=not game.box_doubled)
+        for member in targets:
+            cube = game.cubes[member]
+            game.cubes[member] = cube.with_cube(cube.cube.double(BOX_SIDE))
+        game.box_double = BoxDouble(targets, {m: game.cubes[m].value for m in targets},
+                                    all_live=sorted(targets) == sorted(game.live),
+                                    initial=not game.box_doubled)
         game.box_doubled = True
+        game.mode = game.mode or SCORESHEET
         return
     member = _player(state, by, "doubler")
+    if game.pending:
+        # Several members may double at the same moment, before the box answers any.
+        same_moment = (not single and not game.box_answers
+                       and set(game.pending) <= set(game.member_doubles))
+        if member in game.member_doubles:
+            raise TableError(f"{member} has already doubled")
+        if not same_moment:
+            _no_offer(game)
+    else:
+        game.member_doubles, game.box_answers = [], {}
     _board_turn(game, MEMBER, "double")
     if single:
         if member != game.acting_captain:
@@ -280,26 +311,14 @@ def on_double(state: TableState, event: dict[str, Any]) -> None:
     else:
         targets = [member]
     for name in targets:
-        cube = _cube(game, name)
-        if not cube.can_double(MEMBER):
-            raise TableError(_no_access(name, cube, MEMBER))
+        if _cube(game, name).cube.double_refusal(MEMBER_SIDE) is not None:
+            raise TableError(f"{name} cannot double: the box owns that cube")
     _close_windows(game)
-    if game.offer is not None:  # another member doubles at the same moment
-        if member in game.offer.cubes:
-            raise TableError(f"{member} has already doubled")
-        game.offer.cubes.append(member)
-        game.offer.pre[member] = game.cubes[member].value
-    else:
-        game.offer = Offer(MEMBER, targets, {m: game.cubes[m].value for m in targets})
-
-
-def _no_offer_unless_member_batch(game: Game, event: dict[str, Any]) -> None:
-    offer = game.offer
-    if offer is None:
-        return
-    joining = offer.by == MEMBER and not offer.answers and event.get("by") not in (None, "box")
-    if not joining:
-        _no_offer(game)
+    for name in targets:
+        cube = game.cubes[name]
+        game.cubes[name] = cube.with_cube(cube.cube.double(MEMBER_SIDE))
+    game.member_doubles += targets
+    game.mode = game.mode or SCORESHEET
 
 
 def _names(state: TableState, cubes: object) -> list[str]:
@@ -311,19 +330,13 @@ def _names(state: TableState, cubes: object) -> list[str]:
     return names
 
 
-def _cube(game: Game, member: str):
+def _cube(game: Game, member: str) -> MemberCube:
     if member not in game.cubes:
         raise TableError(f"{member} does not play this game")
     cube = game.cubes[member]
     if not cube.is_live:
         raise TableError(f"{member}'s cube is out of play in this game")
     return cube
-
-
-def _no_access(member: str, cube, side: str) -> str:
-    if side == BOX:
-        return f"the box cannot double {member}: {member} owns that cube"
-    return f"{member} cannot double: the box owns that cube"
 
 
 def _board_turn(game: Game, side: str, action: str) -> None:
@@ -338,80 +351,106 @@ def _board_turn(game: Game, side: str, action: str) -> None:
 
 
 def on_answer(state: TableState, event: dict[str, Any]) -> None:
-    """Take, drop or beaver: the side that was doubled answers a cube."""
+    """Take, drop, beaver or raccoon: the side that must answer a cube acts."""
     game = state.game
     answer = event["type"]
-    offer = game.offer if game else None
-    if game is None or offer is None:
-        raise TableError(f"there is no double to {answer}")
-    if answer == "beaver" and not state.settings.beavers:
-        raise TableError("beavers are not played at this table")
+    if game is None or not game.pending:
+        what = "beaver to raccoon" if answer == "raccoon" else f"double to {answer}"
+        raise TableError(f"there is no {what}")
     target = event.get("cube")
-    single = state.settings.cube_mode == "single"
-    if offer.by == BOX:
+    box_double = game.box_double
+    if box_double is not None:
         member = _player(state, target, "cube")
-        if member not in offer.waiting:
-            raise TableError(_not_waiting(member, offer))
-        offer.answers[member] = answer
-        if not offer.waiting:
-            _resolve_box_offer(state, game, offer)
+        if member not in box_double.waiting:
+            raise TableError(_not_waiting(member, box_double.answers))
+        if answer == "raccoon":
+            raise TableError("there is no beaver to raccoon: answer the box's double")
+        if answer == "beaver" and not state.settings.beavers:
+            raise TableError("beavers are not played at this table")
+        box_double.answers[member] = answer
+        if not box_double.waiting:
+            _resolve_box_double(state, game, box_double)
         return
-    # Members doubled the box: the box answers each cube, or the team's one cube.
-    if single:
+    if state.settings.cube_mode == "single":
         if target != "team":
-            raise TableError('with a single cube the box answers the team\'s double: cube "team"')
-        members = list(offer.waiting)
+            raise TableError('with a single cube the team\'s cube is answered as one: cube "team"')
+        members = list(game.pending)
     else:
         member = _player(state, target, "cube")
-        if member not in offer.waiting:
-            raise TableError(_not_waiting(member, offer))
+        if member not in game.pending:
+            raise TableError(_not_waiting(member, game.box_answers))
         members = [member]
     for member in members:
-        _same_value_same_action(state, offer, member, answer)
-        offer.answers[member] = answer
-        _box_answers(state, game, member, offer.pre[member], answer)
-    if not offer.waiting:
-        game.offer = None
+        _answer(state, game, member, answer)
+    if not game.pending:
+        game.member_doubles, game.box_answers = [], {}
     _end_if_no_cube(state, game)
 
 
-def _not_waiting(member: str, offer: Offer) -> str:
-    if member in offer.answers:
+def _not_waiting(member: str, answers: dict[str, str]) -> str:
+    if member in answers:
         return f"{member}'s cube has already been answered"
     return f"{member}'s cube was not doubled"
 
 
-def _same_value_same_action(state: TableState, offer: Offer, member: str, answer: str) -> None:
-    if not state.settings.same_value_same_action:
-        return
-    for other, given in offer.answers.items():
-        if offer.pre[other] == offer.pre[member] and (given == "drop") != (answer == "drop"):
-            raise TableError(f"same value, same action: the box answered {other}'s cube with "
-                             f"{given}, so {member}'s must be answered the same way")
-
-
-def _box_answers(state: TableState, game: Game, member: str, pre: int, answer: str) -> None:
+def _answer(state: TableState, game: Game, member: str, answer: str) -> None:
+    """One cube's answer, applied at once (a member's double, a beaver, a raccoon)."""
+    settings = state.settings
     cube = game.cubes[member]
-    if answer == "drop":
-        game.cubes[member] = cube.dropped_by(BOX, pre)
+    side = cube.cube.to_answer
+    assert side is not None
+    if answer == "beaver" and not settings.beavers:
+        raise TableError("beavers are not played at this table")
+    if answer == "raccoon" and not settings.raccoons:
+        raise TableError("raccoons are not played at this table")
+    offer = cube.cube.offer
+    if side == BOX_SIDE and member in game.member_doubles and offer and offer.kind == "double":
+        _same_value_same_action(state, game, member, answer)
+        game.box_answers[member] = (answer, cube.value)
+    try:
+        if answer == "drop":
+            game.cubes[member] = cube.dropped(side)
+        elif answer == "take":
+            game.cubes[member] = cube.with_cube(cube.cube.take(side))
+        elif answer == "beaver":
+            game.cubes[member] = cube.with_cube(cube.cube.beaver(side))
+        else:
+            game.cubes[member] = cube.with_cube(cube.cube.raccoon(side))
+    except CubeError as exc:
+        who = "the box" if side == BOX_SIDE else member
+        raise TableError(str(exc).replace(f"side {side}", who)
+                         .replace(f"side {1 - side}", "the box" if side else member)) from exc
+    if answer != "drop":
+        return
+    if side == BOX_SIDE:  # the member won this cube
         if member == game.seat_captain:
             game.captain_won_early = True
         if member == game.acting_captain:
             _next_acting_captain(state, game, move_old_to_end=False)
+    elif member == game.seat_captain and not game.captain_won_early:
+        _next_acting_captain(state, game, move_old_to_end=True)
+    elif member == game.acting_captain:
+        _next_acting_captain(state, game, move_old_to_end=False)
+
+
+def _same_value_same_action(state: TableState, game: Game, member: str, answer: str) -> None:
+    """House rule: cubes of one value doubled at one moment are all taken or all dropped."""
+    if not state.settings.same_value_same_action:
         return
-    factor = 4 if answer == "beaver" else 2
-    game.cubes[member] = cube.taken(pre * factor, BOX)
-    if answer == "beaver":
-        game.raccoon_open[member] = MEMBER
+    value = game.cubes[member].value
+    for other, (given, other_value) in game.box_answers.items():
+        if other_value == value and (given == "drop") != (answer == "drop"):
+            raise TableError(f"same value, same action: the box answered {other}'s cube with "
+                             f"{given}, so {member}'s must be answered the same way")
 
 
-def _resolve_box_offer(state: TableState, game: Game, offer: Offer) -> None:
+def _resolve_box_double(state: TableState, game: Game, box_double: BoxDouble) -> None:
     """Every member answered the box's double: all-but-one, drops, new captain, extras."""
     settings = state.settings
-    answers = offer.answers
-    takers = [m for m in offer.cubes if answers[m] != "drop"]
-    droppers = [m for m in offer.cubes if answers[m] == "drop"]
-    lone = len(takers) == 1 and droppers and offer.all_live
+    answers = box_double.answers
+    takers = [m for m in box_double.cubes if answers[m] != "drop"]
+    droppers = [m for m in box_double.cubes if answers[m] == "drop"]
+    lone = len(takers) == 1 and bool(droppers) and box_double.all_live
     if (lone and settings.all_but_one != "off" and not settings.extras
             and len(state.seats.seated) >= settings.all_but_one_min_players):
         taker = takers[0]
@@ -423,21 +462,21 @@ def _resolve_box_offer(state: TableState, game: Game, offer: Offer) -> None:
         # The captain's beaver decides for every member who took (RULES 2.4).
         first_taker = next((m for m in _best_placed(state, game) if m in takers), None)
         beaver_all = first_taker is not None and answers[first_taker] == "beaver"
-    game.offer = None
-    for member in offer.cubes:
-        cube, pre = game.cubes[member], offer.pre[member]
+    game.box_double = None
+    for member in box_double.cubes:
+        cube = game.cubes[member]
         if answers[member] == "drop":
-            game.cubes[member] = cube.dropped_by(MEMBER, pre)
+            game.cubes[member] = cube.dropped(MEMBER_SIDE)
             continue
-        beaver = beaver_all if settings.cube_mode == "single" else answers[member] == "beaver"
-        game.cubes[member] = cube.taken(pre * (4 if beaver else 2), MEMBER)
-        if beaver:
-            game.raccoon_open[member] = BOX
+        single = settings.cube_mode == "single"
+        beaver = beaver_all if single else answers[member] == "beaver"
+        action = cube.cube.beaver if beaver else cube.cube.take
+        game.cubes[member] = cube.with_cube(action(MEMBER_SIDE))
     if game.seat_captain in droppers and not game.captain_won_early:
         _next_acting_captain(state, game, move_old_to_end=True)
     elif game.acting_captain in droppers:
         _next_acting_captain(state, game, move_old_to_end=False)
-    if settings.extras and offer.initial and lone and takers:
+    if settings.extras and box_double.initial and lone and takers:
         game.extras_open = (takers[0], tuple(droppers))
     _end_if_no_cube(state, game)
 
@@ -462,27 +501,6 @@ def _next_acting_captain(state: TableState, game: Game, *, move_old_to_end: bool
         seats.captain = new
         game.seat_captain = new
     game.acting_captain = new
-
-
-def on_raccoon(state: TableState, event: dict[str, Any]) -> None:
-    """The original doubler redoubles a beavered cube at once; it stays with the taker."""
-    game = state.game
-    if not state.settings.raccoons:
-        raise TableError("raccoons are not played at this table")
-    if game is None or not game.raccoon_open:
-        raise TableError("there is no beaver to raccoon")
-    target = event.get("cube")
-    if target == "team" and state.settings.cube_mode == "single":
-        members = list(game.raccoon_open)
-    else:
-        member = _player(state, target, "cube")
-        if member not in game.raccoon_open:
-            raise TableError(f"{member}'s cube was not beavered just now")
-        members = [member]
-    for member in members:
-        cube = game.cubes[member]
-        game.cubes[member] = cube.taken(cube.value * 2, cube.owner or MEMBER)
-        del game.raccoon_open[member]
 
 
 def on_extra(state: TableState, event: dict[str, Any]) -> None:
@@ -525,7 +543,7 @@ def on_opening_roll(state: TableState, event: dict[str, Any]) -> None:
         if game.automatic < state.settings.automatic_doubles:
             game.automatic += 1
             for member, cube in list(game.cubes.items()):
-                game.cubes[member] = type(cube)(member, value=cube.value * 2)
+                game.cubes[member] = cube.with_cube(Cube(cube.value * 2))
         return
     if game.mode == SCORESHEET:
         raise TableError("this game is scored on the sheet; it cannot move to the board now")
@@ -666,7 +684,7 @@ HANDLERS: dict[str, Callable[[TableState, dict[str, Any]], None]] = {
     "take": on_answer,
     "drop": on_answer,
     "beaver": on_answer,
-    "raccoon": on_raccoon,
+    "raccoon": on_answer,
     "extra": on_extra,
     "opening_roll": on_opening_roll,
     "roll": on_roll,

@@ -38,9 +38,9 @@ def play_game(state: TableState, pick: Callable[[Sequence[Any]], Any], die: Call
         game = state.game
         on_board = board and not (game is None and state.needs_partner()) and (
             game is None or game.mode in (None, "board"))
-        if on_board and (game is None or game.offer is None) and (die() > 2 or not actions):
+        if on_board and (game is None or not game.pending) and (die() > 2 or not actions):
             batch = board_events(state, pick, die)
-        elif on_board and game is not None and game.offer is None:
+        elif on_board and game is not None and not game.pending:
             batch = [pick([a for a in actions if a["type"] != "result"] or actions)]
         else:
             # Results are rarer than cube actions so that games see a few cubes.

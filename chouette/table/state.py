@@ -104,6 +104,48 @@ class TableState:
             and len(self.seats.seated) >= s.partner_min_players
         )
 
+    def snapshot(self) -> dict[str, Any]:
+        """The whole state as JSON-ready data, without the log (see ``from_snapshot``)."""
+        return {
+            "settings": self.settings.to_dict(),
+            "seats": self.seats.to_dict(),
+            "players": list(self.players),
+            "stakes": dict(self.stakes),
+            "waiting": list(self.waiting),
+            "order_groups": self.order_groups,
+            "ordered": self.ordered,
+            "partner_offers": list(self.partner_offers),
+            "pending_joiners": list(self.pending_joiners),
+            "game": self.game.to_dict() if self.game else None,
+            "games": [g.to_dict() for g in self.games],
+            "effective_count": len(self.effective),
+        }
+
+    @classmethod
+    def from_snapshot(cls, data: Mapping[str, Any]) -> TableState:
+        """A state rebuilt from ``snapshot()`` data; its log starts empty.
+
+        Undo cannot reach before a resumed state: the caller refolds for that (see
+        ``effective_events``).
+
+        Raises:
+            TableError: malformed snapshot data.
+        """
+        try:
+            seats = data["seats"]
+            return cls(
+                Settings.from_dict(data["settings"]),
+                Seats(seats["box"], seats["partner"], seats["captain"], list(seats["line"])),
+                list(data["players"]), dict(data["stakes"]), list(data["waiting"]),
+                [list(g) for g in data["order_groups"]] if data["order_groups"] else None,
+                bool(data["ordered"]), list(data["partner_offers"]),
+                list(data["pending_joiners"]),
+                Game.from_dict(data["game"]) if data["game"] else None,
+                [GameRecord.from_dict(g) for g in data["games"]],
+            )
+        except (KeyError, TypeError, ValueError) as exc:
+            raise TableError(f"a table snapshot is malformed: {exc}") from exc
+
     def summary(self) -> dict[str, Any]:
         """Seats and the number of games (the replay command adds the money)."""
         return {
@@ -159,6 +201,38 @@ def fold(settings: Settings | Mapping[str, Any] | None, events: Iterable[Mapping
             state = apply_event(state, event)
         except TableError as exc:
             raise LogError(index, event, str(exc)) from exc
+    return state
+
+
+def effective_events(events: Iterable[Mapping[str, Any]]) -> list[int]:
+    """Indices of the events that are in effect: each undo cancels the latest one left.
+
+    >>> effective_events([{"type": "join"}, {"type": "join"}, {"type": "undo"}])
+    [0]
+
+    Raises:
+        TableError: an undo with nothing left to undo.
+    """
+    kept: list[int] = []
+    for index, event in enumerate(events):
+        if event.get("type") == "undo":
+            if not kept:
+                raise TableError("there is nothing to undo")
+            kept.pop()
+        else:
+            kept.append(index)
+    return kept
+
+
+def resume(snapshot: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> TableState:
+    """Fold the effective events that follow a snapshot (no undo among them).
+
+    Raises:
+        TableError: the snapshot is malformed or an event is refused.
+    """
+    state = TableState.from_snapshot(snapshot)
+    for event in events:
+        state = apply_event(state, event)
     return state
 
 

@@ -46,7 +46,7 @@ def test_all_but_one_in_single_cube_mode():
 
 def test_mandatory_beaver_lone_taker_who_beavers_plays_on():
     state = run(seated("ABCDE", all_but_one="mandatory_beaver", beavers=True), double("box"),
-                drop("B"), drop("C"), drop("D"), beaver("E"))
+                drop("B"), drop("C"), drop("D"), beaver("E"), take("E"))
     assert state.game is not None and state.game.cubes["E"].value == 4
 
 

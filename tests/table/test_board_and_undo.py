@@ -104,7 +104,7 @@ def test_result_from_an_unfinished_or_malformed_position_is_refused():
 
 def test_undo_cancels_the_latest_effective_event():
     state = run(seated("ABC"), double("box", "B"), take("B"), {"type": "undo"})
-    assert state.game.offer is not None and state.game.offer.waiting == ["B"]
+    assert state.game.box_double.waiting == ["B"]
 
 
 def test_undo_is_repeatable_and_crosses_a_finished_game():
@@ -114,7 +114,7 @@ def test_undo_is_repeatable_and_crosses_a_finished_game():
     undone = run(after, {"type": "undo"})
     assert seats(undone) == seats(before) and undone.games == [] and undone.game is not None
     twice = run(after, {"type": "undo"}, {"type": "undo"})
-    assert twice.game.offer.waiting == ["B"]
+    assert twice.game.box_double.waiting == ["B"]
 
 
 def test_undo_then_redo_is_identity():

@@ -21,7 +21,7 @@ def test_box_doubles_any_set_of_members_each_answers_alone():
 
 def test_box_doubling_without_cubes_doubles_every_live_member():
     state = run(seated("ABC"), double("box"))
-    assert sorted(state.game.offer.cubes) == ["B", "C"]
+    assert sorted(state.game.box_double.cubes) == ["B", "C"]
 
 
 def test_member_doubles_box_box_answers_each_cube():
@@ -105,23 +105,40 @@ def test_same_value_same_action_off_lets_the_box_choose_per_cube():
     run(seated("ABCD"), double("C"), double("D"), take("C"), drop("D"))
 
 
-def test_beaver_member_redoubles_and_keeps_the_cube():
+def test_beaver_member_redoubles_and_keeps_the_cube_box_must_answer():
     state = run(seated("ABC", beavers=True), double("box", "B"), beaver("B"))
     cube = state.game.cubes["B"]
-    assert (cube.value, cube.owner) == (4, "member")
+    assert (cube.value, cube.owner, cube.to_answer) == (2, "member", "box")
+    with pytest.raises(TableError, match="answer the open double first"):
+        apply_event(state, result("box"))
+    cube = run(state, take("B")).game.cubes["B"]
+    assert (cube.value, cube.owner, cube.to_answer) == (4, "member", None)
 
 
-def test_box_beavers_a_member_double():
+def test_box_dropping_a_beaver_loses_the_value_it_was_taken_at():
+    # Seeds: the original doubler answers a beaver like a normal double.
+    state = run(seated("ABC", beavers=True), double("box", "B"), beaver("B"), drop("B"))
+    assert state.game.cubes["B"].settled == 2
+
+
+def test_box_beavers_a_member_double_member_must_answer():
     state = run(seated("ABC", beavers=True), double("B"), beaver("B"))
-    cube = state.game.cubes["B"]
+    assert state.game.cubes["B"].to_answer == "member"
+    cube = run(state, take("B")).game.cubes["B"]
     assert (cube.value, cube.owner) == (4, "box")
 
 
 def test_raccoon_after_beaver_cube_stays_with_taker():
     state = run(seated("ABC", beavers=True, raccoons=True), double("box", "B"), beaver("B"),
-                raccoon("B"), result("team", "gammon"))
-    assert state.games[-1].cubes[0].value == 8
+                raccoon("B"), take("B"), result("team", "gammon"))
+    assert state.games[-1].cubes[0].value == 8 and state.games[-1].cubes[0].owner == "member"
     assert points(state)["B"] == 16
+
+
+def test_member_dropping_a_raccoon_loses_the_beavered_value():
+    state = run(seated("ABC", beavers=True, raccoons=True), double("box", "B"), beaver("B"),
+                raccoon("B"), drop("B"))
+    assert state.game.cubes["B"].settled == -4
 
 
 def test_beaver_refused_when_off():
@@ -133,8 +150,8 @@ def test_raccoon_refused_without_beaver_or_after_the_next_action():
     state = run(seated("ABC", beavers=True, raccoons=True), double("box", "B"))
     with pytest.raises(TableError, match="no beaver to raccoon"):
         apply_event(run(state, take("B")), raccoon("B"))
-    state = run(state, beaver("B"), double("C"))
-    with pytest.raises(TableError):
+    state = run(state, beaver("B"), take("B"))
+    with pytest.raises(TableError, match="no beaver to raccoon"):
         apply_event(state, raccoon("B"))
 
 
@@ -157,7 +174,7 @@ def test_nothing_else_while_a_double_awaits_answers():
 
 def test_members_may_double_at_the_same_moment_before_answers():
     state = run(seated("ABCD"), double("C"), double("D"))
-    assert state.game.offer.cubes == ["C", "D"]
+    assert state.game.member_doubles == ["C", "D"]
     with pytest.raises(TableError):
         apply_event(run(state, take("C")), double("B"))
 

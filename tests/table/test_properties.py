@@ -92,3 +92,21 @@ def test_board_mode_nights_keep_the_invariants(data, table):
     points, cents = money(state)
     assert sum(points.values()) == 0 and sum(cents.values()) == 0
     assert fingerprint(fold(table, events)) == fingerprint(state)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), table=SETTINGS)
+def test_snapshot_round_trips_and_resumes_like_a_full_fold(data, table):
+    import json
+
+    from chouette.table import TableState, effective_events, resume
+
+    state, events = night(data, table, board=data.draw(st.booleans()), games=3)
+    snap = json.loads(json.dumps(state.snapshot()))  # it is plain JSON
+    assert fingerprint(TableState.from_snapshot(snap)) == fingerprint(state)
+    # Resume from the snapshot of the first finished game and fold what follows.
+    first = min(state.snapshots)
+    start = state.snapshots[first]
+    resumed = resume(start.snapshot(), state.effective[first:])
+    assert fingerprint(resumed) == fingerprint(state)
+    assert effective_events(events + [{"type": "undo"}]) == list(range(len(events) - 1))

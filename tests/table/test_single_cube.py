@@ -15,7 +15,7 @@ def single(order="ABCD", **settings):
 
 def test_box_double_turns_the_one_cube_for_every_member():
     state = run(single(), double("box"))
-    assert state.game.offer.cubes == ["B", "C", "D"]
+    assert state.game.box_double.cubes == ["B", "C", "D"]
 
 
 def test_box_cannot_double_only_some_members_with_a_single_cube():
@@ -66,6 +66,8 @@ def test_box_drops_the_team_double_every_member_wins_the_pre_double_value():
 
 def test_captain_beaver_decides_for_all_members_who_took():
     state = run(single(beavers=True), double("box"), beaver("B"), take("C"), drop("D"))
+    # The box answers the team's beaver once.
+    state = run(state, take("team"))
     assert [state.game.cubes[m].value for m in "BC"] == [4, 4]
 
 
@@ -76,5 +78,5 @@ def test_a_member_beaver_without_the_captain_is_a_take():
 
 def test_single_cube_raccoon_for_the_team():
     state = run(single(beavers=True, raccoons=True), double("box"), beaver("B"), take("C"),
-                take("D"), raccoon("team"))
+                take("D"), raccoon("team"), take("team"))
     assert [state.game.cubes[m].value for m in "BCD"] == [8, 8, 8]
