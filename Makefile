@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 
-.PHONY: run test system-deps venv dev-venv bench lint
+.PHONY: run test system-deps venv dev-venv bench lint translations
 
 run: venv  ## set up and start the app on http://127.0.0.1:5000
 	$(BIN)/flask --app app init-db
@@ -17,6 +17,14 @@ test: dev-venv system-deps  ## set up and run all the tests
 bench: dev-venv  ## print the speed figures recorded in the README
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/table.py
+
+# After changing interface strings: re-extract them, merge into the Italian catalog, translate
+# the new entries in chouette/translations/it/LC_MESSAGES/messages.po, then run this again to
+# compile it (the compiled .mo is committed, so a clean clone needs no compile step).
+translations: dev-venv
+	$(BIN)/pybabel extract -F chouette/translations/babel.cfg -k _l -k lazy_gettext --no-location --sort-output -o chouette/translations/messages.pot .
+	$(BIN)/pybabel update -i chouette/translations/messages.pot -d chouette/translations --no-location --width 100
+	$(BIN)/pybabel compile -d chouette/translations
 
 lint: dev-venv
 	$(BIN)/ruff check app.py chouette tests benchmarks

@@ -98,3 +98,29 @@ class AuthActions:
 def auth(client: FlaskClient) -> AuthActions:
     """Sign the test client in and out."""
     return AuthActions(client)
+
+
+@pytest.fixture
+def login_as(app: Flask, auth: AuthActions):
+    """Create a member with ``role`` and sign the test client in as him."""
+    from tests.factories import gen_member
+
+    def sign_in(role: str, **overrides: Any):
+        with app.app_context():
+            member = gen_member(role, **overrides)
+        response = auth.login(member.username)
+        assert response.status_code == 303, response.data
+        return member
+
+    return sign_in
+
+
+def csrf_token_from(html: bytes) -> str:
+    """The CSRF token a page's form carries."""
+    import re
+
+    match = re.search(rb'name="csrf_token" type="hidden" value="([^"]+)"', html) or re.search(
+        rb'name="csrf_token" value="([^"]+)"', html
+    )
+    assert match, "no CSRF token on the page"
+    return match.group(1).decode()

@@ -24,6 +24,9 @@ from chouette import services
 from chouette.web import house_rules
 
 
+PASSWORD_LENGTH = _l("A password has at least %(min)d characters (at most %(max)d).")
+
+
 class PostForm(FlaskForm):
     """A form with nothing but its CSRF token: buttons that change something."""
 
@@ -42,7 +45,7 @@ class SetupForm(FlaskForm):
     name = StringField(_l("Your name"), validators=[InputRequired(), Length(max=80)])
     username = StringField(_l("Username"), validators=[InputRequired(), Length(min=2, max=40)])
     password = PasswordField(
-        _l("Password"), validators=[InputRequired(), Length(min=services.MIN_PASSWORD_LENGTH, max=200)]
+        _l("Password"), validators=[InputRequired(), Length(min=services.MIN_PASSWORD_LENGTH, max=200, message=PASSWORD_LENGTH)]
     )
     confirm = PasswordField(
         _l("Password again"),
@@ -72,7 +75,7 @@ class MemberForm(FlaskForm):
     role = SelectField(_l("Role"), choices=_role_choices, default="player")
     locale = SelectField(_l("Language"), choices=_locale_choices, default="")
     active = BooleanField(_l("Active"), default=True)
-    password = PasswordField(_l("Password"), validators=[Optional(), Length(min=services.MIN_PASSWORD_LENGTH, max=200)])
+    password = PasswordField(_l("Password"), validators=[Optional(), Length(min=services.MIN_PASSWORD_LENGTH, max=200, message=PASSWORD_LENGTH)])
 
 
 class AccountForm(FlaskForm):

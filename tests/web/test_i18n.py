@@ -1,0 +1,78 @@
+"""English and Italian: the member's choice first, else the browser's; catalogs complete."""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from babel.messages.extract import extract_from_dir
+from babel.messages.mofile import read_mo
+from babel.messages.pofile import read_po
+
+from chouette.config import TRANSLATIONS_DIR
+from tests.factories import gen_member
+
+ROOT = Path(__file__).resolve().parents[2]
+PO = TRANSLATIONS_DIR / "it" / "LC_MESSAGES" / "messages.po"
+MO = TRANSLATIONS_DIR / "it" / "LC_MESSAGES" / "messages.mo"
+
+
+def test_browser_language_chooses_italian_for_a_visitor(app, client):
+    with app.app_context():
+        gen_member("admin")
+    assert b"Accedi" in client.get("/auth/login", headers={"Accept-Language": "it-IT,it;q=0.9"}).data
+    assert b"Sign in" in client.get("/auth/login", headers={"Accept-Language": "en-GB"}).data
+    assert b'<html lang="it">' in client.get("/auth/login", headers={"Accept-Language": "it"}).data
+
+
+def test_the_members_choice_beats_the_browser(app, client, login_as):
+    login_as("player", locale="it")
+    page = client.get("/nights/", headers={"Accept-Language": "en"})
+    assert b"Serate del circolo" in page.data
+
+
+def test_a_member_without_a_choice_follows_the_browser(app, client, login_as):
+    login_as("player", locale=None)
+    assert b"Serate del circolo" in client.get("/nights/", headers={"Accept-Language": "it"}).data
+    assert b"Club nights" in client.get("/nights/", headers={"Accept-Language": "en"}).data
+
+
+def test_a_member_chooses_his_language_on_his_account_page(app, client, login_as):
+    login_as("player")
+    assert client.post("/account", data={"locale": "it"}).status_code == 303
+    assert b"Serate del circolo" in client.get("/nights/", headers={"Accept-Language": "en"}).data
+    assert client.post("/account", data={"locale": "klingon"}).status_code == 422
+
+
+def test_refusals_are_translated_too(app, client, login_as):
+    login_as("organizer", locale="it")
+    response = client.post("/nights/new", data={"name": "Venerdì", "date": "2026-11-27", "currency": "euro"})
+    assert "Un codice di tre lettere, per esempio EUR.".encode() in response.data
+
+
+def test_every_message_in_the_code_has_an_italian_translation():
+    """Fails when a string is added without running `make translations` and translating it."""
+    method_map = [("chouette/**.py", "python"), ("templates/**.html", "jinja2")]
+    keywords = {"_": None, "gettext": None, "ngettext": (1, 2), "_l": None, "lazy_gettext": None}
+    in_code = {
+        message[2] if isinstance(message[2], str) else message[2][0]
+        for message in extract_from_dir(str(ROOT), method_map, keywords=keywords)
+        if not message[0].startswith(("chouette/engine", "chouette/table", "chouette/ledger"))
+    }
+    catalog = read_po(PO.open("rb"))
+    translated = {m.id if isinstance(m.id, str) else m.id[0] for m in catalog if m.id and m.string and all(m.string if isinstance(m.string, tuple) else [m.string])}
+    assert sorted(in_code - translated) == []
+
+
+def test_the_compiled_catalog_matches_its_source():
+    """The .mo is committed (a clean clone works without a compile step): it must be current."""
+    def flat(catalog):
+        return {
+            (m.id if isinstance(m.id, str) else tuple(m.id)): (m.string if isinstance(m.string, str) else tuple(m.string))
+            for m in catalog
+            if m.id
+        }
+
+    source = flat(read_po(PO.open("rb")))
+    compiled = flat(read_mo(io.BytesIO(MO.read_bytes())))
+    assert compiled == source
