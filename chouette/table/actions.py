@@ -101,3 +101,22 @@ def _move(state: TableState, pick: Callable[[Sequence[Any]], Any]) -> list[Event
     assert game is not None and game.position is not None and game.dice is not None
     plays = legal_moves(game.position, game.dice)
     return [{"type": "move", "move": str(pick(plays))}]
+
+
+def may_consult(state: TableState) -> list[str]:
+    """Members who may advise the captain now, by the table's consulting setting (RULES 2.9).
+
+    ``free``: every member still playing; ``forbidden``: nobody; ``after_cube``: once a cube
+    has been turned in this game, the members whose cube is in play. A member who dropped
+    is out of the game and loses the right in every setting (seeds 000, 003).
+    """
+    game = state.game
+    live = game.live if game else state.seats.team
+    captain = game.acting_captain if game else state.seats.captain
+    others = [m for m in live if m != captain]
+    consulting = state.settings.consulting
+    if consulting == "free":
+        return others
+    if consulting == "forbidden" or game is None:
+        return []
+    return others if any(c.turned for c in game.cubes.values()) else []

@@ -80,3 +80,21 @@ def test_single_cube_raccoon_for_the_team():
     state = run(single(beavers=True, raccoons=True), double("box"), beaver("B"), take("C"),
                 take("D"), raccoon("team"), take("team"))
     assert [state.game.cubes[m].value for m in "BCD"] == [8, 8, 8]
+
+
+def test_consulting_free_forbidden_and_after_cube():
+    from chouette.table.actions import may_consult
+
+    assert may_consult(seated("ABCD")) == ["C", "D"]
+    assert may_consult(seated("ABCD", consulting="forbidden")) == []
+    state = seated("ABCD", consulting="after_cube")
+    assert may_consult(run(state, double("box", "C"), drop("C"))) == []  # no cube turned
+    state = run(state, double("box", "C"), take("C"))
+    assert may_consult(state) == ["C", "D"]
+
+
+def test_a_member_who_dropped_may_not_consult():
+    from chouette.table.actions import may_consult
+
+    state = run(single(), double("box"), take("B"), drop("C"), take("D"))
+    assert may_consult(state) == ["D"]
