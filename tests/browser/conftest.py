@@ -1,0 +1,107 @@
+"""Real browser tests: Playwright drives Debian's chromium against a live server on 127.0.0.1.
+
+Never `playwright install`: the browser is /usr/bin/chromium (`make test` installs it via apt).
+Every request to another host is aborted, so no test depends on the network (the CDN copy of
+htmx fails and the page falls back to the vendored file, as on the club's flaky wifi).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from flask import Flask
+from playwright.sync_api import BrowserContext, Page
+from werkzeug.serving import make_server
+
+from app import create_app
+from chouette.cli import upgrade_database
+from chouette.extensions import db
+from tests.factories import TEST_HASH
+
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+OFF_SITE = re.compile(r"^(?!http://127\.0\.0\.1[:/]).*")
+
+
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """Launch Debian's chromium, headless, with nothing phoning home."""
+    return {
+        **browser_type_launch_args,
+        "executable_path": CHROMIUM,
+        "headless": True,
+        "args": [
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+        ],
+    }
+
+
+class LiveServer:
+    """The app served by werkzeug on 127.0.0.1 in a daemon thread, on its own SQLite file."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self._server = make_server("127.0.0.1", 0, app, threaded=True)
+        self.url = f"http://127.0.0.1:{self._server.server_port}"
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+
+    def start(self) -> None:
+        """Start serving."""
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop serving and close the database connections."""
+        self._server.shutdown()
+        self._thread.join(10)
+        with self.app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """A fresh app (database built by the migrations, as `make run` does) on a free port."""
+    app = create_app(
+        {
+            "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'live.sqlite'}",
+            "SECRET_KEY": "browser-tests",
+            "PASSWORD_HASH_METHOD": TEST_HASH,
+        }
+    )
+    with app.app_context():
+        upgrade_database()
+    server = LiveServer(app)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def context(context: BrowserContext) -> BrowserContext:
+    """pytest-playwright's context, cut off from every host but the live server."""
+    context.route(OFF_SITE, lambda route: route.abort())
+    context.set_default_timeout(10_000)
+    return context
+
+
+@pytest.fixture
+def screenshot(page: Page):
+    """Save a full-page screenshot under test-artifacts/ (gitignored)."""
+
+    def save(name: str) -> Path:
+        ARTIFACTS.mkdir(exist_ok=True)
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return save
