@@ -480,12 +480,12 @@ def _check_ledger_rows(rows: Sequence[LedgerRow]) -> None:
     cents: dict[int, int] = defaultdict(int)
     for row in rows:
         if not isinstance(row.points, int) or not isinstance(row.cents, int):
-            raise ValueError(f"ledger amounts are whole numbers: {row!r}")
+            raise TypeError(f"ledger amounts are whole numbers: {row!r}")
         points[row.game] += row.points
         cents[row.game] += row.cents
-    for game in points:
-        if points[game] or cents[game]:
-            raise ValueError(f"game {game} does not sum to zero: {points[game]} points, {cents[game]} cents")
+    for game, total in points.items():
+        if total or cents[game]:
+            raise ValueError(f"game {game} does not sum to zero: {total} points, {cents[game]} cents")
 
 
 def append_events(

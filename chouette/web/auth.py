@@ -7,7 +7,17 @@ from functools import wraps
 from typing import Any, TypeVar, cast
 from urllib.parse import urlsplit
 
-from flask import Blueprint, abort, flash, make_response, redirect, render_template, request, session, url_for
+from flask import (
+    Blueprint,
+    abort,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
 from flask_login import current_user, login_user, logout_user

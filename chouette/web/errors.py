@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, flash, make_response, redirect, render_template, request, url_for
+from flask import (
+    Flask,
+    Response,
+    flash,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 from flask_babel import gettext as _
 from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException

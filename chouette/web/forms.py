@@ -17,12 +17,19 @@ from wtforms import (
     SelectField,
     StringField,
 )
-from wtforms.validators import EqualTo, InputRequired, Length, NumberRange, Optional, Regexp, ValidationError
+from wtforms.validators import (
+    EqualTo,
+    InputRequired,
+    Length,
+    NumberRange,
+    Optional,
+    Regexp,
+    ValidationError,
+)
 from wtforms.widgets import TextInput
 
 from chouette import services
 from chouette.web import house_rules
-
 
 PASSWORD_LENGTH = _l("A password has at least %(min)d characters (at most %(max)d).")
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 from decimal import Decimal
 from typing import Any
 
-from flask_babel import format_currency
+from flask_babel import format_currency, ngettext
 from flask_babel import lazy_gettext as _l
-from flask_babel import ngettext
 
 from chouette import services
 

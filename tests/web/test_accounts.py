@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from flask import session
 from sqlalchemy import func, select
 
 from app import create_app
 from chouette import services
 from chouette.extensions import db
 from chouette.models import LoginFailure, Member
-from tests.conftest import csrf_token_from, make_app, dispose
+from tests.conftest import csrf_token_from, dispose, make_app
 from tests.factories import PASSWORD, gen_member
 
 

@@ -51,11 +51,10 @@ def test_init_db_command_creates_a_fresh_database(tmp_path):
 
 @sqlite_only
 def test_sqlite_connections_use_wal_foreign_keys_and_a_busy_timeout(app):
-    with app.app_context():
-        with db.engine.connect() as connection:
-            assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
-            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
-            assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 5000
+    with app.app_context(), db.engine.connect() as connection:
+        assert connection.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
+        assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+        assert connection.exec_driver_sql("PRAGMA busy_timeout").scalar() >= 5000
 
 
 @sqlite_only

@@ -47,7 +47,7 @@ def test_a_member_chooses_his_language_on_his_account_page(app, client, login_as
 def test_refusals_are_translated_too(app, client, login_as):
     login_as("organizer", locale="it")
     response = client.post("/nights/new", data={"name": "Venerdì", "date": "2026-11-27", "currency": "euro"})
-    assert "Un codice di tre lettere, per esempio EUR.".encode() in response.data
+    assert b"Un codice di tre lettere, per esempio EUR." in response.data
 
 
 def test_every_message_in_the_code_has_an_italian_translation():
