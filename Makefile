@@ -23,7 +23,7 @@ bench: dev-venv  ## print the speed figures recorded in the README
 # compile it (the compiled .mo is committed, so a clean clone needs no compile step).
 translations: dev-venv
 	$(BIN)/pybabel extract -F chouette/translations/babel.cfg -k _l -k lazy_gettext --no-location --sort-output -o chouette/translations/messages.pot .
-	$(BIN)/pybabel update -i chouette/translations/messages.pot -d chouette/translations --no-location --width 100
+	$(BIN)/pybabel update -i chouette/translations/messages.pot -d chouette/translations --ignore-obsolete --no-fuzzy-matching --width 100
 	$(BIN)/pybabel compile -d chouette/translations
 
 lint: dev-venv

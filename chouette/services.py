@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from chouette.extensions import db
+from chouette.table import Settings, TableError
 from chouette.models import (
     ROLES,
     ChouetteTable,
@@ -334,6 +335,7 @@ TABLE_DEFAULTS: dict[str, Any] = {
     "box_retention": "beat_captain",
     "join_position": "immediate",
     "consulting": "free",
+    "same_value_same_action": False,
 }
 
 #: The allowed values of the settings that are a choice.
@@ -350,7 +352,7 @@ SETTING_RANGES: dict[str, tuple[int, int]] = {
     "stake_cents": (1, 100_000_000),
     "automatic_doubles": (0, 6),
     "all_but_one_min_players": (3, 30),
-    "partner_min_players": (3, 30),
+    "partner_min_players": (0, 30),
     "partner_share_percent": (0, 100),
 }
 
@@ -393,6 +395,13 @@ def normalize_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
                 )
     if settings["raccoons"] and not settings["beavers"]:
         raise ServiceError(_("Raccoons need beavers."))
+    if settings["all_but_one"] == "mandatory_beaver" and not settings["beavers"]:
+        raise ServiceError(_("A mandatory beaver needs beavers."))
+    # The chouette rules have the last word on what a table may be.
+    try:
+        Settings.from_dict(settings)
+    except TableError as error:
+        raise ServiceError(str(error)) from error
     return settings
 
 

@@ -169,11 +169,17 @@ class TableForm(FlaskForm):
     box_retention = SelectField(house_rules.SETTING_NAMES["box_retention"], choices=lambda: _choices("box_retention"))
     join_position = SelectField(house_rules.SETTING_NAMES["join_position"], choices=lambda: _choices("join_position"))
     consulting = SelectField(house_rules.SETTING_NAMES["consulting"], choices=lambda: _choices("consulting"))
+    same_value_same_action = BooleanField(house_rules.SETTING_NAMES["same_value_same_action"])
 
     def validate_raccoons(self, field: Field) -> None:
         """Raccoons need beavers (RULES.md 1.7)."""
         if field.data and not self.beavers.data:
             raise ValidationError(_l("Raccoons need beavers."))
+
+    def validate_all_but_one(self, field: Field) -> None:
+        """The lone taker cannot be made to beaver where beavers are not played."""
+        if field.data == "mandatory_beaver" and not self.beavers.data:
+            raise ValidationError(_l("A mandatory beaver needs beavers."))
 
     def settings(self) -> dict[str, Any]:
         """The settings as typed, keyed as in DESIGN.md."""

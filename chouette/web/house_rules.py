@@ -26,6 +26,7 @@ SETTING_NAMES: dict[str, Any] = {
     "box_retention": _l("The box keeps the box"),
     "join_position": _l("Newcomers join the line"),
     "consulting": _l("Consulting"),
+    "same_value_same_action": _l("Same value, same action"),
 }
 
 VALUE_NAMES: dict[str, dict[str, Any]] = {
@@ -129,6 +130,8 @@ def describe(settings: dict[str, Any], currency: str = "EUR") -> list[tuple[str,
         ),
         "partner_min_players": str(
             _l("The box may take a partner with %(count)d players or more.", count=s["partner_min_players"])
+            if s["partner_min_players"]
+            else _l("No box partner at this table.")
         ),
         "partner_share_percent": str(
             _l("The partner shares %(percent)d%% of the box's result.", percent=s["partner_share_percent"])
@@ -145,6 +148,11 @@ def describe(settings: dict[str, Any], currency: str = "EUR") -> list[tuple[str,
                 "forbidden": _l("Forbidden: the captain decides alone."),
                 "after_cube": _l("Only after a cube has been turned, and only members still in the game."),
             }[s["consulting"]]
+        ),
+        "same_value_same_action": _yes_no(
+            s["same_value_same_action"],
+            _l("On: cubes of the same value doubled together must all be taken or all dropped by the box."),
+            _l("Off: the box answers each cube on its own."),
         ),
     }
     return [(key, str(SETTING_NAMES[key]), lines[key]) for key in services.TABLE_DEFAULTS]

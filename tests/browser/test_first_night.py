@@ -5,6 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from chouette.services import TABLE_DEFAULTS
+
 PASSWORD = "a-long-password"
 
 
@@ -67,7 +69,7 @@ def test_first_run_to_a_table_with_its_house_rules(page: Page, live_server, scre
     card = page.locator(".rules-card")
     expect(card).to_contain_text("Money night: beavers, raccoons, automatic doubles (cap 1), Jacoby")
     expect(card).to_contain_text("On, at most 1: a tied opening roll turns the cube.")
-    expect(card.locator("[data-setting]")).to_have_count(15)
+    expect(card.locator("[data-setting]")).to_have_count(len(TABLE_DEFAULTS))
     screenshot("table-page")
 
     # The printable card, in English and in Italian.

@@ -203,3 +203,40 @@ def test_creating_a_table_needs_the_csrf_token(csrf_app):
     token = csrf_token_from(client.get(f"/nights/{night.id}/tables/new").data)
     data = {**_form(services.TABLE_DEFAULTS), "csrf_token": token}
     assert client.post(f"/nights/{night.id}/tables/new", data=data).status_code == 303
+
+
+def test_the_web_knows_every_table_setting_with_the_rules_defaults():
+    """The form, the card and the presets cover exactly the settings of chouette.table."""
+    from chouette.table import Settings
+
+    assert Settings().to_dict() == services.TABLE_DEFAULTS
+    for preset in services.PRESETS.values():
+        assert Settings.from_dict(preset).to_dict() == preset
+
+
+def test_a_mandatory_beaver_without_beavers_is_refused(app, client, login_as, night):
+    login_as("organizer")
+    data = {**_form(services.TABLE_DEFAULTS), "all_but_one": "mandatory_beaver"}
+    response = client.post(f"/nights/{night.id}/tables/new", data=data)
+    assert response.status_code == 422
+    assert b"A mandatory beaver needs beavers." in response.data
+    assert _tables(app) == []
+
+
+def test_settings_refused_by_the_rules_are_refused_by_the_service(app):
+    with app.test_request_context():
+        with pytest.raises(services.ServiceError, match="Unknown table setting: colour"):
+            services.normalize_settings({"colour": "green"})
+        with pytest.raises(services.ServiceError, match="stake_cents is a whole number"):
+            services.normalize_settings({"stake_cents": 2.5})
+        with pytest.raises(services.ServiceError, match="cube_mode cannot be triple"):
+            services.normalize_settings({"cube_mode": "triple"})
+
+
+def test_a_table_without_partners_says_so_on_its_card(app, client, login_as):
+    login_as("player")
+    with app.app_context():
+        table = gen_table(settings={**services.TABLE_DEFAULTS, "partner_min_players": 0, "same_value_same_action": True})
+    page = client.get(f"/tables/{table.id}").data
+    assert b"No box partner at this table." in page
+    assert b"On: cubes of the same value doubled together must all be taken or all dropped by the box." in page

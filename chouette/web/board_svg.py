@@ -1,0 +1,639 @@
+"""The board drawn server-side as an inline SVG: points, checkers, bar, trays, dice, pips, cubes.
+
+The game stores its position from the side on roll (``chouette.engine.Position``). The drawing
+always puts the same side at the bottom (the box by default) in the same colour, moving the same
+way, whoever is on roll; only the ``data-point`` attributes follow the player on roll, so that a
+tap builds move text in his numbering (RULES.md 1.1: bar = 25, off = 0).
+
+Layout, in the side at the bottom's numbering: points 1..6 bottom right (his home board),
+7..12 bottom left, 13..18 top left, 19..24 top right; he bears off into the lower half of the
+tray on the right. The rail on the left shows both sides' names, pips and every member's cube:
+cubes owned by the side at the top near the top, centred cubes in the middle, the others near
+the bottom. Colours live in ``static/css/board.css``; the SVG carries classes only.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import gettext as _
+from markupsafe import Markup, escape
+
+from chouette.engine import Position, Side, legal_moves
+
+BOX = "box"
+TEAM = "team"
+_SIDE_ALIASES = {"box": BOX, "team": TEAM, "member": TEAM}
+
+# Geometry, in viewBox units.
+D = 50  # checker diameter
+R = D // 2
+PW = 56  # point width
+PH = 5 * D  # point height: five checkers
+MG = 90  # the gap between the top and bottom points
+BW = 60  # bar width
+F = 14  # frame
+TW = 64  # tray width
+RAIL = 170  # the rail on the left: names, pips, cubes
+NR = 36  # the row of point numbers above and below the frame
+HW = 6 * PW
+IW = 2 * HW + BW
+IH = 2 * PH + MG
+BOARD_X = RAIL + F  # left of the playing area
+BOARD_Y = NR + F  # top of the playing area
+TRAY_X = BOARD_X + IW + F
+WIDTH = TRAY_X + TW + F
+HEIGHT = BOARD_Y + IH + F + NR
+MID_Y = BOARD_Y + IH / 2
+SHOWN = 5  # checkers drawn on one stack; a label gives the count beyond
+SLAB = 14  # height of one borne-off checker in the tray
+DIE = 44
+CUBE = 40
+NAME_CHARS = 9  # characters of a member's name on the rail (the <title> has it all)
+
+
+@dataclass(frozen=True)
+class CubeView:
+    """What the board shows of one member's cube.
+
+    ``owner`` is ``"box"``, ``"member"`` (or ``"team"``), or None while the cube is in the
+    middle. ``status`` is ``"live"``, ``"dropped"`` (the member dropped) or ``"won"`` (the box
+    dropped). ``offered`` is the value offered while ``to_answer`` (``"box"``/``"member"``) has
+    not answered yet.
+    """
+
+    member: str
+    value: int = 1
+    owner: str | None = None
+    status: str = "live"
+    offered: int | None = None
+    to_answer: str | None = None
+
+    @classmethod
+    def from_member_cube(cls, cube: Any, name: str | None = None) -> CubeView:
+        """The view of a ``chouette.table.cubes.MemberCube`` (or anything shaped like it)."""
+        offer = cube.cube.offer
+        return cls(
+            member=name if name is not None else str(cube.member),
+            value=cube.value,
+            owner=cube.owner,
+            status=cube.status,
+            offered=offer.value if offer is not None else None,
+            to_answer=cube.to_answer,
+        )
+
+    @property
+    def is_live(self) -> bool:
+        """Whether the cube is still in play."""
+        return self.status == "live"
+
+    def describe(self) -> str:
+        """One line for a title or a list: value, owner, offer, status (not escaped)."""
+        owner = _side(self.owner) if self.owner else None
+        if not self.is_live:
+            what = _("dropped") if self.status == "dropped" else _("box dropped")
+            return _("%(name)s: cube %(value)s, %(what)s", name=self.member, value=self.value, what=what)
+        if owner is None:
+            text = _("%(name)s: cube %(value)s, in the middle", name=self.member, value=self.value)
+        elif owner == BOX:
+            text = _("%(name)s: cube %(value)s, owned by the box", name=self.member, value=self.value)
+        else:
+            text = _("%(name)s: cube %(value)s, owned by %(name)s", name=self.member, value=self.value)
+        if self.offered and self.to_answer:
+            answerer = _("the box") if _side(self.to_answer) == BOX else self.member
+            text += _("; doubled to %(value)s, %(who)s to answer", value=self.offered, who=answerer)
+        return text
+
+
+def _side(name: str | None) -> str:
+    """Normalise a side's name: ``"box"``, or ``"team"`` for the member/team side.
+
+    Raises:
+        ValueError: the name is neither.
+    """
+    try:
+        return _SIDE_ALIASES[str(name)]
+    except KeyError:
+        raise ValueError(f"side {name!r}: expected 'box', 'member' or 'team'") from None
+
+
+def _other(side: str) -> str:
+    return TEAM if side == BOX else BOX
+
+
+def _attrs(**attrs: object) -> Markup:
+    """Render attributes (``data_point`` -> ``data-point``), escaped; None values are left out."""
+    parts = [
+        Markup(' {}="{}"').format(Markup(name.rstrip("_").replace("_", "-")), value)
+        for name, value in attrs.items()
+        if value is not None
+    ]
+    return Markup("").join(parts)
+
+
+def _tag(name: str, body: Markup | str = "", **attrs: object) -> Markup:
+    """One element; ``body`` is escaped unless it is Markup."""
+    return Markup("<{0}{1}>{2}</{0}>").format(Markup(name), _attrs(**attrs), body)
+
+
+def _short(text: str, limit: int = NAME_CHARS) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _num(value: float) -> str:
+    """A coordinate without a useless ``.0``."""
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def legal_steps(position: Position, dice: tuple[int, int]) -> dict[int, set[int]]:
+    """Every single-die step of every legal play, from the player on roll: {from: {to, ...}}.
+
+    A hint for the board (which checkers can move, where); the server still validates the play.
+
+    >>> sorted(legal_steps(Position.initial(), (6, 5))[24])
+    [13, 18, 19]
+    """
+    steps: dict[int, set[int]] = {}
+    for move in legal_moves(position, dice):
+        for start, end, _hit in move.steps:
+            steps.setdefault(start, set()).add(end)
+    return steps
+
+
+class _Board:
+    """One drawing in progress: the two sides' counts in their own numbering, and the view."""
+
+    def __init__(
+        self,
+        position: Position,
+        bottom: str,
+        on_roll: str | None,
+        dice: tuple[int, int] | None,
+        cubes: list[CubeView],
+        labels: Mapping[str, str],
+        legal: Mapping[int, Collection[int]] | None,
+        numbering: str,
+    ) -> None:
+        self.bottom = _side(bottom)
+        self.top = _other(self.bottom)
+        self.on_roll = _side(on_roll) if on_roll is not None else None
+        # With nobody on roll, the position is read from the box's side.
+        self.mover = self.on_roll or BOX
+        self.own = {
+            self.mover: position.checkers(Side.ON_ROLL),
+            _other(self.mover): position.swap().checkers(Side.ON_ROLL),
+        }
+        mover_pips, other_pips = position.pips()
+        self.pips = {self.mover: mover_pips, _other(self.mover): other_pips}
+        self.dice = dice
+        self.cubes = cubes
+        self.labels = {_side(key): str(value) for key, value in labels.items() if key in _SIDE_ALIASES}
+        self.legal = legal
+        if numbering not in ("bottom", "on_roll"):
+            raise ValueError(f"numbering {numbering!r}: expected 'bottom' or 'on_roll'")
+        self.numbering = numbering
+        self.position = position
+
+    # --- numbering -------------------------------------------------------------------------
+
+    def mover_point(self, bottom_point: int) -> int:
+        """The on-roll player's number for a point given in the bottom side's numbering."""
+        return bottom_point if self.mover == self.bottom else 25 - bottom_point
+
+    def count(self, side: str, bottom_point: int) -> int:
+        """How many of ``side``'s checkers stand on a point (bottom side's numbering)."""
+        own = bottom_point if side == self.bottom else 25 - bottom_point
+        return self.own[side][own]
+
+    @staticmethod
+    def column(bottom_point: int) -> tuple[float, bool]:
+        """(x of the point's left edge, whether it is on the top row)."""
+        if bottom_point <= 12:
+            col, is_top = 12 - bottom_point, False
+        else:
+            col, is_top = bottom_point - 13, True
+        x = BOARD_X + col * PW + (BW if col >= 6 else 0)
+        return x, is_top
+
+    def name(self, side: str) -> str:
+        """The side's label (a player's name) or its role."""
+        return self.labels.get(side) or (_("Box") if side == BOX else _("Team"))
+
+    # --- pieces ----------------------------------------------------------------------------
+
+    def checker_stack(self, side: str, count: int, cx: float, y0: float, step: float, point: int | None) -> Markup:
+        """A group of up to five checkers from ``y0`` (centre of the first) by ``step``, with a count."""
+        shown = min(count, SHOWN)
+        body = [
+            _tag("circle", cx=_num(cx), cy=_num(y0 + i * step), r=R - 1, class_="checker")
+            for i in range(shown)
+        ]
+        if count > SHOWN:
+            body.append(
+                _tag("text", str(count), x=_num(cx), y=_num(y0 + (shown - 1) * step), class_="count")
+            )
+        return _tag(
+            "g",
+            Markup("").join(body),
+            class_=f"checkers side-{side}" + (" mover" if side == self.mover else ""),
+            data_side=side,
+            data_count=count,
+            data_point=point,
+        )
+
+    def point(self, bottom_point: int) -> Markup:
+        """A point: its hit area, its triangle, and the checkers on it."""
+        x, is_top = self.column(bottom_point)
+        col = 12 - bottom_point if bottom_point <= 12 else bottom_point - 13
+        shade = "a" if (col + is_top) % 2 == 0 else "b"
+        base_y, tip_y = (BOARD_Y, BOARD_Y + PH - 8) if is_top else (BOARD_Y + IH, BOARD_Y + IH - PH + 8)
+        mp = self.mover_point(bottom_point)
+        triangle = _tag(
+            "polygon",
+            points=f"{_num(x)},{_num(base_y)} {_num(x + PW)},{_num(base_y)} {_num(x + PW / 2)},{_num(tip_y)}",
+            class_=f"triangle shade-{shade}",
+        )
+        hit = _tag(
+            "rect",
+            x=_num(x),
+            y=_num(BOARD_Y if is_top else BOARD_Y + IH - PH),
+            width=PW,
+            height=PH,
+            class_="hit",
+        )
+        parts = [hit, triangle]
+        mover_count = 0
+        for side in (self.bottom, self.top):
+            count = self.count(side, bottom_point)
+            if count:
+                if side == self.mover:
+                    mover_count = count
+                cx = x + PW / 2
+                y0, step = (BOARD_Y + R, D) if is_top else (BOARD_Y + IH - R, -D)
+                parts.append(self.checker_stack(side, count, cx, y0, step, mp))
+        classes = "point"
+        targets = None
+        if self.legal is not None and mp in self.legal:
+            classes += " movable"
+            targets = " ".join(str(t) for t in sorted(self.legal[mp]))
+        return _tag(
+            "g",
+            Markup("").join(parts),
+            class_=classes,
+            data_point=mp,
+            data_mover=mover_count,
+            data_targets=targets,
+            role="button" if self.on_roll else None,
+            aria_label=_("point %(n)s", n=mp),
+        )
+
+    def bar(self) -> Markup:
+        """The bar: the side at the bottom's checkers in the upper half, the other's below."""
+        cx = BOARD_X + HW + BW / 2
+        parts = [
+            _tag("rect", x=_num(BOARD_X + HW), y=BOARD_Y, width=BW, height=IH, class_="bar"),
+        ]
+        for side in (self.bottom, self.top):
+            count = self.own[side][25]
+            if not count:
+                continue
+            if side == self.bottom:
+                y0, step = MID_Y - MG / 2 - R, -D
+            else:
+                y0, step = MID_Y + MG / 2 + R, D
+            point = 25 if side == self.mover else None
+            parts.append(self.checker_stack(side, count, cx, y0, step, point))
+        mover_bar = self.own[self.mover][25]
+        classes = "bar-area" + (" movable" if self.legal is not None and 25 in self.legal else "")
+        return _tag(
+            "g",
+            Markup("").join(parts),
+            class_=classes,
+            data_point=25,
+            data_mover=mover_bar,
+            data_targets=" ".join(str(t) for t in sorted(self.legal[25])) if self.legal and 25 in self.legal else None,
+            aria_label=_("bar"),
+        )
+
+    def tray(self, side: str) -> Markup:
+        """A side's borne-off tray: slabs stacked from the outer edge, and the count."""
+        is_top = side == self.top
+        half = IH / 2
+        y = BOARD_Y if is_top else MID_Y
+        parts = [
+            _tag("rect", x=TRAY_X, y=_num(y), width=TW, height=_num(half), class_="tray-half"),
+        ]
+        count = self.own[side][0]
+        slabs = []
+        for i in range(count):
+            sy = (BOARD_Y + 4 + i * SLAB) if is_top else (BOARD_Y + IH - 4 - (i + 1) * SLAB)
+            slabs.append(
+                _tag("rect", x=TRAY_X + 6, y=_num(sy), width=TW - 12, height=SLAB - 2, rx=3, class_="slab")
+            )
+        count_y = (BOARD_Y + 4 + count * SLAB + 24) if is_top else (BOARD_Y + IH - 4 - count * SLAB - 10)
+        body = Markup("").join(slabs)
+        if count:
+            body += _tag("text", str(count), x=_num(TRAY_X + TW / 2), y=_num(count_y), class_="off-count")
+        parts.append(
+            _tag(
+                "g",
+                body,
+                class_=f"checkers off side-{side}" + (" mover" if side == self.mover else ""),
+                data_side=side,
+                data_count=count,
+                data_point=0 if side == self.mover else None,
+            )
+        )
+        return _tag(
+            "g",
+            Markup("").join(parts),
+            class_="tray",
+            data_point=0 if side == self.mover else None,
+            aria_label=_("%(side)s: %(n)s off", side=self.name(side), n=count),
+        )
+
+    def numbers(self) -> Markup:
+        """The point numbers above and below the frame."""
+        out = []
+        for bottom_point in range(1, 25):
+            x, is_top = self.column(bottom_point)
+            n = bottom_point if self.numbering == "bottom" else self.mover_point(bottom_point)
+            y = NR - 10 if is_top else HEIGHT - 10
+            out.append(_tag("text", str(n), x=_num(x + PW / 2), y=y, class_="number"))
+        return _tag("g", Markup("").join(out), class_="numbers", aria_hidden="true")
+
+    def die(self, value: int, x: float, y: float) -> Markup:
+        """One die: a rounded square with its pips."""
+        spots = {
+            1: [(1, 1)],
+            2: [(0, 0), (2, 2)],
+            3: [(0, 0), (1, 1), (2, 2)],
+            4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+            5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
+            6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
+        }[value]
+        cell = DIE / 4
+        body = [_tag("rect", x=_num(x), y=_num(y), width=DIE, height=DIE, rx=7, class_="die-face")]
+        body += [
+            _tag("circle", cx=_num(x + cell * (i + 1)), cy=_num(y + cell * (j + 1)), r=4.5, class_="die-pip")
+            for i, j in spots
+        ]
+        return _tag("g", Markup("").join(body), class_="die", data_value=value)
+
+    def dice_group(self) -> Markup:
+        """The roll, in the right half for the side at the bottom, the left half for the other."""
+        if not self.dice:
+            return Markup("")
+        a, b = self.dice
+        right = self.mover == self.bottom
+        cx = BOARD_X + (HW + BW + HW / 2 if right else HW / 2)
+        y = MID_Y - DIE / 2
+        body = _tag("title", _("Roll %(a)s-%(b)s", a=a, b=b))
+        body += self.die(a, cx - DIE - 6, y) + self.die(b, cx + 6, y)
+        return _tag("g", body, class_=f"dice side-{self.mover}", data_dice=f"{a}-{b}")
+
+    def side_block(self, side: str) -> Markup:
+        """A side's name, pips and on-roll mark on the rail, top or bottom."""
+        is_top = side == self.top
+        name_y, pips_y = (NR + 20, NR + 46) if is_top else (HEIGHT - NR - 38, HEIGHT - NR - 12)
+        name = self.name(side)
+        mark = _tag("circle", cx=14, cy=_num(name_y - 7), r=7, class_="on-roll-mark") if side == self.on_roll else ""
+        body = Markup("").join(
+            [
+                _tag("title", name),
+                _tag("rect", x=4, y=_num(name_y - 24), width=RAIL - 16, height=58, rx=8, class_=f"side-chip side-{side}"),
+                mark,
+                _tag("text", _short(name, 11), x=28, y=_num(name_y), class_="side-name"),
+                _tag("text", _("%(n)s pips", n=self.pips[side]), x=28, y=_num(pips_y), class_="pips"),
+            ]
+        )
+        return _tag(
+            "g",
+            body,
+            class_=f"side side-{side}" + (" on-roll" if side == self.on_roll else ""),
+            data_side=side,
+            data_pips=self.pips[side],
+        )
+
+    def cube_rows(self) -> Markup:
+        """Every member's cube on the rail, grouped by where it stands."""
+        if not self.cubes:
+            return Markup("")
+        top = [c for c in self.cubes if c.is_live and c.owner and _side(c.owner) == self.top]
+        middle = [c for c in self.cubes if c.is_live and not c.owner]
+        bottom = [c for c in self.cubes if c.is_live and c.owner and _side(c.owner) == self.bottom]
+        dead = [c for c in self.cubes if not c.is_live]
+        first, last = NR + 70, HEIGHT - NR - 70
+        avail = last - first
+        rows = top + middle + bottom + dead
+        row = min(CUBE + 8, avail / len(rows))
+        size = min(CUBE, row - 4)
+        ys: list[float]
+        if row == CUBE + 8 and not dead:
+            # Room for all: top cubes at the top, the bottom's at the bottom, the rest centred.
+            ys = [first + i * row for i in range(len(top))]
+            mid_start = MID_Y - len(middle) * row / 2
+            mid_start = max(mid_start, first + len(top) * row)
+            mid_start = min(mid_start, last - (len(middle) + len(bottom)) * row)
+            ys += [mid_start + i * row for i in range(len(middle))]
+            ys += [last - (len(bottom) - i) * row for i in range(len(bottom))]
+        else:
+            ys = [first + i * row for i in range(len(rows))]
+        out = []
+        for cube, y in zip(rows, ys):
+            where = "middle" if not cube.owner else _side(cube.owner)
+            classes = f"cube owner-{where}"
+            if not cube.is_live:
+                classes += f" cube-{cube.status}"
+            if cube.offered and cube.to_answer:
+                classes += " offered"
+            value = str(cube.offered) + "?" if cube.offered and cube.to_answer else str(cube.value)
+            font = "cube-value" if len(value) <= 2 else "cube-value small"
+            body = Markup("").join(
+                [
+                    _tag("title", cube.describe()),
+                    _tag("rect", x=8, y=_num(y), width=_num(size), height=_num(size), rx=6, class_="cube-face"),
+                    _tag("text", value, x=_num(8 + size / 2), y=_num(y + size / 2 + 7), class_=font),
+                    _tag("text", _short(cube.member), x=_num(16 + size), y=_num(y + size / 2 + 6), class_="cube-name"),
+                ]
+            )
+            out.append(_tag("g", body, class_=classes, data_member=cube.member, data_value=cube.value))
+        return _tag("g", Markup("").join(out), class_="cubes")
+
+    # --- the whole board -------------------------------------------------------------------
+
+    def summary(self) -> str:
+        """The aria-label: who is on roll, the dice, the pips, the checkers off."""
+        bits = [_("Board")]
+        if self.on_roll:
+            bits.append(_("%(side)s on roll", side=self.name(self.on_roll)))
+        if self.dice:
+            bits.append(_("rolled %(a)s-%(b)s", a=self.dice[0], b=self.dice[1]))
+        bits.append(
+            _(
+                "pips: %(a)s %(pa)s, %(b)s %(pb)s",
+                a=self.name(self.bottom),
+                pa=self.pips[self.bottom],
+                b=self.name(self.top),
+                pb=self.pips[self.top],
+            )
+        )
+        for side in (self.bottom, self.top):
+            if self.own[side][0]:
+                bits.append(_("%(side)s: %(n)s off", side=self.name(side), n=self.own[side][0]))
+        return "; ".join([bits[0] + ": " + bits[1]] + bits[2:]) if len(bits) > 1 else bits[0]
+
+    def render(self) -> Markup:
+        """The whole SVG element."""
+        label = self.summary()
+        frame = Markup("").join(
+            [
+                _tag("rect", x=RAIL, y=NR, width=WIDTH - RAIL, height=IH + 2 * F, rx=10, class_="frame"),
+                _tag("rect", x=BOARD_X, y=BOARD_Y, width=HW, height=IH, class_="felt"),
+                _tag("rect", x=BOARD_X + HW + BW, y=BOARD_Y, width=HW, height=IH, class_="felt"),
+            ]
+        )
+        points = Markup("").join(self.point(p) for p in range(1, 25))
+        body = Markup("").join(
+            [
+                _tag("title", label),
+                frame,
+                self.numbers(),
+                _tag("g", points, class_="points"),
+                self.bar(),
+                self.tray(self.top),
+                self.tray(self.bottom),
+                self.dice_group(),
+                self.side_block(self.top),
+                self.side_block(self.bottom),
+                self.cube_rows(),
+            ]
+        )
+        return _tag(
+            "svg",
+            body,
+            xmlns="http://www.w3.org/2000/svg",
+            viewBox=f"0 0 {WIDTH} {HEIGHT}",
+            class_=f"board bottom-{self.bottom}",
+            role="img",
+            aria_label=label,
+            data_position_id=self.position.id,
+            data_on_roll=self.on_roll or "",
+            data_bottom=self.bottom,
+            data_dice=f"{self.dice[0]}-{self.dice[1]}" if self.dice else "",
+            preserveAspectRatio="xMidYMid meet",
+        )
+
+
+def render_board(
+    position: Position,
+    *,
+    bottom: str = BOX,
+    on_roll: str | None,
+    dice: tuple[int, int] | None,
+    cubes: Iterable[CubeView] | None = None,
+    labels: Mapping[str, str] | None = None,
+    legal: Mapping[int, Collection[int]] | None = None,
+    numbering: str = "bottom",
+) -> Markup:
+    """Draw a position as an inline SVG (a ``Markup`` string, every text escaped).
+
+    ``position`` is seen from the side ``on_roll`` (``"box"``, ``"member"``/``"team"``, or None
+    when nobody is on roll: then it is read from the box's side). ``bottom`` is the side drawn at
+    the bottom. ``labels`` maps ``"box"``/``"team"`` to the names shown. ``legal`` maps the
+    on-roll player's points to the points one die takes them to (``legal_steps``), to mark the
+    checkers that can move. ``numbering`` is ``"bottom"`` (point numbers from the side at the
+    bottom) or ``"on_roll"``. Every point carries ``data-point`` in the on-roll player's numbering.
+
+    Raises:
+        ValueError: a side name that is not box/member/team, or an unknown numbering.
+
+    >>> svg = render_board(Position.initial(), on_roll="box", dice=(6, 5))
+    >>> 'aria-label="Board: Box on roll; rolled 6-5; pips: Box 167, Team 167"' in svg
+    True
+    """
+    return _Board(
+        position,
+        bottom,
+        on_roll,
+        tuple(dice) if dice else None,  # type: ignore[arg-type]
+        list(cubes or []),
+        labels or {},
+        legal,
+        numbering,
+    ).render()
+
+
+def render_cube_list(cubes: Iterable[CubeView] | None) -> Markup:
+    """The cubes as an HTML list of badges, readable on a phone beside or under the board."""
+    items = []
+    for cube in cubes or []:
+        where = "middle" if not cube.owner else _side(cube.owner)
+        value = f"{cube.value} → {cube.offered}?" if cube.offered and cube.to_answer else str(cube.value)
+        classes = f"cube-badge owner-{where}" + ("" if cube.is_live else f" cube-{cube.status}")
+        items.append(
+            _tag(
+                "li",
+                Markup("{} <b>{}</b> <span class=\"cube-where\">{}</span>").format(
+                    _short(cube.member, 24), value, _where_text(cube)
+                ),
+                class_=classes,
+                title=cube.describe(),
+            )
+        )
+    if not items:
+        return Markup("")
+    return _tag("ul", Markup("").join(items), class_="board-cubes", aria_label=_("Cubes"))
+
+
+def _where_text(cube: CubeView) -> str:
+    if not cube.is_live:
+        return _("dropped") if cube.status == "dropped" else _("box dropped")
+    if not cube.owner:
+        return _("middle")
+    return _("box's") if _side(cube.owner) == BOX else _("member's")
+
+
+def board_context(
+    table_id: int | str,
+    position: Position,
+    *,
+    bottom: str = BOX,
+    on_roll: str | None,
+    dice: tuple[int, int] | None,
+    cubes: Iterable[CubeView] | None = None,
+    labels: Mapping[str, str] | None = None,
+    legal: Mapping[int, Collection[int]] | None = None,
+    numbering: str = "bottom",
+    interactive: bool = False,
+    move_url: str | None = None,
+    move_value: str = "",
+    hx_target: str | None = None,
+) -> dict[str, Any]:
+    """Everything ``templates/board/_board.html`` needs, the SVG and the cube list drawn."""
+    cube_list = list(cubes or [])
+    return {
+        "table_id": table_id,
+        "board_svg": render_board(
+            position,
+            bottom=bottom,
+            on_roll=on_roll,
+            dice=dice,
+            cubes=cube_list,
+            labels=labels,
+            legal=legal,
+            numbering=numbering,
+        ),
+        "cube_list": render_cube_list(cube_list),
+        "position_id": position.id,
+        "interactive": interactive and on_roll is not None,
+        "move_url": move_url,
+        "move_value": move_value,
+        "hx_target": hx_target,
+        "dice": dice,
+    }
+
+
+__all__ = ["CubeView", "board_context", "legal_steps", "render_board", "render_cube_list"]
