@@ -37,11 +37,23 @@ class Move:
     '6/4(2)'
     """
 
-    __slots__ = ("_steps", "_paths")
+    __slots__ = ("_steps", "_paths", "_lazy")
 
     def __init__(self, steps: Iterable[tuple[int, int, bool]]) -> None:
-        self._steps = tuple(steps)
+        self._steps: tuple[tuple[int, int, bool], ...] | None = steps if type(steps) is tuple else tuple(steps)
         self._paths: tuple[Path, ...] | None = None
+        # From the doubles search: (die, opposing counts per mover's point, source points...);
+        # the steps are derived on demand, so building the list of plays stays cheap.
+        self._lazy: tuple | None = None
+
+    @classmethod
+    def _from_sources(cls, lazy: tuple) -> Move:
+        """A play of a double: ``(die, opp_at, *sources)`` with sources in the order played."""
+        move = object.__new__(cls)
+        move._steps = None
+        move._paths = None
+        move._lazy = lazy
+        return move
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -77,13 +89,26 @@ class Move:
     @property
     def steps(self) -> tuple[tuple[int, int, bool], ...]:
         """The steps as given: single-die steps from ``legal_moves``, written hops when parsed."""
+        if self._steps is None:
+            assert self._lazy is not None
+            die, opp_at, *sources = self._lazy
+            hit: set[int] = set()
+            steps = []
+            for p in sources:
+                q = max(p - die, 0)
+                # A blot is hit by the first checker landing there, not by the next ones.
+                blot = q > 0 and opp_at[q] == 1
+                steps.append((p, q, blot and q not in hit))
+                if blot:
+                    hit.add(q)
+            self._steps = tuple(steps)
         return self._steps
 
     @property
     def paths(self) -> tuple[Path, ...]:
         """Canonical form: one path per checker, intermediate points kept only where it hits."""
         if self._paths is None:
-            self._paths = _canonical(self._steps)
+            self._paths = _canonical(self.steps)
         return self._paths
 
     def hops(self) -> list[tuple[int, int, bool]]:
@@ -118,10 +143,10 @@ class Move:
         return hash(self.paths)
 
     def __len__(self) -> int:
-        return len(self._steps)
+        return len(self.steps)
 
     def __bool__(self) -> bool:
-        return bool(self._steps)
+        return bool(self.steps)
 
 
 def _point(name: str, text: str, token: str) -> int:

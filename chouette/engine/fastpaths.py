@@ -1,0 +1,171 @@
+"""Direct searches for the common shapes of a roll; ``movegen.general_plays`` is their reference.
+
+Every function takes ``me`` (the mover's 26 counts, a list it restores before returning) and
+``opp_at`` (opposing checkers on each of the mover's points), and returns a dict from the key
+of a resulting position (see ``movegen``) to the play reaching it: a tuple of steps
+``(from, to, hit)``, or for doubles the tuple of points the steps leave.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+
+from chouette.engine.position import BAR
+
+Steps = tuple[tuple[int, int, bool], ...]
+
+# Base-16 digit per slot (0 = off .. 25 = bar), then one bit per point hit.
+W = tuple(1 << (4 * i) for i in range(26))
+HIT = tuple(1 << (104 + i) for i in range(26))
+DELTA = tuple(tuple(W[max(p - d, 0)] - W[p] for d in range(7)) for p in range(26))
+
+
+def pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> dict[int, Steps]:
+    """Non-doubles, nothing on the bar, two or more checkers outside home: no bear-off."""
+    from_hi = [p for p in range(24, hi, -1) if me[p] and opp_at[p - hi] < 2]
+    lo_steps = []
+    for r in range(24, lo, -1):
+        if me[r]:
+            b = r - lo
+            if opp_at[b] < 2:
+                hit_b = opp_at[b] == 1
+                lo_steps.append((r, b, hit_b, DELTA[r][lo] + (HIT[b] if hit_b else 0)))
+    plays: dict[int, Steps] = {}
+    for p in from_hi:
+        a = p - hi
+        hit_a = opp_at[a] == 1
+        key_a = DELTA[p][hi] + (HIT[a] if hit_a else 0)
+        # One checker using both dice through the hi landing point.
+        b = a - lo
+        if b >= 1 and opp_at[b] < 2:
+            hit_b = opp_at[b] == 1
+            key = key_a + DELTA[a][lo] + (HIT[b] if hit_b else 0)
+            if key not in plays:
+                plays[key] = ((p, a, hit_a), (a, b, hit_b))
+        single = me[p] < 2
+        for r, b, hit_b, key_b in lo_steps:
+            if r == p and single:
+                continue
+            key = key_a + key_b
+            if hit_a and b == a:
+                # Both land on the same blot: only the first hits.
+                key -= HIT[a]
+                hit_b = False
+            if key not in plays:
+                plays[key] = ((p, a, hit_a), (r, b, hit_b))
+    # One checker using both dice through the lo landing point.
+    for r, b, hit_b, key_b in lo_steps:
+        a = b - hi
+        if a >= 1 and opp_at[a] < 2:
+            hit_a = opp_at[a] == 1
+            key = key_b + DELTA[b][hi] + (HIT[a] if hit_a else 0)
+            if key not in plays:
+                plays[key] = ((r, b, hit_b), (b, a, hit_a))
+    if plays:
+        return plays
+    # Only one die can be played: the larger if it can (RULES.md 1.3).
+    if from_hi:
+        for p in from_hi:
+            a = p - hi
+            hit_a = opp_at[a] == 1
+            plays[DELTA[p][hi] + (HIT[a] if hit_a else 0)] = ((p, a, hit_a),)
+    else:
+        for r, b, hit_b, key_b in lo_steps:
+            plays[key_b] = ((r, b, hit_b),)
+    return plays
+
+
+def double_plays(me: list[int], opp_at: list[int], die: int) -> list[tuple]:
+    """Doubles, nothing on the bar, four or more checkers outside home: no bear-off.
+
+    Returns ``(die, opp_at, *sources)`` per play: the points the steps leave, in order. Sources are taken in non-increasing
+    order, so each multiset of sources is visited once; without bear-off the resulting position
+    is sum(x**(p - die) - x**p) over the sources, a polynomial that determines the multiset, and
+    the points hit are the landings on blots: distinct multisets give distinct positions, so no
+    duplicate check is needed. Each level keeps the ascending list of occupied points that may
+    still move (none above the last source), so empty points are never visited.
+    """
+    # movable[p]: the die can leave p (blocks never change during a play).
+    movable = [p > die and opp_at[p - die] < 2 for p in range(26)]
+    c1 = [p for p in range(die + 1, 25) if me[p] and movable[p]]
+    four: list[tuple] = []
+    three: list[tuple] = []
+    two: list[tuple] = []
+    one: list[tuple] = []
+    for i, p1 in enumerate(c1):
+        q1 = p1 - die
+        me[p1] -= 1
+        me[q1] += 1
+        c2 = c1[: i + 1] if me[p1] else c1[:i]
+        if me[q1] == 1 and movable[q1]:
+            insort(c2, q1)
+        for j, p2 in enumerate(c2):
+            q2 = p2 - die
+            me[p2] -= 1
+            me[q2] += 1
+            c3 = c2[: j + 1] if me[p2] else c2[:j]
+            if me[q2] == 1 and movable[q2]:
+                insort(c3, q2)
+            for k, p3 in enumerate(c3):
+                q3 = p3 - die
+                # The fourth step: any occupied movable point not above p3, after p3 -> q3.
+                c4 = c3[: k + 1] if me[p3] > 1 else c3[:k]
+                if me[q3] == 0 and movable[q3]:
+                    insort(c4, q3)
+                if c4:
+                    four.extend([(die, opp_at, p1, p2, p3, p4) for p4 in c4])
+                elif not four:
+                    three.append((die, opp_at, p1, p2, p3))
+            if not c3 and not four and not three:
+                two.append((die, opp_at, p1, p2))
+            me[q2] -= 1
+            me[p2] += 1
+        if not c2 and not four and not three and not two:
+            one.append((die, opp_at, p1))
+        me[q1] -= 1
+        me[p1] += 1
+    return four or three or two or one
+
+
+def bar_pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> dict[int, Steps]:
+    """Non-doubles with checkers on the bar: enter, then (one on the bar) play the other die anywhere."""
+    entries = [(d, BAR - d) for d in (hi, lo) if opp_at[BAR - d] < 2]
+    if not entries:
+        return {}
+    if me[BAR] >= 2:
+        if len(entries) == 1:
+            d, q = entries[0]
+            hit = opp_at[q] == 1
+            return {DELTA[BAR][d] + (HIT[q] if hit else 0): ((BAR, q, hit),)}
+        q_hi, q_lo = BAR - hi, BAR - lo
+        h_hi, h_lo = opp_at[q_hi] == 1, opp_at[q_lo] == 1
+        key = DELTA[BAR][hi] + DELTA[BAR][lo] + (HIT[q_hi] if h_hi else 0) + (HIT[q_lo] if h_lo else 0)
+        return {key: ((BAR, q_hi, h_hi), (BAR, q_lo, h_lo))}
+    # One on the bar: after it enters every checker is free, and none can bear off (it is outside).
+    plays: dict[int, Steps] = {}
+    me[BAR] = 0
+    for d, q in entries:
+        other = lo if d == hi else hi
+        hit = opp_at[q] == 1
+        key = DELTA[BAR][d] + (HIT[q] if hit else 0)
+        me[q] += 1
+        if hit:
+            opp_at[q] = 0
+        for p in range(24, other, -1):
+            if me[p]:
+                b = p - other
+                if opp_at[b] < 2:
+                    hit_b = opp_at[b] == 1
+                    total = key + DELTA[p][other] + (HIT[b] if hit_b else 0)
+                    if total not in plays:
+                        plays[total] = ((BAR, q, hit), (p, b, hit_b))
+        if hit:
+            opp_at[q] = 1
+        me[q] -= 1
+    me[BAR] = 1
+    if plays:
+        return plays
+    # Only one die can be played: entries lists the larger die first when it can enter.
+    d, q = entries[0]
+    hit = opp_at[q] == 1
+    return {DELTA[BAR][d] + (HIT[q] if hit else 0): ((BAR, q, hit),)}
