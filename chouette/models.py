@@ -56,7 +56,7 @@ class Member(UserMixin, Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     @property
-    def is_active(self) -> bool:  # type: ignore[override]
+    def is_active(self) -> bool:
         """Flask-Login: a deactivated member cannot sign in or stay signed in."""
         return bool(self.active)
 

@@ -21,7 +21,6 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from chouette.extensions import db
-from chouette.table import Settings, TableError
 from chouette.models import (
     ROLES,
     ChouetteTable,
@@ -32,6 +31,7 @@ from chouette.models import (
     TableEvent,
     utcnow,
 )
+from chouette.table import Settings, TableError
 
 # --------------------------------------------------------------------------- errors
 
@@ -256,7 +256,7 @@ def authenticate(username: str, password: str, address: str, now: dt.datetime | 
                 _("Too many failed sign-ins. Wait %(minutes)d minutes and try again.",
                   minutes=int(current_app.config["LOGIN_FAILURE_WINDOW"].total_seconds() // 60))
             )
-        member = db.session.scalar(select(Member).where(Member.username == key))
+        member: Member | None = db.session.scalar(select(Member).where(Member.username == key))
         valid = check_password_hash(member.password_hash if member else _dummy_hash(), password)
         if member is not None and valid and member.active:
             db.session.execute(

@@ -99,3 +99,27 @@ def test_every_sqlite_transaction_takes_the_write_lock_at_begin(app):
         first.close()
     assert started.is_set()
     assert outcome == ["database is locked"]
+
+
+def test_payments_are_positive_cents_by_a_known_method(app):
+    from chouette.models import Payment
+    from tests.factories import gen_night, save
+
+    with app.app_context():
+        night = gen_night()
+        save(Payment(night_id=night.id, payer="Ann", payee="Bob", cents=250, method="cash"))
+        for bad in ({"cents": 0}, {"cents": -5}, {"method": "bitcoin"}):
+            values = {"night_id": night.id, "payer": "Ann", "payee": "Bob", "cents": 100, "method": "iou", **bad}
+            with pytest.raises(Exception, match="CHECK constraint failed"):
+                save(Payment(**values))
+            db.session.rollback()
+
+
+def test_a_member_role_outside_the_three_roles_is_refused_by_the_database(app):
+    from chouette.models import Member
+    from tests.factories import save
+
+    with app.app_context():
+        with pytest.raises(Exception, match="CHECK constraint failed"):
+            save(Member(name="X", username="x", password_hash="h", role="emperor"))
+        db.session.rollback()
