@@ -50,8 +50,8 @@ def legal_moves(position: Position, roll: tuple[int, int]) -> list[Move]:
 
     >>> len(legal_moves(Position.initial(), (3, 1)))
     16
-    >>> sorted(str(m) for m in legal_moves(Position.initial(), (6, 5)))[-1]
-    '24/18 8/3'
+    >>> '24/13' in {str(m) for m in legal_moves(Position.initial(), (6, 5))}
+    True
     """
     hi, lo = check_roll(roll)
     me = list(position.mover)

@@ -1,0 +1,17 @@
+"""The examples in the engine's docstrings run (positions and moves modules)."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+
+import pytest
+
+MODULES = ["position", "moves", "movegen", "fastpaths", "outcome", "resolve", "xgid"]
+
+
+@pytest.mark.parametrize("name", MODULES)
+def test_docstring_examples_run(name):
+    module = importlib.import_module(f"chouette.engine.{name}")
+    result = doctest.testmod(module, extraglobs=vars(importlib.import_module("chouette.engine")))
+    assert result.failed == 0
