@@ -17,8 +17,10 @@ from flask_wtf.csrf import CSRFError
 from werkzeug.exceptions import HTTPException
 from werkzeug.wrappers import Response as BaseResponse
 
+from chouette.engine.errors import RulesError
 from chouette.extensions import db
 from chouette.services import NotFound, ServiceError
+from chouette.table import TableError
 from chouette.web.auth import is_safe_next
 from chouette.web.htmx import is_htmx
 
@@ -43,8 +45,9 @@ def _back() -> str:
     return url_for("main.home")
 
 
-def handle_service_error(error: ServiceError) -> BaseResponse:
-    """A refused use-case: nothing was written; tell the user why.
+def handle_service_error(error: ValueError) -> BaseResponse:
+    """A refused use-case (or a move or table action the rules refuse): nothing was written;
+    tell the user why, in the rules' own words.
 
     htmx gets 422 and the flash fragment; a browser gets the message flashed and a 303 back.
     """
@@ -90,7 +93,9 @@ def handle_internal_error(error: Exception) -> Response:
 
 def init_app(app: Flask) -> None:
     """Register the handlers."""
-    app.register_error_handler(ServiceError, handle_service_error)
+    # Domain refusals: the services', and the pure rules' (a view may let them propagate).
+    for refusal in (ServiceError, TableError, RulesError):
+        app.register_error_handler(refusal, handle_service_error)
     app.register_error_handler(CSRFError, handle_csrf_error)
     app.register_error_handler(HTTPException, handle_http_error)
     app.register_error_handler(500, handle_internal_error)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from sqlalchemy import func, select
 
 from chouette.extensions import db
@@ -48,5 +49,60 @@ def test_500_page_rolls_back_what_the_request_was_writing(tmp_path: Path):
         assert b"Nothing was changed." in response.data
         with app.app_context():
             assert db.session.scalar(select(func.count(Member.id)).where(Member.username == "ghost")) == 0
+    finally:
+        dispose(app)
+
+
+def _refusing_app(tmp_path: Path):
+    """A test app with routes that raise the domain refusals a table command can raise."""
+    from chouette.engine.errors import IllegalMoveError
+    from chouette.services import TableChanged
+    from chouette.table import TableError
+
+    app = make_app(tmp_path)
+
+    @app.post("/refuse/<kind>")
+    def refuse(kind: str) -> str:
+        db.session.add(Member(name="Ghost", username="ghost", password_hash="x", role="player"))
+        db.session.flush()
+        raise {
+            "table": TableError("Bob has no cube to take."),
+            "move": IllegalMoveError("24/18 is not legal with 6-5 here."),
+            "changed": TableChanged(1, 3),
+        }[kind]
+
+    return app
+
+
+@pytest.mark.parametrize(
+    ("kind", "message"),
+    [
+        ("table", b"Bob has no cube to take."),
+        ("move", b"24/18 is not legal with 6-5 here."),
+        ("changed", b"The table changed while you were deciding."),
+    ],
+)
+def test_domain_refusals_give_htmx_422_with_the_flash_fragment_and_write_nothing(tmp_path, kind, message):
+    app = _refusing_app(tmp_path)
+    try:
+        response = app.test_client().post(f"/refuse/{kind}", headers={"HX-Request": "true"})
+        assert response.status_code == 422
+        assert response.data.lstrip().startswith(b'<div id="flash"') and message in response.data
+        assert response.headers["HX-Retarget"] == "#flash" and response.headers["HX-Reswap"] == "outerHTML"
+        with app.app_context():
+            assert db.session.scalar(select(func.count(Member.id))) == 0
+    finally:
+        dispose(app)
+
+
+def test_domain_refusals_without_htmx_flash_and_303_back(tmp_path):
+    app = _refusing_app(tmp_path)
+    try:
+        client = app.test_client()
+        response = client.post("/refuse/table", headers={"Referer": "http://localhost/nights/"})
+        assert response.status_code == 303
+        assert response.headers["Location"] == "/nights/"
+        with client.session_transaction() as session:
+            assert ("error", "Bob has no cube to take.") in session["_flashes"]
     finally:
         dispose(app)
