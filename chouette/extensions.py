@@ -60,9 +60,29 @@ def _sqlite_on_connect(dbapi_connection: Any, connection_record: Any) -> None:
     cursor.close()
 
 
+#: Execution option that marks a transaction as read-only (see ``read_only``).
+READ_ONLY = "chouette_read_only"
+
+
 def _sqlite_on_begin(connection: Connection) -> None:
-    """Start every transaction with the write lock, so no read-modify-write is ever lost."""
-    connection.exec_driver_sql("BEGIN IMMEDIATE")
+    """Start every transaction with the write lock, so no read-modify-write is ever lost.
+
+    A transaction marked read-only starts deferred: in WAL mode it neither waits for nor
+    blocks the writers (for the pages polled by many screens).
+    """
+    if connection.get_execution_options().get(READ_ONLY):
+        connection.exec_driver_sql("BEGIN DEFERRED")
+    else:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def read_only() -> None:
+    """Start the current session's transaction as a reader: call it before the first query.
+
+    It must then only read (on SQLite a deferred transaction that writes may fail as busy).
+    Has no effect once the transaction has begun, and none on other databases.
+    """
+    db.session.connection(execution_options={READ_ONLY: True})
 
 
 def harden_sqlite(engine: Engine) -> None:

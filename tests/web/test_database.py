@@ -137,3 +137,28 @@ def test_a_member_role_outside_the_three_roles_is_refused_by_the_database(app):
         with pytest.raises(Exception, match=r"(?i)check constraint"):
             save(Member(name="X", username="x", password_hash="h", role="emperor"))
         db.session.rollback()
+
+
+@sqlite_only
+def test_a_read_only_transaction_does_not_hold_the_write_lock(app):
+    from chouette.extensions import read_only
+
+    with app.app_context():
+        read_only()
+        db.session.execute(text("SELECT count(*) FROM member")).scalar()
+        raw = sqlite3.connect(db.engine.url.database, timeout=0.2, isolation_level=None)
+        try:
+            raw.execute("BEGIN IMMEDIATE")  # a writer gets the lock while the reader is open
+            raw.execute("ROLLBACK")
+        finally:
+            raw.close()
+        db.session.rollback()
+        # Without the mark, the next transaction takes the lock again.
+        db.session.execute(text("SELECT 1"))
+        raw = sqlite3.connect(db.engine.url.database, timeout=0.2, isolation_level=None)
+        try:
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                raw.execute("BEGIN IMMEDIATE")
+        finally:
+            raw.close()
+        db.session.rollback()
