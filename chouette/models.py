@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from flask_login import UserMixin
 from sqlalchemy import (
+    DDL,
     JSON,
     CheckConstraint,
     Date,
@@ -19,6 +20,7 @@ from sqlalchemy import (
     Index,
     String,
     UniqueConstraint,
+    event,
 )
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
@@ -148,6 +150,25 @@ class TableEvent(Model):
 
     def __repr__(self) -> str:
         return f"<TableEvent {self.table_id}#{self.seq} {self.type}>"
+
+
+#: The table log is append-only in the database itself: UPDATE and DELETE are refused.
+#: (The same statements are in the migration "append-only table log".)
+APPEND_ONLY_SQLITE = [
+    f"CREATE TRIGGER IF NOT EXISTS table_event_no_{verb.lower()} BEFORE {verb} ON table_event "
+    "BEGIN SELECT RAISE(ABORT, 'the table log is append-only'); END"
+    for verb in ("UPDATE", "DELETE")
+]
+APPEND_ONLY_POSTGRESQL = [
+    "CREATE OR REPLACE FUNCTION table_event_append_only() RETURNS trigger LANGUAGE plpgsql AS "
+    "$$ BEGIN RAISE EXCEPTION 'the table log is append-only'; END $$",
+    "CREATE TRIGGER table_event_append_only BEFORE UPDATE OR DELETE ON table_event "
+    "FOR EACH ROW EXECUTE FUNCTION table_event_append_only()",
+]
+for _statement in APPEND_ONLY_SQLITE:
+    event.listen(TableEvent.__table__, "after_create", DDL(_statement).execute_if(dialect="sqlite"))
+for _statement in APPEND_ONLY_POSTGRESQL:
+    event.listen(TableEvent.__table__, "after_create", DDL(_statement).execute_if(dialect="postgresql"))
 
 
 class LedgerEntry(Model):

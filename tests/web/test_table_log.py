@@ -171,3 +171,33 @@ def test_many_threads_appending_until_each_succeeds_leave_a_log_without_gap_or_d
         assert db.session.scalar(select(func.sum(LedgerEntry.cents))) == 0
         assert db.session.scalar(select(func.count(LedgerEntry.id))) == 2 * total
         assert db.session.scalar(select(func.count(TableEvent.id))) == total
+
+
+@pytest.mark.parametrize("statement", ["UPDATE table_event SET type = 'drop' WHERE seq = 1", "DELETE FROM table_event"])
+def test_the_database_refuses_to_change_or_delete_a_logged_event(app, statement):
+    from sqlalchemy import text
+
+    with app.app_context():
+        table = gen_table()
+        gen_event(table, 1)
+        with pytest.raises(Exception, match="the table log is append-only"):
+            db.session.execute(text(statement))
+        db.session.rollback()
+        assert services.table_log(table.id) == [{"type": "join", "player": "P1"}]
+
+
+def test_the_migrations_make_the_log_append_only_too(tmp_path):
+    from sqlalchemy import text
+
+    from app import create_app
+    from chouette.cli import upgrade_database
+
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'migrated.sqlite'}"})
+    with app.app_context():
+        upgrade_database()
+        table = gen_table()
+        gen_event(table, 1)
+        with pytest.raises(Exception, match="the table log is append-only"):
+            db.session.execute(text("DELETE FROM table_event"))
+        db.session.rollback()
+        db.engine.dispose()
