@@ -160,10 +160,14 @@ APPEND_ONLY_SQLITE = [
     for verb in ("UPDATE", "DELETE")
 ]
 APPEND_ONLY_POSTGRESQL = [
-    "CREATE OR REPLACE FUNCTION table_event_append_only() RETURNS trigger LANGUAGE plpgsql AS "
-    "$$ BEGIN RAISE EXCEPTION 'the table log is append-only'; END $$",
-    "CREATE TRIGGER table_event_append_only BEFORE UPDATE OR DELETE ON table_event "
-    "FOR EACH ROW EXECUTE FUNCTION table_event_append_only()",
+    (
+        "CREATE OR REPLACE FUNCTION table_event_append_only() RETURNS trigger LANGUAGE plpgsql AS "
+        "$$ BEGIN RAISE EXCEPTION 'the table log is append-only'; END $$"
+    ),
+    (
+        "CREATE TRIGGER table_event_append_only BEFORE UPDATE OR DELETE ON table_event "
+        "FOR EACH ROW EXECUTE FUNCTION table_event_append_only()"
+    ),
 ]
 for _statement in APPEND_ONLY_SQLITE:
     event.listen(TableEvent.__table__, "after_create", DDL(_statement).execute_if(dialect="sqlite"))
