@@ -165,3 +165,20 @@ def test_points_and_cents_sum_to_zero_with_partner_extras_and_odd_stakes():
     # F: -4 x 2 = -8 to the box side; extras: -(2 x 2) + 1 = -3 each to C and E.
     assert points(state)["F"] == -8 - 3 - 3
     assert points(state)["C"] == -1 + 3
+
+
+# --- when a drop is booked (RULES 2.10: "at the moment of the drop") ----------------------
+
+
+@pytest.mark.xfail(strict=True, reason="BUG: RULES 2.10 books a drop at the moment of the drop; "
+                   "replay/ledger count it only when the game ends (an early leaver's balance "
+                   "misses it)")
+def test_a_drop_is_booked_at_the_moment_of_the_drop():
+    state = run(seated("ABCD"), double("box", "D"), drop("D"), leave("D"))
+    assert state.game is not None
+    assert points(state) == {"A": 1, "B": 0, "C": 0, "D": -1}
+
+
+def test_a_drop_is_in_the_balance_once_the_game_ends():
+    state = run(seated("ABCD"), double("box", "D"), drop("D"), leave("D"), result("team"))
+    assert points(state) == {"A": 1 - 2, "B": 1, "C": 1, "D": -1}

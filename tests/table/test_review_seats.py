@@ -103,6 +103,20 @@ def test_unicode_names_and_spaces_are_one_player():
         apply_event(state, join("Zoë Ångström"))
 
 
+@pytest.mark.xfail(strict=True, reason="BUG: names are not Unicode-normalised: 'Zoë' typed "
+                   "precomposed (NFC) and decomposed (NFD) are two players who look the same")
+def test_names_equal_after_unicode_normalisation_are_one_player():
+    state = run(new_table(), join("Zo\u00eb"))
+    with pytest.raises(TableError, match="already at the table"):
+        apply_event(state, join("Zoe\u0308"))
+
+
+def test_names_differing_only_in_case_are_two_players():
+    # Choice: names are case-sensitive ("ann" and "Ann" may both sit down).
+    state = run(new_table(), join("ann"), join("Ann"))
+    assert state.players == ["ann", "Ann"]
+
+
 @pytest.mark.parametrize("name", ["box", "Team", " BOX "])
 def test_reserved_names_refused(name):
     with pytest.raises(TableError, match="word the table uses"):
