@@ -26,7 +26,17 @@ def render_page(page: str, fragment: str, status: int = 200, **context: Any) -> 
 
 
 def see_other(endpoint: str, **values: Any) -> Response:
-    """A 303 redirect to ``endpoint``: the answer to a successful form post."""
-    response = make_response("", 303)
-    response.headers["Location"] = url_for(endpoint, **values)
+    """The answer to a successful form post: go to ``endpoint``.
+
+    A browser gets a 303. htmx would follow a 303 inside its request and swap the whole page
+    into its target, so it gets ``HX-Redirect`` instead and loads the page itself.
+    """
+    url = url_for(endpoint, **values)
+    if is_htmx():
+        response = make_response("", 200)
+        response.headers["HX-Redirect"] = url
+    else:
+        response = make_response("", 303)
+        response.headers["Location"] = url
+    response.vary.add("HX-Request")
     return response

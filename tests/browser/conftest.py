@@ -98,10 +98,10 @@ def context(context: BrowserContext) -> BrowserContext:
 def screenshot(page: Page):
     """Save a full-page screenshot under test-artifacts/ (gitignored)."""
 
-    def save(name: str) -> Path:
+    def save(name: str, target: Page | None = None) -> Path:
         ARTIFACTS.mkdir(exist_ok=True)
         path = ARTIFACTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        (target or page).screenshot(path=str(path), full_page=True)
         return path
 
     return save

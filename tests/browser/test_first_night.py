@@ -71,6 +71,9 @@ def test_first_run_to_a_table_with_its_house_rules(page: Page, live_server, scre
     expect(card).to_contain_text("On, at most 1: a tied opening roll turns the cube.")
     expect(card.locator("[data-setting]")).to_have_count(len(TABLE_DEFAULTS))
     screenshot("table-page")
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    screenshot("table-page-tv")
+    page.set_viewport_size({"width": 1280, "height": 720})
 
     # The printable card, in English and in Italian.
     page.get_by_role("link", name="Print the house rules").click()

@@ -59,3 +59,15 @@ def test_every_page_carries_the_csrf_token_for_htmx(app, client):
     html = client.get("/auth/login").data.decode()
     assert '<body hx-headers=\'{"X-CSRFToken": "' in html
     assert '<meta name="csrf-token"' in html
+
+
+def test_see_other_is_a_303_for_browsers_and_hx_redirect_for_htmx(app: Flask):
+    from chouette.web.htmx import see_other
+
+    with app.test_request_context():
+        plain = see_other("nights.index")
+    with app.test_request_context(headers={"HX-Request": "true"}):
+        htmx = see_other("nights.index")
+    assert (plain.status_code, plain.headers["Location"]) == (303, "/nights/")
+    assert (htmx.status_code, htmx.headers["HX-Redirect"]) == (200, "/nights/")
+    assert "Location" not in htmx.headers
