@@ -198,3 +198,29 @@ def test_consulting_automatic_double_is_not_a_turned_cube():
     state = run(seated("ABCD", consulting="after_cube", automatic_doubles=1),
                 {"type": "opening_roll", "box": 3, "team": 3})
     assert may_consult(state) == []
+
+
+# --- several rounds of doubles in one turn -----------------------------------------------
+
+
+def _board_box_on_roll():
+    return run(seated("ABCD"), {"type": "opening_roll", "box": 5, "team": 3},
+               {"type": "move", "move": "13/8 6/3"}, {"type": "roll", "dice": [2, 1]},
+               {"type": "move", "move": "13/11 6/5"})
+
+
+def test_box_may_double_more_members_after_the_first_answers_in_the_same_turn():
+    # Choice: RULES 2.5 says "any set of members before his roll"; the code also lets the
+    # box double others once the first set has answered, still before his roll.
+    state = run(_board_box_on_roll(), double("box", "B"), take("B"), double("box", "C"),
+                drop("C"))
+    assert state.game.on_roll == "box" and state.game.dice is None
+    with pytest.raises(TableError, match="only the box may double now"):
+        apply_event(state, double("D"))
+
+
+def test_members_may_double_in_a_second_round_before_the_captain_rolls():
+    state = run(_board_box_on_roll(), {"type": "roll", "dice": [3, 1]},
+                {"type": "move", "move": "8/5 6/5"}, double("D"), take("D"), double("B"),
+                take("B"))
+    assert [state.game.cubes[m].value for m in "BCD"] == [2, 1, 2]
