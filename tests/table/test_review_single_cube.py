@@ -141,3 +141,13 @@ def test_single_cube_jacoby_box_gammon_after_a_turned_cube_counts_double():
     state = run(single(jacoby=True), double("box"), take("B"), drop("C"), take("D"),
                 result("box", "gammon"))
     assert points(state) == {"A": 1 + 4 + 4, "B": -4, "C": -1, "D": -4}
+
+
+def test_single_cube_box_beaver_of_the_team_double_is_answered_by_the_team_as_one():
+    # Ambiguity: RULES 2.4 lets each member decide alone on the box's doubles; the code has
+    # the team answer the box's beaver (a redouble by the box) as one, with cube "team".
+    state = run(single(**BEAVERS), double("B"), beaver("team"))
+    with pytest.raises(TableError, match='cube "team"'):
+        apply_event(state, drop("C"))
+    state = run(state, take("team"), result("team", "gammon"))
+    assert points(state) == {"A": -24, "B": 8, "C": 8, "D": 8}
