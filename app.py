@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Flask
+from werkzeug.middleware.proxy_fix import ProxyFix
 
 
 def create_app(config: dict[str, Any] | None = None) -> Flask:
@@ -15,6 +16,9 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from chouette.config import configure
 
     configure(app, config)
+    if app.config["TRUSTED_PROXIES"]:
+        hops = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
     extensions.init_app(app)
     web.init_app(app)
     cli.init_app(app)

@@ -7,6 +7,9 @@ Settings that matter in production come from the environment:
   ``make run`` works on a fresh machine without ever running on a guessable key.
 - ``DATABASE_URL``: any SQLAlchemy URL; default a SQLite file in the instance folder.
 - ``SESSION_COOKIE_SECURE``: ``1`` when the app is served over HTTPS (it should be).
+- ``TRUSTED_PROXIES``: how many reverse proxies (nginx...) stand in front of the app; their
+  ``X-Forwarded-For``/``-Proto``/``-Host`` are then believed (the sign-in limiter keys on the
+  client's address). Default 0: the app is reached directly.
 """
 
 from __future__ import annotations
@@ -80,9 +83,12 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
         HTMX_CDN_URL="https://cdn.jsdelivr.net/npm/htmx.org@2.0.11/dist/htmx.min.js",
         HTMX_SRI="sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg",
         HTMX_VENDORED="vendor/htmx-2.0.11.min.js",
+        TRUSTED_PROXIES=0,
     )
     if "SECRET_KEY" in os.environ:
         app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
+    if os.environ.get("TRUSTED_PROXIES", "").isdigit():
+        app.config["TRUSTED_PROXIES"] = int(os.environ["TRUSTED_PROXIES"])
     if "DATABASE_URL" in os.environ:
         app.config["SQLALCHEMY_DATABASE_URI"] = os.environ["DATABASE_URL"]
     app.config.update(overrides)

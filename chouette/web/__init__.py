@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask
+from flask import Flask, Response
 
 
 def init_app(app: Flask) -> None:
@@ -13,3 +13,12 @@ def init_app(app: Flask) -> None:
         app.register_blueprint(module.bp)
     errors.init_app(app)
     templating.init_app(app)
+    app.after_request(security_headers)
+
+
+def security_headers(response: Response) -> Response:
+    """No MIME sniffing, no framing by other sites, no full URLs leaked to other sites."""
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("X-Frame-Options", "SAMEORIGIN")
+    response.headers.setdefault("Referrer-Policy", "same-origin")
+    return response

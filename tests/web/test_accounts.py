@@ -281,3 +281,33 @@ def test_a_secret_key_is_created_once_in_the_instance_folder(tmp_path, monkeypat
     assert len(first) == 64
     assert instance_secret_key(str(tmp_path)) == first
     assert oct((tmp_path / "secret_key").stat().st_mode & 0o777) == "0o600"
+
+
+def test_every_answer_carries_the_security_headers(client):
+    response = client.get("/health")
+    assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert response.headers["X-Frame-Options"] == "SAMEORIGIN"
+    assert response.headers["Referrer-Policy"] == "same-origin"
+
+
+def test_behind_a_trusted_proxy_the_limiter_keys_on_the_forwarded_address(tmp_path):
+    app = make_app(tmp_path, TRUSTED_PROXIES=1)
+    try:
+        with app.app_context():
+            member = gen_member("player")
+        client = app.test_client()
+        for _ in range(5):
+            client.post("/auth/login", data={"username": member.username, "password": "nope-nope"}, headers={"X-Forwarded-For": "203.0.113.5"})
+        locked = client.post("/auth/login", data={"username": member.username, "password": PASSWORD}, headers={"X-Forwarded-For": "203.0.113.5"})
+        other = client.post("/auth/login", data={"username": member.username, "password": PASSWORD}, headers={"X-Forwarded-For": "198.51.100.7"})
+        assert (locked.status_code, other.status_code) == (429, 303)
+    finally:
+        dispose(app)
+
+
+def test_without_a_trusted_proxy_a_forged_forwarded_address_changes_nothing(app, client):
+    with app.app_context():
+        member = gen_member("player")
+    for number in range(5):
+        client.post("/auth/login", data={"username": member.username, "password": "nope-nope"}, headers={"X-Forwarded-For": f"10.0.0.{number}"})
+    assert client.post("/auth/login", data={"username": member.username, "password": PASSWORD}).status_code == 429
