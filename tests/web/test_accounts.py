@@ -311,3 +311,10 @@ def test_without_a_trusted_proxy_a_forged_forwarded_address_changes_nothing(app,
     for number in range(5):
         client.post("/auth/login", data={"username": member.username, "password": "nope-nope"}, headers={"X-Forwarded-For": f"10.0.0.{number}"})
     assert client.post("/auth/login", data={"username": member.username, "password": PASSWORD}).status_code == 429
+
+
+def test_a_phone_changing_network_stays_signed_in(app, client):
+    with app.app_context():
+        member = gen_member("player")
+    client.post("/auth/login", data={"username": member.username, "password": PASSWORD}, environ_base={"REMOTE_ADDR": "192.168.1.20"})
+    assert client.get("/nights/", environ_base={"REMOTE_ADDR": "100.64.3.9"}).status_code == 200
