@@ -1,6 +1,7 @@
 """`flask --app app replay FILE`: fold a table log and print its summary as JSON.
 
-Composes the pure rules (``chouette.table``) with the money (``chouette.ledger``).
+Composes the pure rules (``chouette.table``) with the money (``chouette.ledger``) through
+``chouette.standings``.
 """
 
 from __future__ import annotations
@@ -11,26 +12,8 @@ from typing import Any, Mapping
 
 import click
 
-from chouette.ledger.games import game_cents, game_points
-from chouette.table import TableError, TableState, fold
-
-
-def money(state: TableState) -> tuple[dict[str, int], dict[str, int]]:
-    """Points and cents per player over every finished game of the table."""
-    points = {p: 0 for p in state.players}
-    cents = {p: 0 for p in state.players}
-    settings = state.settings
-    stakes = state.stakes if settings.per_player_stakes else None
-    for game in state.games:
-        share = settings.partner_share_percent
-        for player, value in game_points(game.box, game.partner, game.pairs, game.extras,
-                                         share).items():
-            points[player] = points.get(player, 0) + value
-        for player, value in game_cents(game.box, game.partner, game.pairs, game.extras, share,
-                                        stake_cents=settings.stake_cents,
-                                        stakes=stakes).items():
-            cents[player] = cents.get(player, 0) + value
-    return points, cents
+from chouette.standings import money
+from chouette.table import TableError, fold
 
 
 def summarize(log: Mapping[str, Any]) -> dict[str, Any]:

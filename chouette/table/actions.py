@@ -106,9 +106,10 @@ def _move(state: TableState, pick: Callable[[Sequence[Any]], Any]) -> list[Event
 def may_consult(state: TableState) -> list[str]:
     """Members who may advise the captain now, by the table's consulting setting (RULES 2.9).
 
-    ``free``: every member still playing; ``forbidden``: nobody; ``after_cube``: once a cube
-    has been turned in this game, the members whose cube is in play. A member who dropped
-    is out of the game and loses the right in every setting (seeds 000, 003).
+    ``free``: every member still playing; ``forbidden``: nobody; ``after_cube``: once someone
+    has doubled in this game (seeds 000, 003: "turned, that is someone doubled", taken or
+    not; automatic doubles do not count), the members whose cube is in play. A member who
+    dropped is out of the game and loses the right in every setting.
     """
     game = state.game
     live = game.live if game else state.seats.team
@@ -119,4 +120,4 @@ def may_consult(state: TableState) -> list[str]:
         return others
     if consulting == "forbidden" or game is None:
         return []
-    return others if any(c.turned for c in game.cubes.values()) else []
+    return others if game.doubles else []

@@ -136,12 +136,43 @@ class BoxDouble:
 
 @dataclass(frozen=True)
 class Extra:
-    """An extra 2-cube (RULES 2.7): the giver sits on the box's side against the taker."""
+    """An extra 2-cube (RULES 2.7) between a giver (the box's side, side 0) and the lone
+    taker (side 1), who owns it and may redouble it; settled like any cube between them.
+    """
 
     giver: str
     taker: str
-    value: int = 2
+    cube: Cube = field(default_factory=lambda: Cube(2, MEMBER_SIDE, None, True))
+    status: str = LIVE
+    settled: int = 0  # the taker's points once the extra was dropped
+
+    @property
+    def value(self) -> int:
+        """The extra cube's value."""
+        return self.cube.value
+
+    def with_cube(self, cube: Cube) -> Extra:
+        """The same extra after a cube action."""
+        return replace(self, cube=cube)
+
+    def dropped(self, side: int) -> Extra:
+        """The extra after ``side`` dropped the offer waiting on it."""
+        result = self.cube.drop(side)
+        points = result.points if result.winner == MEMBER_SIDE else -result.points
+        return replace(self, cube=Cube(self.cube.value, self.cube.owner, None, True),
+                       status=WON if side == BOX_SIDE else DROPPED, settled=points)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
-        return {"giver": self.giver, "taker": self.taker, "value": self.value}
+        offer = self.cube.offer
+        return {"giver": self.giver, "taker": self.taker, "value": self.cube.value,
+                "owner": self.cube.owner,
+                "offer": [offer.side, offer.value, offer.kind] if offer else None,
+                "status": self.status, "settled": self.settled}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Extra:
+        """Inverse of :meth:`to_dict`."""
+        offer = data.get("offer")
+        cube = Cube(data["value"], data["owner"], CubeOffer(*offer) if offer else None, True)
+        return cls(data["giver"], data["taker"], cube, data["status"], data["settled"])

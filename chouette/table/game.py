@@ -28,6 +28,7 @@ class Game:
     box_answers: dict[str, tuple[str, int]] = field(default_factory=dict)  # answer, pre value
     captain_won_early: bool = False  # the box dropped the seat captain's cube
     box_doubled: bool = False
+    doubles: int = 0  # doubles offered in this game, dropped or not (consulting after_cube)
     automatic: int = 0
     extras: list[Extra] = field(default_factory=list)
     extras_open: tuple[str, tuple[str, ...]] | None = None  # (lone taker, possible givers)
@@ -50,7 +51,8 @@ class Game:
             self.number, list(self.members), dict(self.cubes), self.seat_captain,
             self.acting_captain, self.mode,
             self.box_double.copy() if self.box_double else None, list(self.member_doubles),
-            dict(self.box_answers), self.captain_won_early, self.box_doubled, self.automatic,
+            dict(self.box_answers), self.captain_won_early, self.box_doubled, self.doubles,
+            self.automatic,
             list(self.extras), self.extras_open, self.position, self.on_roll, self.dice,
             self.turns, self.last_move,
         )
@@ -76,6 +78,11 @@ class Game:
         """Members whose cube waits for an answer (of the box or of the member)."""
         return [m for m in self.members if self.cubes[m].to_answer is not None]
 
+    @property
+    def pending_extras(self) -> list[Extra]:
+        """Extra cubes whose redouble waits for an answer."""
+        return [e for e in self.extras if e.cube.offer is not None]
+
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (snapshots, the UI)."""
         return {
@@ -90,6 +97,7 @@ class Game:
             "box_answers": {m: list(a) for m, a in self.box_answers.items()},
             "captain_won_early": self.captain_won_early,
             "box_doubled": self.box_doubled,
+            "doubles": self.doubles,
             "automatic": self.automatic,
             "extras": [e.to_dict() for e in self.extras],
             "extras_open": [self.extras_open[0], list(self.extras_open[1])]
@@ -117,8 +125,8 @@ class Game:
             BoxDouble.from_dict(data["box_double"]) if data.get("box_double") else None,
             list(data["member_doubles"]),
             {m: (a, v) for m, (a, v) in data["box_answers"].items()},
-            data["captain_won_early"], data["box_doubled"], data["automatic"],
-            [Extra(**e) for e in data["extras"]],
+            data["captain_won_early"], data["box_doubled"], data["doubles"], data["automatic"],
+            [Extra.from_dict(e) for e in data["extras"]],
             (extras_open[0], tuple(extras_open[1])) if extras_open else None,
             Position.from_id(position_id) if position_id else None,
             data["on_roll"], tuple(data["dice"]) if data.get("dice") else None,
@@ -146,6 +154,7 @@ class GameRecord:
     cubes: tuple[MemberCube, ...]
     pairs: tuple[tuple[str, int], ...]
     extras: tuple[tuple[str, str, int], ...]
+    stakes: tuple[tuple[str, int], ...] = ()  # per-player stakes in force during this game
 
     @property
     def box_side_points(self) -> int:
@@ -161,6 +170,7 @@ class GameRecord:
             "cubes": [c.to_dict() for c in self.cubes],
             "pairs": [list(p) for p in self.pairs],
             "extras": [list(e) for e in self.extras],
+            "stakes": [list(s) for s in self.stakes],
         }
 
     @classmethod
@@ -172,6 +182,7 @@ class GameRecord:
             tuple(MemberCube.from_dict(c) for c in data["cubes"]),
             tuple((m, p) for m, p in data["pairs"]),
             tuple((g, t, p) for g, t, p in data["extras"]),
+            tuple((n, c) for n, c in data.get("stakes", ())),
         )
 
 
@@ -194,8 +205,10 @@ def settle(game: Game, winner: str | None, kind: str | None, *, jacoby: bool
     extras = []
     for extra in game.extras:
         taker_cube = game.cubes[extra.taker]
-        if taker_cube.status == LIVE:
-            points = extra.value * multiplier
+        if extra.status != LIVE:
+            points = extra.settled
+        elif taker_cube.status == LIVE:
+            points = extra.cube.points(multiplier)
             points = points if winner == "team" else -points
         else:
             # The taker's own cube ended by a drop: the extra follows it as a single.
@@ -203,3 +216,14 @@ def settle(game: Game, winner: str | None, kind: str | None, *, jacoby: bool
         # The fee of one point was paid to the taker at once.
         extras.append((extra.giver, extra.taker, points + 1))
     return tuple(pairs), tuple(extras)
+
+
+def settled_so_far(game: Game) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, str, int], ...]]:
+    """What a game in progress has settled already: dropped cubes and extras, extra fees.
+
+    RULES 2.10 books a drop at the moment of the drop, and the extra's fee is paid at once.
+    """
+    pairs = tuple((m, game.cubes[m].settled) for m in game.members if not game.cubes[m].is_live)
+    extras = tuple((e.giver, e.taker, 1 + (e.settled if e.status != LIVE else 0))
+                   for e in game.extras)
+    return pairs, extras

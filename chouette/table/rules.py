@@ -93,7 +93,8 @@ def on_leave(state: TableState, event: dict[str, Any]) -> None:
             raise TableError(f"{name} plays for the box side in this game; leave after it")
         if name == game.seat_captain and game.captain_won_early:
             raise TableError(f"{name} has beaten the box in this game; leave after it")
-        if name in game.live or any(name in (e.giver, e.taker) for e in game.extras):
+        if name in game.live or any(
+                name in (e.giver, e.taker) and e.status == LIVE for e in game.extras):
             raise TableError(f"{name} has a live cube in this game; leave after it")
     if name in state.waiting:
         state.waiting.remove(name)
@@ -252,7 +253,9 @@ def _no_offer(game: Game) -> None:
 
 
 def _waiting_words(game: Game) -> str:
-    words = []
+    words = [e.giver if e.cube.to_answer == BOX_SIDE else e.taker
+             for e in game.pending_extras]
+    words = [f"{who} on the extra cube" for who in words]
     for member in game.pending:
         if game.box_double and member in game.box_double.answers:
             continue
@@ -289,9 +292,13 @@ def on_double(state: TableState, event: dict[str, Any]) -> None:
                                     all_live=sorted(targets) == sorted(game.live),
                                     initial=not game.box_doubled)
         game.box_doubled = True
+        game.doubles += 1
         game.mode = game.mode or SCORESHEET
         return
     member = _player(state, by, "doubler")
+    if "extra" in event:
+        _double_extra(state, game, member, event.get("extra"))
+        return
     if game.pending:
         # Several members may double at the same moment, before the box answers any.
         same_moment = (not single and not game.box_answers
@@ -318,7 +325,71 @@ def on_double(state: TableState, event: dict[str, Any]) -> None:
         cube = game.cubes[name]
         game.cubes[name] = cube.with_cube(cube.cube.double(MEMBER_SIDE))
     game.member_doubles += targets
+    game.doubles += 1
     game.mode = game.mode or SCORESHEET
+
+
+def _extra(state: TableState, game: Game, giver: object) -> int:
+    """The index of the extra cube given by ``giver`` in this game."""
+    name = _player(state, giver, "extra cube's giver")
+    for index, extra in enumerate(game.extras):
+        if extra.giver == name:
+            return index
+    raise TableError(f"{name} has given no extra cube in this game")
+
+
+def _double_extra(state: TableState, game: Game, doubler: str, giver: object) -> None:
+    """The owner of an extra cube redoubles it: the taker on the team's turn, the giver
+    (on the box's side of that cube) on the box's."""
+    _no_offer(game)
+    index = _extra(state, game, giver)
+    extra = game.extras[index]
+    if doubler not in (extra.giver, extra.taker):
+        raise TableError(f"{doubler} does not hold the extra cube {extra.giver} gave {extra.taker}")
+    if extra.status != LIVE:
+        raise TableError("that extra cube is out of play")
+    side = MEMBER_SIDE if doubler == extra.taker else BOX_SIDE
+    _board_turn(game, MEMBER if side == MEMBER_SIDE else BOX, "double")
+    if extra.cube.double_refusal(side) is not None:
+        raise TableError(f"{doubler} cannot double the extra cube: the other side owns it")
+    _close_windows(game)
+    game.extras[index] = extra.with_cube(extra.cube.double(side))
+    game.doubles += 1
+
+
+def _answer_extra(state: TableState, game: Game, giver: object, answer: str) -> None:
+    """The holder doubled on an extra cube answers: take, drop, beaver or raccoon."""
+    index = _extra(state, game, giver)
+    extra = game.extras[index]
+    side = extra.cube.to_answer
+    if side is None:
+        raise TableError(f"there is no double to {answer} on {extra.giver}'s extra cube")
+    _check_allowed(state, answer)
+    try:
+        if answer == "drop":
+            game.extras[index] = extra.dropped(side)
+        else:
+            action = {"take": extra.cube.take, "beaver": extra.cube.beaver,
+                      "raccoon": extra.cube.raccoon}[answer]
+            game.extras[index] = extra.with_cube(action(side))
+    except CubeError as exc:
+        raise TableError(_cube_words(exc, side, extra.giver, extra.taker)) from exc
+
+
+def _check_allowed(state: TableState, answer: str) -> None:
+    if answer == "beaver" and not state.settings.beavers:
+        raise TableError("beavers are not played at this table")
+    if answer == "raccoon" and not state.settings.raccoons:
+        raise TableError("raccoons are not played at this table")
+
+
+def _cube_words(exc: CubeError, side: int, box_side: str, member_side: str) -> str:
+    """The engine's message with the sides named as players."""
+    names = {BOX_SIDE: box_side, MEMBER_SIDE: member_side}
+    text = str(exc)
+    for number, name in names.items():
+        text = text.replace(f"side {number}", name)
+    return text
 
 
 def _names(state: TableState, cubes: object) -> list[str]:
@@ -354,6 +425,9 @@ def on_answer(state: TableState, event: dict[str, Any]) -> None:
     """Take, drop, beaver or raccoon: the side that must answer a cube acts."""
     game = state.game
     answer = event["type"]
+    if game is not None and "extra" in event:
+        _answer_extra(state, game, event.get("extra"), answer)
+        return
     if game is None or not game.pending:
         what = "beaver to raccoon" if answer == "raccoon" else f"double to {answer}"
         raise TableError(f"there is no {what}")
@@ -365,8 +439,7 @@ def on_answer(state: TableState, event: dict[str, Any]) -> None:
             raise TableError(_not_waiting(member, box_double.answers))
         if answer == "raccoon":
             raise TableError("there is no beaver to raccoon: answer the box's double")
-        if answer == "beaver" and not state.settings.beavers:
-            raise TableError("beavers are not played at this table")
+        _check_allowed(state, answer)
         box_double.answers[member] = answer
         if not box_double.waiting:
             _resolve_box_double(state, game, box_double)
@@ -378,16 +451,22 @@ def on_answer(state: TableState, event: dict[str, Any]) -> None:
     else:
         member = _player(state, target, "cube")
         if member not in game.pending:
-            raise TableError(_not_waiting(member, game.box_answers))
+            raise TableError(_not_waiting(member, dict(game.box_answers)))
         members = [member]
+    _check_allowed(state, answer)
+    sides = {m: game.cubes[m].cube.to_answer for m in members}
     for member in members:
         _answer(state, game, member, answer)
+    if answer == "drop":
+        won = [m for m in members if sides[m] == BOX_SIDE]
+        lost = [m for m in members if sides[m] == MEMBER_SIDE]
+        _after_drops(state, game, won, lost)
     if not game.pending:
         game.member_doubles, game.box_answers = [], {}
     _end_if_no_cube(state, game)
 
 
-def _not_waiting(member: str, answers: dict[str, str]) -> str:
+def _not_waiting(member: str, answers: dict[str, Any]) -> str:
     if member in answers:
         return f"{member}'s cube has already been answered"
     return f"{member}'s cube was not doubled"
@@ -395,14 +474,9 @@ def _not_waiting(member: str, answers: dict[str, str]) -> str:
 
 def _answer(state: TableState, game: Game, member: str, answer: str) -> None:
     """One cube's answer, applied at once (a member's double, a beaver, a raccoon)."""
-    settings = state.settings
     cube = game.cubes[member]
     side = cube.cube.to_answer
     assert side is not None
-    if answer == "beaver" and not settings.beavers:
-        raise TableError("beavers are not played at this table")
-    if answer == "raccoon" and not settings.raccoons:
-        raise TableError("raccoons are not played at this table")
     offer = cube.cube.offer
     if side == BOX_SIDE and member in game.member_doubles and offer and offer.kind == "double":
         _same_value_same_action(state, game, member, answer)
@@ -410,26 +484,25 @@ def _answer(state: TableState, game: Game, member: str, answer: str) -> None:
     try:
         if answer == "drop":
             game.cubes[member] = cube.dropped(side)
-        elif answer == "take":
-            game.cubes[member] = cube.with_cube(cube.cube.take(side))
-        elif answer == "beaver":
-            game.cubes[member] = cube.with_cube(cube.cube.beaver(side))
         else:
-            game.cubes[member] = cube.with_cube(cube.cube.raccoon(side))
+            action = {"take": cube.cube.take, "beaver": cube.cube.beaver,
+                      "raccoon": cube.cube.raccoon}[answer]
+            game.cubes[member] = cube.with_cube(action(side))
     except CubeError as exc:
-        who = "the box" if side == BOX_SIDE else member
-        raise TableError(str(exc).replace(f"side {side}", who)
-                         .replace(f"side {1 - side}", "the box" if side else member)) from exc
-    if answer != "drop":
-        return
-    if side == BOX_SIDE:  # the member won this cube
-        if member == game.seat_captain:
-            game.captain_won_early = True
-        if member == game.acting_captain:
-            _next_acting_captain(state, game, move_old_to_end=False)
-    elif member == game.seat_captain and not game.captain_won_early:
+        raise TableError(_cube_words(exc, side, "the box", member)) from exc
+
+
+def _after_drops(state: TableState, game: Game, won: list[str], lost: list[str]) -> None:
+    """Seats after cubes were dropped: by the box (``won``) or by members (``lost``).
+
+    Whole answers first, then one change of captain: a single-cube team answering as one
+    moves its captain once.
+    """
+    if game.seat_captain in won:
+        game.captain_won_early = True
+    if game.seat_captain in lost and not game.captain_won_early:
         _next_acting_captain(state, game, move_old_to_end=True)
-    elif member == game.acting_captain:
+    elif game.acting_captain in won + lost:
         _next_acting_captain(state, game, move_old_to_end=False)
 
 
@@ -472,10 +545,7 @@ def _resolve_box_double(state: TableState, game: Game, box_double: BoxDouble) ->
         beaver = beaver_all if single else answers[member] == "beaver"
         action = cube.cube.beaver if beaver else cube.cube.take
         game.cubes[member] = cube.with_cube(action(MEMBER_SIDE))
-    if game.seat_captain in droppers and not game.captain_won_early:
-        _next_acting_captain(state, game, move_old_to_end=True)
-    elif game.acting_captain in droppers:
-        _next_acting_captain(state, game, move_old_to_end=False)
+    _after_drops(state, game, [], droppers)
     if settings.extras and box_double.initial and lone and takers:
         game.extras_open = (takers[0], tuple(droppers))
     _end_if_no_cube(state, game)
@@ -660,6 +730,7 @@ def _finish(state: TableState, game: Game, winner: str | None, kind: str | None)
         game.number, state.seats.box or "", state.seats.partner, game.seat_captain,
         captain_won, winner, kind, game.mode or SCORESHEET,
         tuple(game.cubes[m] for m in game.members), pairs, extras,
+        _stakes(state, game) if settings.per_player_stakes else (),
     )
     net = record.box_side_points
     keeps = {"beat_captain": True, "net_non_negative": net >= 0, "net_positive": net > 0}
@@ -671,6 +742,13 @@ def _finish(state: TableState, game: Game, winner: str | None, kind: str | None)
     state.seats.fill()
     state.games.append(record)
     state.game = None
+
+
+def _stakes(state: TableState, game: Game) -> tuple[tuple[str, int], ...]:
+    """The stakes of everyone in this game, kept with its record (a later rejoin at another
+    stake must not reprice it)."""
+    players = [p for p in (state.seats.box, state.seats.partner) if p] + game.members
+    return tuple((p, state.stake_of(p)) for p in players)
 
 
 HANDLERS: dict[str, Callable[[TableState, dict[str, Any]], None]] = {

@@ -67,6 +67,9 @@ class Settings:
             value = getattr(self, name)
             if not low <= value <= high:
                 raise SettingsError(f"setting {name} must be between {low} and {high}, not {value}")
+        if 0 < self.partner_min_players < 3:
+            raise SettingsError("partner_min_players is 0 (no partners) or at least 3: with two "
+                                "players nobody is left to draw as the box's partner")
         if self.raccoons and not self.beavers:
             raise SettingsError("raccoons need beavers: turn beavers on first")
         if self.all_but_one == "mandatory_beaver" and not self.beavers:

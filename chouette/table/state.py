@@ -7,6 +7,7 @@ events included.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
@@ -262,7 +263,8 @@ def check_name(value: object, what: str = "player") -> str:
     """
     if not isinstance(value, str) or not value.strip():
         raise TableError(f"the {what} needs a name")
-    name = " ".join(value.split())
+    # One spelling per name: "Zoë" typed precomposed or decomposed is the same player.
+    name = " ".join(unicodedata.normalize("NFC", value).split())
     if len(name) > MAX_NAME:
         raise TableError(f"a name has at most {MAX_NAME} characters: {name[:MAX_NAME]}...")
     if name.lower() in RESERVED_NAMES:

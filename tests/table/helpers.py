@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from chouette.replay import money
+from chouette.standings import money
 from chouette.table import TableState, apply_event, new_table
 
 

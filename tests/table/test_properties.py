@@ -6,7 +6,7 @@ import random
 
 from hypothesis import HealthCheck, given, settings, strategies as st
 
-from chouette.replay import money
+from chouette.standings import money
 from chouette.table import apply_event, fold
 from chouette.table.simulate import random_night
 

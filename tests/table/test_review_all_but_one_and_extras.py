@@ -219,8 +219,6 @@ def test_extras_with_per_player_stakes_play_at_the_lower_stake_of_giver_and_take
                             "E": 100 + 90}
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: RULES 2.7 the lone taker owns the extra cube and "
-                   "may redouble it; no event redoubles an extra (the value is fixed at 2)")
 def test_extra_cube_taker_may_redouble_it():
     state = run(lone_take(extras=True), extra("B"))
     state = run(state, {"type": "double", "by": "E", "extra": "B"},

@@ -70,8 +70,6 @@ def test_a_zero_stake_plays_for_nothing_but_scores_points():
     assert cents(state) == {"A": -1000, "B": 0, "C": 1000}
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: replay.money prices every past game at the stakes "
-                   "in force at the end: a player who rejoins at another stake rewrites history")
 def test_rejoining_at_another_stake_does_not_change_past_games():
     state = run(staked({"A": 100, "B": 100, "C": 100}), result("team"))
     assert cents(state) == {"A": -200, "B": 100, "C": 100}
@@ -170,9 +168,6 @@ def test_points_and_cents_sum_to_zero_with_partner_extras_and_odd_stakes():
 # --- when a drop is booked (RULES 2.10: "at the moment of the drop") ----------------------
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: RULES 2.10 books a drop at the moment of the drop; "
-                   "replay/ledger count it only when the game ends (an early leaver's balance "
-                   "misses it)")
 def test_a_drop_is_booked_at_the_moment_of_the_drop():
     state = run(seated("ABCD"), double("box", "D"), drop("D"), leave("D"))
     assert state.game is not None

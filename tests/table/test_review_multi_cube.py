@@ -175,8 +175,6 @@ def test_member_who_won_his_cube_is_out_of_the_game():
 # --- consulting (RULES 2.9) --------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: consulting after_cube: seeds 000 l.514/003 l.278 say "
-                   "'turned (i.e. someone has doubled)'; a dropped double does not open talk")
 def test_consulting_after_cube_opens_once_someone_has_doubled_even_if_dropped():
     state = run(seated("ABCD", consulting="after_cube"), double("box", "C"), drop("C"))
     assert may_consult(state) == ["D"]

@@ -103,8 +103,6 @@ def test_unicode_names_and_spaces_are_one_player():
         apply_event(state, join("Zoë Ångström"))
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: names are not Unicode-normalised: 'Zoë' typed "
-                   "precomposed (NFC) and decomposed (NFD) are two players who look the same")
 def test_names_equal_after_unicode_normalisation_are_one_player():
     state = run(new_table(), join("Zo\u00eb"))
     with pytest.raises(TableError, match="already at the table"):
@@ -349,8 +347,6 @@ def test_partner_declines_are_remembered_across_a_join_between_offers():
     assert state.next_partner_offer() == "I"
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: partner_min_players 2 (allowed) with two players: "
-                   "after the captain declines no draw is possible and the table is stuck")
 def test_partner_minimum_below_three_never_leaves_the_table_stuck():
     try:
         state = seated("AB", partner_min_players=2)

@@ -19,8 +19,6 @@ BEAVERS = {"beavers": True, "raccoons": True}
 # --- everyone drops: the box beat the captain (RULES 2.4 last-but-one point) ----------------
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: single cube, team drops the box's beaver as one: "
-                   "the captain is moved once per member and ends up captain again")
 def test_single_cube_team_dropping_the_box_beaver_box_beat_the_captain():
     # The captain doubles, the box beavers, the team drops: everyone dropped, so the box
     # beat the captain B, who goes to the end of the line: box A, captain C, line D B.
@@ -30,13 +28,20 @@ def test_single_cube_team_dropping_the_box_beaver_box_beat_the_captain():
     assert seats(state) == ("A", None, "C", "DB")
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: single cube, team drops the box's raccoon as one: "
-                   "the captain keeps his seat although the box beat him")
 def test_single_cube_team_dropping_the_box_raccoon_box_beat_the_captain():
     state = run(single(**BEAVERS), double("box"), beaver("B"), take("C"), take("D"),
                 raccoon("team"), drop("team"))
     assert points(state) == {"A": 12, "B": -4, "C": -4, "D": -4}
     assert seats(state) == ("A", None, "C", "DB")
+
+
+def test_single_cube_team_dropping_the_raccoon_after_a_captain_change():
+    # B drops the box's double; C (now captain) beavers for C and D; the box raccoons; the
+    # team drops: the box beat the captain C, who goes to the end: captain D, line B C.
+    state = run(single(**BEAVERS), double("box"), drop("B"), beaver("C"), take("D"),
+                raccoon("team"), drop("team"))
+    assert points(state) == {"A": 9, "B": -1, "C": -4, "D": -4}
+    assert seats(state) == ("A", None, "D", "BC")
 
 
 def test_single_cube_everyone_dropping_the_box_double_box_beat_the_captain():

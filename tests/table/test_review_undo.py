@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from chouette.replay import money
+from chouette.standings import money
 from chouette.table import TableError, apply_event, effective_events, fold, new_table
 from chouette.table.simulate import random_night
 
