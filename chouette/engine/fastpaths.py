@@ -9,6 +9,7 @@ of a resulting position (see ``movegen``) to the play reaching it: a tuple of st
 from __future__ import annotations
 
 from bisect import insort
+from itertools import combinations
 
 from chouette.engine.position import BAR
 
@@ -76,22 +77,24 @@ def pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> dict[int, 
 
 
 def double_plays(me: list[int], opp_at: list[int], die: int) -> list[tuple]:
-    """Doubles, nothing on the bar, four or more checkers outside home: no bear-off.
+    """Doubles, nothing on the bar, four or more checkers outside home: the plays of all four dice.
 
-    Returns ``(die, opp_at, *sources)`` per play: the points the steps leave, in order. Sources are taken in non-increasing
-    order, so each multiset of sources is visited once; without bear-off the resulting position
-    is sum(x**(p - die) - x**p) over the sources, a polynomial that determines the multiset, and
-    the points hit are the landings on blots: distinct multisets give distinct positions, so no
-    duplicate check is needed. Each level keeps the ascending list of occupied points that may
-    still move (none above the last source), so empty points are never visited.
+    Returns ``(die, opp_at, *sources)`` per play (the points the four steps leave), or an empty
+    list when four steps cannot be played (the caller then runs the general search).
+
+    Without bear-off, a play's result is sum(x**(p - die) - x**p) over its sources, a polynomial
+    that determines the multiset of sources, and the points hit are its landings on blots: so
+    distinct multisets are distinct plays and no duplicate check is needed. Each multiset is
+    visited once, in non-increasing order (a step from a lower point never makes one from a higher
+    point legal), and each level keeps the ascending list of occupied points that may still move.
+    The last two steps are read off that list at once instead of being searched.
     """
     # movable[p]: the die can leave p (blocks never change during a play).
     movable = [p > die and opp_at[p - die] < 2 for p in range(26)]
     c1 = [p for p in range(die + 1, 25) if me[p] and movable[p]]
     four: list[tuple] = []
-    three: list[tuple] = []
-    two: list[tuple] = []
-    one: list[tuple] = []
+    extend = four.extend
+    append = four.append
     for i, p1 in enumerate(c1):
         q1 = p1 - die
         me[p1] -= 1
@@ -106,25 +109,22 @@ def double_plays(me: list[int], opp_at: list[int], die: int) -> list[tuple]:
             c3 = c2[: j + 1] if me[p2] else c2[:j]
             if me[q2] == 1 and movable[q2]:
                 insort(c3, q2)
-            for k, p3 in enumerate(c3):
-                q3 = p3 - die
-                # The fourth step: any occupied movable point not above p3, after p3 -> q3.
-                c4 = c3[: k + 1] if me[p3] > 1 else c3[:k]
-                if me[q3] == 0 and movable[q3]:
-                    insort(c4, q3)
-                if c4:
-                    four.extend([(die, opp_at, p1, p2, p3, p4) for p4 in c4])
-                elif not four:
-                    three.append((die, opp_at, p1, p2, p3))
-            if not c3 and not four and not three:
-                two.append((die, opp_at, p1, p2))
+            if c3:
+                prefix = (die, opp_at, p1, p2)
+                # Steps three and four: two different points, twice the same point, or one
+                # checker going on from a point it alone occupies.
+                extend(map(prefix.__add__, combinations(c3, 2)))
+                for x in c3:
+                    if me[x] > 1:
+                        append((*prefix, x, x))
+                    y = x - die
+                    if not me[y] and movable[y]:
+                        append((*prefix, x, y))
             me[q2] -= 1
             me[p2] += 1
-        if not c2 and not four and not three and not two:
-            one.append((die, opp_at, p1))
         me[q1] -= 1
         me[p1] += 1
-    return four or three or two or one
+    return four
 
 
 def bar_pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> dict[int, Steps]:
@@ -169,3 +169,97 @@ def bar_pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> dict[i
     d, q = entries[0]
     hit = opp_at[q] == 1
     return {DELTA[BAR][d] + (HIT[q] if hit else 0): ((BAR, q, hit),)}
+
+
+def home_pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> dict[int, Steps]:
+    """Non-doubles with every checker home (points 1..6): moves inside the board and bear-offs."""
+    top0 = next((p for p in range(6, 0, -1) if me[p]), 0)
+    plays: dict[int, Steps] = {}
+    singles: dict[int, dict[int, Steps]] = {hi: {}, lo: {}}
+    for d1, d2 in ((hi, lo), (lo, hi)):
+        for p in range(top0, 0, -1):
+            if not me[p]:
+                continue
+            q = p - d1
+            if q > 0:
+                if opp_at[q] >= 2:
+                    continue
+            elif q < 0 and p != top0:
+                # A die larger than the point bears off only from the highest point.
+                continue
+            else:
+                q = 0
+            hit = q > 0 and opp_at[q] == 1
+            me[p] -= 1
+            me[q] += 1
+            if hit:
+                opp_at[q] = 0
+            key1 = W[q] - W[p] + (HIT[q] if hit else 0)
+            top = top0 if me[top0] else next((t for t in range(top0 - 1, 0, -1) if me[t]), 0)
+            moved = False
+            for r in range(top, 0, -1):
+                if not me[r]:
+                    continue
+                b = r - d2
+                if b > 0:
+                    if opp_at[b] >= 2:
+                        continue
+                elif b < 0 and r != top:
+                    continue
+                else:
+                    b = 0
+                hit_b = b > 0 and opp_at[b] == 1
+                key = key1 + W[b] - W[r] + (HIT[b] if hit_b else 0)
+                moved = True
+                if key not in plays:
+                    plays[key] = ((p, q, hit), (r, b, hit_b))
+            if not moved:
+                singles[d1].setdefault(key1, ((p, q, hit),))
+            if hit:
+                opp_at[q] = 1
+            me[q] -= 1
+            me[p] += 1
+    # Both dice when possible; else the larger die when it can be played alone.
+    return plays or singles[hi] or singles[lo]
+
+
+def bar_double_plays(me: list[int], opp_at: list[int], die: int) -> list[tuple]:
+    """Doubles with checkers on the bar: enter (all four if need be), then play the rest anywhere.
+
+    Returns ``(die, opp_at, *sources)`` per play, or an empty list when the whole roll cannot
+    be played after entering (the caller then runs the general search). The entered checkers
+    are outside home, so no bear-off happens and, as in ``double_plays``, plays are distinct.
+    """
+    entry = BAR - die
+    if opp_at[entry] >= 2:
+        return []
+    entering = min(me[BAR], 4)
+    prefix = (die, opp_at) + (BAR,) * entering
+    left = 4 - entering
+    if not left:
+        return [prefix]
+    saved = me[BAR]
+    me[BAR] -= entering
+    me[entry] += entering
+    movable = [p > die and opp_at[p - die] < 2 for p in range(26)]
+    plays: list[tuple] = []
+
+    def search(cands: list[int], sources: tuple, left: int) -> None:
+        for i, p in enumerate(cands):
+            if left == 1:
+                plays.append((*sources, p))
+                continue
+            q = p - die
+            me[p] -= 1
+            me[q] += 1
+            nxt = cands[: i + 1] if me[p] else cands[:i]
+            if me[q] == 1 and movable[q]:
+                insort(nxt, q)
+            search(nxt, (*sources, p), left - 1)
+            me[q] -= 1
+            me[p] += 1
+
+    search([p for p in range(die + 1, 25) if me[p] and movable[p]], prefix, left)
+    me[entry] -= entering
+    me[BAR] = saved
+    return [play for play in plays if len(play) == 6]

@@ -17,7 +17,15 @@ paths are tested against.
 from __future__ import annotations
 
 from chouette.engine.errors import DiceError
-from chouette.engine.fastpaths import HIT, W, bar_pair_plays, double_plays, pair_plays
+from chouette.engine.fastpaths import (
+    HIT,
+    W,
+    bar_double_plays,
+    bar_pair_plays,
+    double_plays,
+    home_pair_plays,
+    pair_plays,
+)
 from chouette.engine.moves import Move
 from chouette.engine.position import BAR, OFF, Position
 
@@ -60,15 +68,25 @@ def legal_moves(position: Position, roll: tuple[int, int]) -> list[Move]:
     opp_at = [0, *opp[24:0:-1], 0]
     if hi == lo:
         if not me[BAR] and sum(me[7:25]) >= 4:
+            fours = double_plays(me, opp_at, hi)
+        elif me[BAR]:
+            fours = bar_double_plays(me, opp_at, hi)
+        else:
+            fours = []
+        if fours:
             # The plays keep opp_at (never changed from here on) to find their hits when asked.
-            return list(map(Move._from_sources, double_plays(me, opp_at, hi)))
+            return list(map(Move._from_sources, fours))
         plays = general_plays(me, opp_at, hi, lo)
     elif me[BAR]:
         plays = bar_pair_plays(me, opp_at, hi, lo)
-    elif sum(me[7:25]) >= 2:
-        plays = pair_plays(me, opp_at, hi, lo)
     else:
-        plays = general_plays(me, opp_at, hi, lo)
+        outside = sum(me[7:25])
+        if outside >= 2:
+            plays = pair_plays(me, opp_at, hi, lo)
+        elif outside == 0:
+            plays = home_pair_plays(me, opp_at, hi, lo)
+        else:
+            plays = general_plays(me, opp_at, hi, lo)
     return list(map(Move, plays.values()))
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from itertools import pairwise
 
 from chouette.engine.errors import NotationError
 
@@ -37,7 +38,7 @@ class Move:
     '6/4(2)'
     """
 
-    __slots__ = ("_steps", "_paths", "_lazy")
+    __slots__ = ("_lazy", "_paths", "_steps")
 
     def __init__(self, steps: Iterable[tuple[int, int, bool]]) -> None:
         self._steps: tuple[tuple[int, int, bool], ...] | None = steps if type(steps) is tuple else tuple(steps)
@@ -77,7 +78,7 @@ class Move:
             points = [_point(name, text, token) for name, _star in nodes]
             if 0 in points[:-1] or 25 in points[1:]:
                 raise NotationError(f"move {text!r}: in {token!r} the bar can only start and off only end")
-            if any(a <= b for a, b in zip(points, points[1:])):
+            if any(a <= b for a, b in pairwise(points)):
                 raise NotationError(f"move {text!r}: in {token!r} a checker must move toward home")
             repeat = int(match.group(6) or 1)
             if not 1 <= repeat <= 4:
@@ -94,7 +95,8 @@ class Move:
             die, opp_at, *sources = self._lazy
             hit: set[int] = set()
             steps = []
-            for p in sources:
+            # Highest source first is always a legal order of the same steps.
+            for p in sorted(sources, reverse=True):
                 q = max(p - die, 0)
                 # A blot is hit by the first checker landing there, not by the next ones.
                 blot = q > 0 and opp_at[q] == 1
