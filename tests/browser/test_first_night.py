@@ -42,6 +42,7 @@ def test_first_run_to_a_table_with_its_house_rules(page: Page, live_server, scre
     page.get_by_role("button", name="Add the member").click()
     expect(page.locator("#flash")).to_contain_text("Olga Organizer is a member.")
     expect(page.locator("#member-list")).to_contain_text("olga")
+    screenshot("members-page")
     page.get_by_role("button", name="Sign out").click()
     expect(page).to_have_url(f"{base}/auth/login")
 
@@ -53,6 +54,7 @@ def test_first_run_to_a_table_with_its_house_rules(page: Page, live_server, scre
     page.get_by_label("Date").fill("2026-11-27")
     page.get_by_role("button", name="Open the night").click()
     expect(page.get_by_role("heading", name="Friday chouette")).to_be_visible()
+    screenshot("night-page")
 
     # A table from a preset: choosing it fills in the settings (htmx swaps the form).
     page.get_by_role("link", name="New table").click()
@@ -62,6 +64,7 @@ def test_first_run_to_a_table_with_its_house_rules(page: Page, live_server, scre
     expect(page.get_by_label("Automatic doubles")).to_have_value("1")
     expect(page.get_by_label("Beavers")).to_be_checked()
     expect(page.get_by_label("Table name")).to_have_value("By the window")
+    screenshot("new-table-form")
     page.get_by_role("button", name="Create the table").click()
 
     # The table page shows its house-rules card.
