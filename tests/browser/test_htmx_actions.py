@@ -40,3 +40,23 @@ def test_closing_a_night_from_a_stale_page_shows_the_refusal_in_place(page: Page
     expect(stale).to_have_url(night_url)
     expect(stale.get_by_role("heading", name="Sunday social")).to_be_visible()
     screenshot("night-closed-refusal", stale)
+
+
+@pytest.mark.browser
+def test_an_htmx_request_outside_any_form_carries_the_csrf_header(page: Page, live_server):
+    """Buttons of the live table will post without a form: the token must come from <body>."""
+    with live_server.app.app_context():
+        organizer = gen_member("organizer", name="Olga")
+        night = gen_night(name="Header check")
+    base = live_server.url
+    page.goto(f"{base}/auth/login")
+    page.get_by_label("Username").fill(organizer.username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="Hello, Olga")).to_be_visible()
+    page.goto(f"{base}/nights/{night.id}")
+    statuses: list[int] = []
+    page.on("response", lambda response: statuses.append(response.status) if response.request.method == "POST" else None)
+    page.evaluate(f"htmx.ajax('POST', '/nights/{night.id}/close', {{target: '#flash', swap: 'outerHTML'}})")
+    expect(page.locator("#flash")).to_contain_text("The night is closed.")
+    assert statuses == [200]
