@@ -162,3 +162,18 @@ def test_a_read_only_transaction_does_not_hold_the_write_lock(app):
         finally:
             raw.close()
         db.session.rollback()
+
+
+@sqlite_only
+def test_flask_db_upgrade_builds_a_fresh_database_from_the_package_migrations(tmp_path):
+    path = tmp_path / "db-upgrade.sqlite"
+    app = _sqlite_app(path)
+    result = app.test_cli_runner().invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    with sqlite3.connect(path) as connection:
+        version = connection.execute("SELECT version_num FROM alembic_version").fetchone()[0]
+        triggers = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
+    with app.app_context():
+        db.engine.dispose()
+    assert version == "7a1c0e5b9d20"
+    assert triggers == {"table_event_no_update", "table_event_no_delete"}
