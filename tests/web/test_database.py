@@ -175,5 +175,9 @@ def test_flask_db_upgrade_builds_a_fresh_database_from_the_package_migrations(tm
         triggers = {row[0] for row in connection.execute("SELECT name FROM sqlite_master WHERE type='trigger'")}
     with app.app_context():
         db.engine.dispose()
-    assert version == "7a1c0e5b9d20"
+    from alembic.script import ScriptDirectory
+
+    from chouette.extensions import MIGRATIONS_DIR
+
+    assert version == ScriptDirectory(MIGRATIONS_DIR).get_current_head()
     assert triggers == {"table_event_no_update", "table_event_no_delete"}
