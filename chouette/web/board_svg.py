@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext as _
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from chouette.engine import Position, Side, legal_moves
 
@@ -37,7 +37,7 @@ BW = 60  # bar width
 F = 14  # frame
 TW = 64  # tray width
 RAIL = 170  # the rail on the left: names, pips, cubes
-NR = 36  # the row of point numbers above and below the frame
+NR = 40  # the row of point numbers above and below the frame
 HW = 6 * PW
 IW = 2 * HW + BW
 IH = 2 * PH + MG
@@ -94,13 +94,19 @@ class CubeView:
         owner = _side(self.owner) if self.owner else None
         if not self.is_live:
             what = _("dropped") if self.status == "dropped" else _("box dropped")
-            return _("%(name)s: cube %(value)s, %(what)s", name=self.member, value=self.value, what=what)
+            return _(
+                "%(name)s: cube %(value)s, %(what)s", name=self.member, value=self.value, what=what
+            )
         if owner is None:
             text = _("%(name)s: cube %(value)s, in the middle", name=self.member, value=self.value)
         elif owner == BOX:
-            text = _("%(name)s: cube %(value)s, owned by the box", name=self.member, value=self.value)
+            text = _(
+                "%(name)s: cube %(value)s, owned by the box", name=self.member, value=self.value
+            )
         else:
-            text = _("%(name)s: cube %(value)s, owned by %(name)s", name=self.member, value=self.value)
+            text = _(
+                "%(name)s: cube %(value)s, owned by %(name)s", name=self.member, value=self.value
+            )
         if self.offered and self.to_answer:
             answerer = _("the box") if _side(self.to_answer) == BOX else self.member
             text += _("; doubled to %(value)s, %(who)s to answer", value=self.offered, who=answerer)
@@ -152,8 +158,8 @@ def legal_steps(position: Position, dice: tuple[int, int]) -> dict[int, set[int]
 
     A hint for the board (which checkers can move, where); the server still validates the play.
 
-    >>> sorted(legal_steps(Position.initial(), (6, 5))[24])
-    [13, 18, 19]
+    >>> sorted(legal_steps(Position.initial(), (2, 1))[24])
+    [22, 23]
     """
     steps: dict[int, set[int]] = {}
     for move in legal_moves(position, dice):
@@ -189,7 +195,9 @@ class _Board:
         self.pips = {self.mover: mover_pips, _other(self.mover): other_pips}
         self.dice = dice
         self.cubes = cubes
-        self.labels = {_side(key): str(value) for key, value in labels.items() if key in _SIDE_ALIASES}
+        self.labels = {
+            _side(key): str(value) for key, value in labels.items() if key in _SIDE_ALIASES
+        }
         self.legal = legal
         if numbering not in ("bottom", "on_roll"):
             raise ValueError(f"numbering {numbering!r}: expected 'bottom' or 'on_roll'")
@@ -223,7 +231,9 @@ class _Board:
 
     # --- pieces ----------------------------------------------------------------------------
 
-    def checker_stack(self, side: str, count: int, cx: float, y0: float, step: float, point: int | None) -> Markup:
+    def checker_stack(
+        self, side: str, count: int, cx: float, y0: float, step: float, point: int | None
+    ) -> Markup:
         """A group of up to five checkers from ``y0`` (centre of the first) by ``step``, with a count."""
         shown = min(count, SHOWN)
         body = [
@@ -232,7 +242,9 @@ class _Board:
         ]
         if count > SHOWN:
             body.append(
-                _tag("text", str(count), x=_num(cx), y=_num(y0 + (shown - 1) * step), class_="count")
+                _tag(
+                    "text", str(count), x=_num(cx), y=_num(y0 + (shown - 1) * step), class_="count"
+                )
             )
         return _tag(
             "g",
@@ -248,7 +260,9 @@ class _Board:
         x, is_top = self.column(bottom_point)
         col = 12 - bottom_point if bottom_point <= 12 else bottom_point - 13
         shade = "a" if (col + is_top) % 2 == 0 else "b"
-        base_y, tip_y = (BOARD_Y, BOARD_Y + PH - 8) if is_top else (BOARD_Y + IH, BOARD_Y + IH - PH + 8)
+        base_y, tip_y = (
+            (BOARD_Y, BOARD_Y + PH - 8) if is_top else (BOARD_Y + IH, BOARD_Y + IH - PH + 8)
+        )
         mp = self.mover_point(bottom_point)
         triangle = _tag(
             "polygon",
@@ -313,7 +327,9 @@ class _Board:
             class_=classes,
             data_point=25,
             data_mover=mover_bar,
-            data_targets=" ".join(str(t) for t in sorted(self.legal[25])) if self.legal and 25 in self.legal else None,
+            data_targets=" ".join(str(t) for t in sorted(self.legal[25]))
+            if self.legal and 25 in self.legal
+            else None,
             aria_label=_("bar"),
         )
 
@@ -330,12 +346,24 @@ class _Board:
         for i in range(count):
             sy = (BOARD_Y + 4 + i * SLAB) if is_top else (BOARD_Y + IH - 4 - (i + 1) * SLAB)
             slabs.append(
-                _tag("rect", x=TRAY_X + 6, y=_num(sy), width=TW - 12, height=SLAB - 2, rx=3, class_="slab")
+                _tag(
+                    "rect",
+                    x=TRAY_X + 6,
+                    y=_num(sy),
+                    width=TW - 12,
+                    height=SLAB - 2,
+                    rx=3,
+                    class_="slab",
+                )
             )
-        count_y = (BOARD_Y + 4 + count * SLAB + 24) if is_top else (BOARD_Y + IH - 4 - count * SLAB - 10)
+        count_y = (
+            (BOARD_Y + 4 + count * SLAB + 24) if is_top else (BOARD_Y + IH - 4 - count * SLAB - 10)
+        )
         body = Markup("").join(slabs)
         if count:
-            body += _tag("text", str(count), x=_num(TRAY_X + TW / 2), y=_num(count_y), class_="off-count")
+            body += _tag(
+                "text", str(count), x=_num(TRAY_X + TW / 2), y=_num(count_y), class_="off-count"
+            )
         parts.append(
             _tag(
                 "g",
@@ -360,7 +388,7 @@ class _Board:
         for bottom_point in range(1, 25):
             x, is_top = self.column(bottom_point)
             n = bottom_point if self.numbering == "bottom" else self.mover_point(bottom_point)
-            y = NR - 10 if is_top else HEIGHT - 10
+            y = NR - 11 if is_top else HEIGHT - 9
             out.append(_tag("text", str(n), x=_num(x + PW / 2), y=y, class_="number"))
         return _tag("g", Markup("").join(out), class_="numbers", aria_hidden="true")
 
@@ -377,7 +405,13 @@ class _Board:
         cell = DIE / 4
         body = [_tag("rect", x=_num(x), y=_num(y), width=DIE, height=DIE, rx=7, class_="die-face")]
         body += [
-            _tag("circle", cx=_num(x + cell * (i + 1)), cy=_num(y + cell * (j + 1)), r=4.5, class_="die-pip")
+            _tag(
+                "circle",
+                cx=_num(x + cell * (i + 1)),
+                cy=_num(y + cell * (j + 1)),
+                r=4.5,
+                class_="die-pip",
+            )
             for i, j in spots
         ]
         return _tag("g", Markup("").join(body), class_="die", data_value=value)
@@ -399,14 +433,28 @@ class _Board:
         is_top = side == self.top
         name_y, pips_y = (NR + 20, NR + 46) if is_top else (HEIGHT - NR - 38, HEIGHT - NR - 12)
         name = self.name(side)
-        mark = _tag("circle", cx=14, cy=_num(name_y - 7), r=7, class_="on-roll-mark") if side == self.on_roll else ""
+        mark = (
+            _tag("circle", cx=14, cy=_num(name_y - 7), r=7, class_="on-roll-mark")
+            if side == self.on_roll
+            else ""
+        )
         body = Markup("").join(
             [
                 _tag("title", name),
-                _tag("rect", x=4, y=_num(name_y - 24), width=RAIL - 16, height=58, rx=8, class_=f"side-chip side-{side}"),
+                _tag(
+                    "rect",
+                    x=4,
+                    y=_num(name_y - 24),
+                    width=RAIL - 16,
+                    height=58,
+                    rx=8,
+                    class_=f"side-chip side-{side}",
+                ),
                 mark,
                 _tag("text", _short(name, 11), x=28, y=_num(name_y), class_="side-name"),
-                _tag("text", _("%(n)s pips", n=self.pips[side]), x=28, y=_num(pips_y), class_="pips"),
+                _tag(
+                    "text", _("%(n)s pips", n=self.pips[side]), x=28, y=_num(pips_y), class_="pips"
+                ),
             ]
         )
         return _tag(
@@ -422,16 +470,18 @@ class _Board:
         if not self.cubes:
             return Markup("")
         top = [c for c in self.cubes if c.is_live and c.owner and _side(c.owner) == self.top]
-        middle = [c for c in self.cubes if c.is_live and not c.owner]
+        # Dropped cubes are out of the game: with the centred ones, greyed.
+        middle = [c for c in self.cubes if c.is_live and not c.owner] + [
+            c for c in self.cubes if not c.is_live
+        ]
         bottom = [c for c in self.cubes if c.is_live and c.owner and _side(c.owner) == self.bottom]
-        dead = [c for c in self.cubes if not c.is_live]
         first, last = NR + 70, HEIGHT - NR - 70
         avail = last - first
-        rows = top + middle + bottom + dead
+        rows = top + middle + bottom
         row = min(CUBE + 8, avail / len(rows))
         size = min(CUBE, row - 4)
         ys: list[float]
-        if row == CUBE + 8 and not dead:
+        if row == CUBE + 8:
             # Room for all: top cubes at the top, the bottom's at the bottom, the rest centred.
             ys = [first + i * row for i in range(len(top))]
             mid_start = MID_Y - len(middle) * row / 2
@@ -454,12 +504,30 @@ class _Board:
             body = Markup("").join(
                 [
                     _tag("title", cube.describe()),
-                    _tag("rect", x=8, y=_num(y), width=_num(size), height=_num(size), rx=6, class_="cube-face"),
-                    _tag("text", value, x=_num(8 + size / 2), y=_num(y + size / 2 + 7), class_=font),
-                    _tag("text", _short(cube.member), x=_num(16 + size), y=_num(y + size / 2 + 6), class_="cube-name"),
+                    _tag(
+                        "rect",
+                        x=8,
+                        y=_num(y),
+                        width=_num(size),
+                        height=_num(size),
+                        rx=6,
+                        class_="cube-face",
+                    ),
+                    _tag(
+                        "text", value, x=_num(8 + size / 2), y=_num(y + size / 2 + 7), class_=font
+                    ),
+                    _tag(
+                        "text",
+                        _short(cube.member),
+                        x=_num(16 + size),
+                        y=_num(y + size / 2 + 6),
+                        class_="cube-name",
+                    ),
                 ]
             )
-            out.append(_tag("g", body, class_=classes, data_member=cube.member, data_value=cube.value))
+            out.append(
+                _tag("g", body, class_=classes, data_member=cube.member, data_value=cube.value)
+            )
         return _tag("g", Markup("").join(out), class_="cubes")
 
     # --- the whole board -------------------------------------------------------------------
@@ -490,7 +558,15 @@ class _Board:
         label = self.summary()
         frame = Markup("").join(
             [
-                _tag("rect", x=RAIL, y=NR, width=WIDTH - RAIL, height=IH + 2 * F, rx=10, class_="frame"),
+                _tag(
+                    "rect",
+                    x=RAIL,
+                    y=NR,
+                    width=WIDTH - RAIL,
+                    height=IH + 2 * F,
+                    rx=10,
+                    class_="frame",
+                ),
                 _tag("rect", x=BOARD_X, y=BOARD_Y, width=HW, height=IH, class_="felt"),
                 _tag("rect", x=BOARD_X + HW + BW, y=BOARD_Y, width=HW, height=IH, class_="felt"),
             ]
@@ -571,12 +647,16 @@ def render_cube_list(cubes: Iterable[CubeView] | None) -> Markup:
     items = []
     for cube in cubes or []:
         where = "middle" if not cube.owner else _side(cube.owner)
-        value = f"{cube.value} → {cube.offered}?" if cube.offered and cube.to_answer else str(cube.value)
+        value = (
+            f"{cube.value} → {cube.offered}?"
+            if cube.offered and cube.to_answer
+            else str(cube.value)
+        )
         classes = f"cube-badge owner-{where}" + ("" if cube.is_live else f" cube-{cube.status}")
         items.append(
             _tag(
                 "li",
-                Markup("{} <b>{}</b> <span class=\"cube-where\">{}</span>").format(
+                Markup('{} <b>{}</b> <span class="cube-where">{}</span>').format(
                     _short(cube.member, 24), value, _where_text(cube)
                 ),
                 class_=classes,
@@ -592,8 +672,12 @@ def _where_text(cube: CubeView) -> str:
     if not cube.is_live:
         return _("dropped") if cube.status == "dropped" else _("box dropped")
     if not cube.owner:
-        return _("middle")
-    return _("box's") if _side(cube.owner) == BOX else _("member's")
+        return _("in the middle")
+    return (
+        _("owned by the box")
+        if _side(cube.owner) == BOX
+        else _("owned by %(name)s", name=cube.member)
+    )
 
 
 def board_context(
