@@ -49,7 +49,7 @@ def games_money(state: TableState) -> list[GameMoney]:
     if game is not None and state.box is not None:
         pairs, extras = settled_so_far(game)
         if pairs or extras:
-            stakes = {p: state.stake_of(p) for p in state.players} if per_player else None
+            stakes = dict(game.stakes) if per_player else None
             result.append(_money(state, game.number, state.box, state.partner, pairs, extras,
                                  stakes, False))
     return result

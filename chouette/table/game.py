@@ -38,6 +38,7 @@ class Game:
     dice: tuple[int, int] | None = None
     turns: int = 0
     last_move: str | None = None
+    stakes: dict[str, int] = field(default_factory=dict)  # per-player stakes at the start
 
     @classmethod
     def start(cls, number: int, team: list[str]) -> Game:
@@ -54,7 +55,7 @@ class Game:
             dict(self.box_answers), self.captain_won_early, self.box_doubled, self.doubles,
             self.automatic,
             list(self.extras), self.extras_open, self.position, self.on_roll, self.dice,
-            self.turns, self.last_move,
+            self.turns, self.last_move, self.stakes,
         )
 
     @property
@@ -107,6 +108,7 @@ class Game:
             "dice": list(self.dice) if self.dice else None,
             "turns": self.turns,
             "last_move": self.last_move,
+            "stakes": dict(self.stakes),
         }
 
     @classmethod
@@ -130,7 +132,7 @@ class Game:
             (extras_open[0], tuple(extras_open[1])) if extras_open else None,
             Position.from_id(position_id) if position_id else None,
             data["on_roll"], tuple(data["dice"]) if data.get("dice") else None,
-            data["turns"], data.get("last_move"),
+            data["turns"], data.get("last_move"), dict(data.get("stakes") or {}),
         )
 
 

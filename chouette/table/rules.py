@@ -233,8 +233,13 @@ def _game(state: TableState) -> Game:
         nxt = state.next_partner_offer()
         who = f"offer it to {nxt}" if nxt else "draw the partner"
         raise TableError(f"the box's partnership comes first: {who}")
-    state.game = Game.start(len(state.games) + 1, state.seats.team)
-    return state.game
+    game = Game.start(len(state.games) + 1, state.seats.team)
+    if state.settings.per_player_stakes:
+        # The stakes in force when the game starts price all of it, even after a rejoin.
+        players = [p for p in (state.seats.box, state.seats.partner) if p] + game.members
+        game.stakes = {p: state.stake_of(p) for p in players}
+    state.game = game
+    return game
 
 
 def _close_windows(game: Game) -> None:
@@ -299,6 +304,8 @@ def on_double(state: TableState, event: dict[str, Any]) -> None:
     if "extra" in event:
         _double_extra(state, game, member, event.get("extra"))
         return
+    if game.pending_extras:
+        _no_offer(game)
     if game.pending:
         # Several members may double at the same moment, before the box answers any.
         same_moment = (not single and not game.box_answers
@@ -524,8 +531,12 @@ def _resolve_box_double(state: TableState, game: Game, box_double: BoxDouble) ->
     takers = [m for m in box_double.cubes if answers[m] != "drop"]
     droppers = [m for m in box_double.cubes if answers[m] == "drop"]
     lone = len(takers) == 1 and bool(droppers) and box_double.all_live
-    if (lone and settings.all_but_one != "off" and not settings.extras
-            and len(state.seats.seated) >= settings.all_but_one_min_players):
+    # The players of this game: the box side and the members who started it.
+    players = 1 + (state.seats.partner is not None) + len(game.members)
+    # Extras replace the forced drop for the box's initial double (RULES 2.7).
+    extras_instead = settings.extras and box_double.initial
+    if (lone and settings.all_but_one != "off" and not extras_instead
+            and players >= settings.all_but_one_min_players):
         taker = takers[0]
         if settings.all_but_one == "forced_drop" or answers[taker] != "beaver":
             answers[taker] = "drop"
@@ -745,10 +756,8 @@ def _finish(state: TableState, game: Game, winner: str | None, kind: str | None)
 
 
 def _stakes(state: TableState, game: Game) -> tuple[tuple[str, int], ...]:
-    """The stakes of everyone in this game, kept with its record (a later rejoin at another
-    stake must not reprice it)."""
-    players = [p for p in (state.seats.box, state.seats.partner) if p] + game.members
-    return tuple((p, state.stake_of(p)) for p in players)
+    """The stakes of everyone in this game, as at its start, kept with its record."""
+    return tuple(game.stakes.items())
 
 
 HANDLERS: dict[str, Callable[[TableState, dict[str, Any]], None]] = {

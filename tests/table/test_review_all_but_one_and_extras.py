@@ -95,13 +95,12 @@ def test_mandatory_beaver_box_may_drop_the_lone_beaver():
     assert seats(state) == ("E", None, "C", "DBA")
 
 
-def test_all_but_one_counts_an_immediate_joiner_who_does_not_play_this_game():
-    # Ambiguity: four play this game; E joined during it. The count is of the players at
-    # the table (box, partner, line), so the rule applies.
+def test_all_but_one_does_not_count_an_immediate_joiner_who_does_not_play_this_game():
+    # Choice: the count is of the players of this game (the box side and the members who
+    # started it); E joined during it and has no cube, so four play and the rule is off.
     state = run(seated("ABCD"), double("box", "B"), take("B"), join("E"), double("B"),
                 take("B"), double("box", "B", "C", "D"), drop("B"), drop("C"), take("D"))
-    assert state.game is None
-    assert points(state) == {"A": 6, "B": -4, "C": -1, "D": -1, "E": 0}
+    assert state.game is not None
 
 
 def test_all_but_one_does_not_count_a_joiner_waiting_for_the_next_rotation():
@@ -113,10 +112,11 @@ def test_all_but_one_does_not_count_a_joiner_waiting_for_the_next_rotation():
     assert state.game is not None
 
 
-def test_all_but_one_does_not_count_a_dropper_who_left():
+def test_all_but_one_counts_a_dropper_who_left_this_game():
+    # B played this game (and dropped) before leaving: five play it, the rule applies.
     state = run(seated("ABCDE"), double("box", "B"), drop("B"), leave("B"),
                 double("box", "C", "D", "E"), drop("C"), drop("D"), take("E"))
-    assert state.game is not None
+    assert state.game is None
 
 
 # --- 2.7 extras --------------------------------------------------------------------------
@@ -160,13 +160,13 @@ def test_extras_replace_mandatory_beaver_too():
     assert state.game is not None and state.game.extras_open == ("E", ("B", "C", "D"))
 
 
-def test_extras_on_a_later_lone_take_is_neither_forced_nor_given_extras():
-    # Ambiguity: extras apply to the initial double only, and they switch forced_drop off,
-    # so a lone take of a later double of everyone plays on alone.
+def test_extras_replace_forced_drop_only_on_the_initial_double():
+    # Choice: extras apply to the box's initial double only (RULES 2.7), and replace the
+    # forced drop there; a lone take of a later double of everyone is forced to drop.
     state = run(seated("ABCDE", extras=True), double("box", "B"), take("B"), double("B"),
                 take("B"), double("box", "B", "C", "D", "E"), drop("B"), drop("C"),
                 drop("D"), take("E"))
-    assert state.game is not None and state.game.extras_open is None
+    assert state.game is None
 
 
 def test_extras_only_from_members_who_dropped_that_double():

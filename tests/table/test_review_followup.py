@@ -41,8 +41,6 @@ def lone_take_with_extra(**settings):
 # --- per-game stakes ---------------------------------------------------------------------
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: a dropper who leaves and rejoins at another stake "
-                   "during the same game reprices his drop (stakes are read at the game's end)")
 def test_a_drop_keeps_the_stake_in_force_when_it_was_made():
     state = new_table({"per_player_stakes": True, "stake_cents": 100})
     for name in "ABCD":
@@ -102,9 +100,6 @@ def test_nothing_else_while_an_extra_redouble_waits_except_the_answer():
             apply_event(state, event)
 
 
-@pytest.mark.xfail(strict=True, reason="BUG: while the giver must answer E's redouble of the "
-                   "extra, E may also double the box; if the box drops, the game ends with the "
-                   "extra's offer never answered (settled as if not made)")
 def test_a_member_may_not_double_while_his_extra_redouble_waits():
     state = run(lone_take_with_extra(), double_extra("E"))
     with pytest.raises(TableError, match="answer the open double first"):
