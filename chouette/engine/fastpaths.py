@@ -171,9 +171,9 @@ def bar_pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> dict[i
     return {DELTA[BAR][d] + (HIT[q] if hit else 0): ((BAR, q, hit),)}
 
 
-def home_pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> dict[int, Steps]:
-    """Non-doubles with every checker home (points 1..6): moves inside the board and bear-offs."""
-    top0 = next((p for p in range(6, 0, -1) if me[p]), 0)
+def late_pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int, outside: int) -> dict[int, Steps]:
+    """Non-doubles, nothing on the bar, at most one checker outside: bear-offs are possible."""
+    top0 = next((p for p in range(24, 0, -1) if me[p]), 0)
     plays: dict[int, Steps] = {}
     singles: dict[int, dict[int, Steps]] = {hi: {}, lo: {}}
     for d1, d2 in ((hi, lo), (lo, hi)):
@@ -184,8 +184,8 @@ def home_pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> dict[
             if q > 0:
                 if opp_at[q] >= 2:
                     continue
-            elif q < 0 and p != top0:
-                # A die larger than the point bears off only from the highest point.
+            elif outside or (q < 0 and p != top0):
+                # Bear off only with all home; a larger die only from the highest point.
                 continue
             else:
                 q = 0
@@ -195,6 +195,7 @@ def home_pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> dict[
             if hit:
                 opp_at[q] = 0
             key1 = W[q] - W[p] + (HIT[q] if hit else 0)
+            out2 = outside - (p > 6 and q <= 6)
             top = top0 if me[top0] else next((t for t in range(top0 - 1, 0, -1) if me[t]), 0)
             moved = False
             for r in range(top, 0, -1):
@@ -204,7 +205,7 @@ def home_pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> dict[
                 if b > 0:
                     if opp_at[b] >= 2:
                         continue
-                elif b < 0 and r != top:
+                elif out2 or (b < 0 and r != top):
                     continue
                 else:
                     b = 0
@@ -221,6 +222,54 @@ def home_pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> dict[
             me[p] += 1
     # Both dice when possible; else the larger die when it can be played alone.
     return plays or singles[hi] or singles[lo]
+
+
+def late_double_plays(me: list[int], opp_at: list[int], die: int, outside: int) -> list[tuple]:
+    """Doubles, nothing on the bar, at most three checkers outside: bear-offs are possible.
+
+    Returns ``(die, opp_at, *sources)`` per play, as many steps as can be played; sources are
+    taken in non-increasing order, and plays are deduplicated by resulting position.
+    """
+    found: list[dict[int, tuple]] = [{}, {}, {}, {}, {}]
+
+    def search(cands: list[int], left: int, key: int, sources: tuple, outside: int) -> None:
+        top = 0 if outside else next((t for t in range(6, 0, -1) if me[t]), 0)
+        extended = False
+        for i, p in enumerate(cands):
+            q = p - die
+            if q > 0:
+                if opp_at[q] >= 2:
+                    continue
+            elif outside or (q < 0 and p != top):
+                continue
+            else:
+                q = 0
+            extended = True
+            hit = q > 0 and opp_at[q] == 1
+            k = key + W[q] - W[p] + (HIT[q] if hit else 0)
+            if left == 1:
+                found[4].setdefault(k, (*sources, p))
+                continue
+            me[p] -= 1
+            me[q] += 1
+            if hit:
+                opp_at[q] = 0
+            nxt = cands[: i + 1] if me[p] else cands[:i]
+            if q and me[q] == 1:
+                insort(nxt, q)
+            search(nxt, left - 1, k, (*sources, p), outside - (p > 6 and q <= 6))
+            if hit:
+                opp_at[q] = 1
+            me[q] -= 1
+            me[p] += 1
+        if not extended:
+            found[len(sources) - 2].setdefault(key, sources)
+
+    search([p for p in range(1, 25) if me[p]], 4, 0, (die, opp_at), outside)
+    for plays in reversed(found):
+        if plays:
+            return list(plays.values()) if plays is not found[0] else []
+    return []
 
 
 def bar_double_plays(me: list[int], opp_at: list[int], die: int) -> list[tuple]:

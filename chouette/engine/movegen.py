@@ -23,7 +23,8 @@ from chouette.engine.fastpaths import (
     bar_double_plays,
     bar_pair_plays,
     double_plays,
-    home_pair_plays,
+    late_double_plays,
+    late_pair_plays,
     pair_plays,
 )
 from chouette.engine.moves import Move
@@ -67,12 +68,11 @@ def legal_moves(position: Position, roll: tuple[int, int]) -> list[Move]:
     # opp_at[q]: opposing checkers on the mover's point q (0 and 25 stay empty).
     opp_at = [0, *opp[24:0:-1], 0]
     if hi == lo:
-        if not me[BAR] and sum(me[7:25]) >= 4:
-            fours = double_plays(me, opp_at, hi)
-        elif me[BAR]:
+        if me[BAR]:
             fours = bar_double_plays(me, opp_at, hi)
         else:
-            fours = []
+            outside = sum(me[7:25])
+            fours = double_plays(me, opp_at, hi) if outside >= 4 else late_double_plays(me, opp_at, hi, outside)
         if fours:
             # The plays keep opp_at (never changed from here on) to find their hits when asked.
             return list(map(Move._from_sources, fours))
@@ -81,12 +81,7 @@ def legal_moves(position: Position, roll: tuple[int, int]) -> list[Move]:
         plays = bar_pair_plays(me, opp_at, hi, lo)
     else:
         outside = sum(me[7:25])
-        if outside >= 2:
-            plays = pair_plays(me, opp_at, hi, lo)
-        elif outside == 0:
-            plays = home_pair_plays(me, opp_at, hi, lo)
-        else:
-            plays = general_plays(me, opp_at, hi, lo)
+        plays = pair_plays(me, opp_at, hi, lo) if outside >= 2 else late_pair_plays(me, opp_at, hi, lo, outside)
     return list(map(Move, plays.values()))
 
 
