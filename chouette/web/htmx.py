@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from flask import Response, make_response, render_template, request, url_for
+from flask_babel import get_locale
+from flask_login import current_user
 
 
 def is_htmx() -> bool:
@@ -38,5 +41,24 @@ def see_other(endpoint: str, **values: Any) -> Response:
     else:
         response = make_response("", 303)
         response.headers["Location"] = url
+    response.vary.add("HX-Request")
+    return response
+
+
+def render_if_changed(version: str, page: str, fragment: str, **context: Any) -> Response:
+    """``render_page`` behind an ETag: ``304 Not Modified``, without rendering, while the
+    client already has this ``version`` (for the fragments that screens poll).
+
+    The ETag also covers page-or-fragment, the language and the viewer, which change the HTML.
+    """
+    viewer = current_user.get_id() if current_user.is_authenticated else "-"
+    key = f"{version}|{is_htmx()}|{get_locale()}|{viewer}"
+    etag = hashlib.sha256(key.encode()).hexdigest()[:32]
+    if etag in request.if_none_match:
+        response = make_response("", 304)
+    else:
+        response = render_page(page, fragment, **context)
+    response.set_etag(etag)
+    response.headers["Cache-Control"] = "no-cache"
     response.vary.add("HX-Request")
     return response

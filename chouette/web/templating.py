@@ -11,6 +11,7 @@ from flask_login import current_user
 from chouette.web import house_rules
 from chouette.web.auth import has_role
 from chouette.web.forms import PostForm
+from chouette.web.qr import qr_svg
 
 
 def init_app(app: Flask) -> None:
@@ -23,6 +24,7 @@ def init_app(app: Flask) -> None:
             "post_form": PostForm,
             "current_locale": lambda: str(get_locale() or "en"),
             "preset_name": lambda key: str(house_rules.PRESET_NAMES.get(key, key)),
+            "qr_svg": qr_svg,
         }
 
     app.add_template_filter(house_rules.money, "money")

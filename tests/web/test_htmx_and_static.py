@@ -71,3 +71,26 @@ def test_see_other_is_a_303_for_browsers_and_hx_redirect_for_htmx(app: Flask):
     assert (plain.status_code, plain.headers["Location"]) == (303, "/nights/")
     assert (htmx.status_code, htmx.headers["HX-Redirect"]) == (200, "/nights/")
     assert "Location" not in htmx.headers
+
+
+def test_render_if_changed_answers_304_while_the_version_is_unchanged(app: Flask):
+    from chouette.web.htmx import render_if_changed
+
+    versions = {"now": "1"}
+
+    @app.get("/polled")
+    def polled():
+        return render_if_changed(versions["now"], "nights/index.html", "nights/_night_list.html", nights=[])
+
+    client = app.test_client()
+    first = client.get("/polled", headers={"HX-Request": "true"})
+    assert first.status_code == 200 and first.headers["ETag"]
+    assert first.data.lstrip().startswith(b'<section id="night-list"')
+    same = client.get("/polled", headers={"HX-Request": "true", "If-None-Match": first.headers["ETag"]})
+    assert same.status_code == 304 and same.data == b""
+    page = client.get("/polled", headers={"If-None-Match": first.headers["ETag"]})
+    assert page.status_code == 200  # the full page is another representation
+    versions["now"] = "2"
+    changed = client.get("/polled", headers={"HX-Request": "true", "If-None-Match": first.headers["ETag"]})
+    assert changed.status_code == 200 and changed.headers["ETag"] != first.headers["ETag"]
+    assert "HX-Request" in changed.headers["Vary"] and changed.headers["Cache-Control"] == "no-cache"

@@ -240,3 +240,16 @@ def test_a_table_without_partners_says_so_on_its_card(app, client, login_as):
     page = client.get(f"/tables/{table.id}").data
     assert b"No box partner at this table." in page
     assert b"On: cubes of the same value doubled together must all be taken or all dropped by the box." in page
+
+
+def test_table_page_and_printed_card_carry_a_qr_code_of_the_table(app, client, login_as):
+    import segno
+
+    login_as("player")
+    with app.app_context():
+        table = gen_table()
+    url = f"http://localhost/tables/{table.id}"
+    expected = segno.make(url, error="m").svg_inline(scale=4, omitsize=True, svgclass="qr")
+    for page in (client.get(f"/tables/{table.id}").data.decode(), client.get(f"/tables/{table.id}/rules").data.decode()):
+        assert expected in page
+        assert url in page
