@@ -7,143 +7,148 @@
  */
 (function () {
   "use strict";
-  if (window.chouetteBoard) return;
-
-  var state = new WeakMap(); // board root -> {selected, counts, steps}
-
-  function pointName(n) {
-    return n === 25 ? "bar" : n === 0 ? "off" : String(n);
+  // The script may run again (htmx re-runs scripts in swapped content): one set of handlers,
+  // and adding the same function twice to document is a no-op.
+  var api = window.chouetteBoard || (window.chouetteBoard = makeBoard());
+  document.addEventListener("click", api.onClick);
+  document.addEventListener("input", api.onInput);
+  document.addEventListener("htmx:load", api.onLoad);
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", api.onLoad);
+  } else {
+    api.onLoad();
   }
 
-  function initial(root) {
-    var counts = {};
-    root.querySelectorAll("svg [data-point][data-mover]").forEach(function (el) {
-      counts[el.getAttribute("data-point")] = parseInt(el.getAttribute("data-mover"), 10) || 0;
-    });
-    return { selected: null, counts: counts, steps: [] };
-  }
+  function makeBoard() {
+    var state = new WeakMap(); // board root -> {selected, counts, steps}
 
-  function stateOf(root) {
-    var s = state.get(root);
-    if (!s) {
-      s = initial(root);
-      state.set(root, s);
+    function pointName(n) {
+      return n === 25 ? "bar" : n === 0 ? "off" : String(n);
     }
-    return s;
-  }
 
-  function pointEl(root, n) {
-    return root.querySelector('svg g.point[data-point="' + n + '"], svg g.bar-area[data-point="' + n + '"]');
-  }
+    function initial(root) {
+      var counts = {};
+      root.querySelectorAll("svg [data-point][data-mover]").forEach(function (el) {
+        counts[el.getAttribute("data-point")] = parseInt(el.getAttribute("data-mover"), 10) || 0;
+      });
+      return { selected: null, counts: counts, steps: [] };
+    }
 
-  function maxSteps(root) {
-    var dice = (root.querySelector("svg[data-dice]") || { getAttribute: function () { return ""; } })
-      .getAttribute("data-dice");
-    var parts = (dice || "").split("-");
-    return parts.length === 2 && parts[0] === parts[1] ? 4 : 2;
-  }
+    function stateOf(root) {
+      var s = state.get(root);
+      if (!s) {
+        s = initial(root);
+        state.set(root, s);
+      }
+      return s;
+    }
 
-  function render(root) {
-    var s = stateOf(root);
-    root.querySelectorAll("svg .selected, svg .target").forEach(function (el) {
-      el.classList.remove("selected", "target");
-    });
-    if (s.selected !== null) {
-      var el = pointEl(root, s.selected);
-      if (el) {
-        el.classList.add("selected");
-        (el.getAttribute("data-targets") || "").split(" ").forEach(function (t) {
-          var target = t && (t === "0" ? root.querySelector("svg g.tray[data-point='0']") : pointEl(root, t));
-          if (target) target.classList.add("target");
-        });
+    function pointEl(root, n) {
+      return root.querySelector('svg g.point[data-point="' + n + '"], svg g.bar-area[data-point="' + n + '"]');
+    }
+
+    function maxSteps(root) {
+      var dice = (root.querySelector("svg[data-dice]") || { getAttribute: function () { return ""; } })
+        .getAttribute("data-dice");
+      var parts = (dice || "").split("-");
+      return parts.length === 2 && parts[0] === parts[1] ? 4 : 2;
+    }
+
+    function render(root) {
+      var s = stateOf(root);
+      root.querySelectorAll("svg .selected, svg .target").forEach(function (el) {
+        el.classList.remove("selected", "target");
+      });
+      if (s.selected !== null) {
+        var el = pointEl(root, s.selected);
+        if (el) {
+          el.classList.add("selected");
+          (el.getAttribute("data-targets") || "").split(" ").forEach(function (t) {
+            var target = t && (t === "0" ? root.querySelector("svg g.tray[data-point='0']") : pointEl(root, t));
+            if (target) target.classList.add("target");
+          });
+        }
+      }
+      var composing = root.querySelector("[data-board-composing]");
+      if (composing) {
+        var text = s.steps.join(" ");
+        if (s.selected !== null) text += (text ? " " : "") + pointName(s.selected) + "/…";
+        composing.textContent = text;
+        composing.hidden = !text;
+      }
+      var play = root.querySelector("[data-board-play]");
+      if (play) play.classList.toggle("ready", s.steps.length >= maxSteps(root));
+    }
+
+    function appendStep(root, from, to) {
+      var s = stateOf(root);
+      var step = pointName(from) + "/" + pointName(to);
+      s.steps.push(step);
+      s.counts[from] = (s.counts[from] || 0) - 1;
+      if (to !== 0) s.counts[to] = (s.counts[to] || 0) + 1;
+      var input = root.querySelector("[data-board-input]");
+      if (input) {
+        input.value = (input.value.trim() + " " + step).trim();
+        input.dispatchEvent(new Event("change", { bubbles: true }));
       }
     }
-    var composing = root.querySelector("[data-board-composing]");
-    if (composing) {
-      var text = s.steps.join(" ");
-      if (s.selected !== null) text += (text ? " " : "") + pointName(s.selected) + "/…";
-      composing.textContent = text;
-      composing.hidden = !text;
+
+    function tap(root, n) {
+      var s = stateOf(root);
+      if (s.selected === null) {
+        if (n !== 0 && (s.counts[n] || 0) > 0) s.selected = n;
+      } else if (n === s.selected) {
+        s.selected = null; // the same point twice: cancel
+      } else if (n < s.selected) {
+        appendStep(root, s.selected, n);
+        s.selected = null;
+      } else if ((s.counts[n] || 0) > 0) {
+        s.selected = n; // a checker further back: choose it instead
+      }
+      render(root);
     }
-    var play = root.querySelector("[data-board-play]");
-    if (play) play.classList.toggle("ready", s.steps.length >= maxSteps(root));
-  }
 
-  function appendStep(root, from, to) {
-    var s = stateOf(root);
-    var step = pointName(from) + "/" + pointName(to);
-    s.steps.push(step);
-    s.counts[from] = (s.counts[from] || 0) - 1;
-    if (to !== 0) s.counts[to] = (s.counts[to] || 0) + 1;
-    var input = root.querySelector("[data-board-input]");
-    if (input) {
-      input.value = (input.value.trim() + " " + step).trim();
-      input.dispatchEvent(new Event("change", { bubbles: true }));
+    function clear(root) {
+      var input = root.querySelector("[data-board-input]");
+      if (input) input.value = "";
+      state.set(root, initial(root));
+      render(root);
     }
-  }
 
-  function tap(root, n) {
-    var s = stateOf(root);
-    if (s.selected === null) {
-      if (n !== 0 && (s.counts[n] || 0) > 0) s.selected = n;
-    } else if (n === s.selected) {
-      s.selected = null; // the same point twice: cancel
-    } else if (n < s.selected) {
-      appendStep(root, s.selected, n);
-      s.selected = null;
-    } else if ((s.counts[n] || 0) > 0) {
-      s.selected = n; // a checker further back: choose it instead
+    function ready(root) {
+      if (root.getAttribute("data-interactive") !== "true") return;
+      var clearButton = root.querySelector("[data-board-clear]");
+      if (clearButton) clearButton.hidden = false;
     }
-    render(root);
-  }
 
-  function clear(root) {
-    var input = root.querySelector("[data-board-input]");
-    if (input) input.value = "";
-    state.set(root, initial(root));
-    render(root);
-  }
-
-  function ready(root) {
-    if (root.getAttribute("data-interactive") !== "true") return;
-    var clearButton = root.querySelector("[data-board-clear]");
-    if (clearButton) clearButton.hidden = false;
-  }
-
-  document.addEventListener("click", function (event) {
-    var root = event.target.closest && event.target.closest("[data-board]");
-    if (!root || root.getAttribute("data-interactive") !== "true") return;
-    if (event.target.closest("[data-board-clear]")) {
-      event.preventDefault();
-      clear(root);
-      return;
+    function onClick(event) {
+      var root = event.target.closest && event.target.closest("[data-board]");
+      if (!root || root.getAttribute("data-interactive") !== "true") return;
+      if (event.target.closest("[data-board-clear]")) {
+        event.preventDefault();
+        clear(root);
+        return;
+      }
+      var el = event.target.closest("svg [data-point]");
+      if (!el || !root.contains(el)) return;
+      tap(root, parseInt(el.getAttribute("data-point"), 10));
     }
-    var el = event.target.closest("svg [data-point]");
-    if (!el || !root.contains(el)) return;
-    tap(root, parseInt(el.getAttribute("data-point"), 10));
-  });
 
-  // Typing by hand takes over: taps start again from the position as drawn.
-  document.addEventListener("input", function (event) {
-    var root = event.target.closest && event.target.closest("[data-board]");
-    if (!root || !event.target.matches("[data-board-input]")) return;
-    var fresh = initial(root);
-    state.set(root, fresh);
-    render(root);
-  });
+    // Typing by hand takes over: taps start again from the position as drawn.
+    function onInput(event) {
+      var root = event.target.closest && event.target.closest("[data-board]");
+      if (!root || !event.target.matches("[data-board-input]")) return;
+      state.set(root, initial(root));
+      render(root);
+    }
 
-  function readyAll(scope) {
-    (scope || document).querySelectorAll("[data-board]").forEach(ready);
-    if (scope && scope.matches && scope.matches("[data-board]")) ready(scope);
+    // A board appeared (page load, or htmx swapped a fresh one in): show its clear button.
+    function onLoad(event) {
+      var scope = event && event.target && event.target.querySelectorAll ? event.target : document;
+      scope.querySelectorAll("[data-board]").forEach(ready);
+      if (scope.matches && scope.matches("[data-board]")) ready(scope);
+    }
+
+    return { tap: tap, clear: clear, onClick: onClick, onInput: onInput, onLoad: onLoad };
   }
-
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", function () { readyAll(); });
-  } else {
-    readyAll();
-  }
-  // htmx swaps a fresh board in: show its clear button (state is per element, so it starts anew).
-  document.addEventListener("htmx:load", function (event) { readyAll(event.target); });
-
-  window.chouetteBoard = { tap: tap, clear: clear };
 })();
