@@ -71,7 +71,12 @@ def handle_csrf_error(error: CSRFError) -> BaseResponse:
 def error_page(status: int, message: str | None = None) -> Response:
     """The error page for ``status`` (the flash fragment for htmx)."""
     if is_htmx():
-        return flash_fragment(message or _("Something went wrong."), status=status)
+        defaults = {
+            403: _("Your role does not allow this. Ask an organizer or the club's admin."),
+            404: _("There is nothing at this address."),
+            500: _("Nothing was changed. Try again; if it happens again, tell the organizer."),
+        }
+        return flash_fragment(message or defaults.get(status, _("The request could not be handled.")), status=status)
     template = f"errors/{status}.html" if status in (403, 404, 500) else "errors/error.html"
     return make_response(render_template(template, status=status, message=message), status)
 

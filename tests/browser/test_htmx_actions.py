@@ -60,3 +60,19 @@ def test_an_htmx_request_outside_any_form_carries_the_csrf_header(page: Page, li
     page.evaluate(f"htmx.ajax('POST', '/nights/{night.id}/close', {{target: '#flash', swap: 'outerHTML'}})")
     expect(page.locator("#flash")).to_contain_text("The night is closed.")
     assert statuses == [200]
+
+
+@pytest.mark.browser
+def test_an_htmx_action_beyond_the_members_role_shows_why_in_the_flash_area(page: Page, live_server):
+    with live_server.app.app_context():
+        player = gen_member("player", name="Pia")
+        night = gen_night(name="Role check")
+    base = live_server.url
+    page.goto(f"{base}/auth/login")
+    page.get_by_label("Username").fill(player.username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.goto(f"{base}/nights/{night.id}")
+    page.evaluate(f"htmx.ajax('POST', '/nights/{night.id}/close', {{target: 'main', swap: 'innerHTML'}})")
+    expect(page.locator("#flash")).to_contain_text("Your role does not allow this.")
+    expect(page.get_by_role("heading", name="Role check")).to_be_visible()  # nothing else replaced

@@ -106,3 +106,11 @@ def test_domain_refusals_without_htmx_flash_and_303_back(tmp_path):
             assert ("error", "Bob has no cube to take.") in session["_flashes"]
     finally:
         dispose(app)
+
+
+def test_403_for_htmx_says_why_in_the_flash_fragment(app, client, login_as, htmx):
+    login_as("player")
+    response = client.post("/nights/new", headers=htmx)
+    assert response.status_code == 403
+    assert b"Your role does not allow this." in response.data
+    assert response.headers["HX-Retarget"] == "#flash"
