@@ -60,8 +60,8 @@ class CubeView:
 
     ``owner`` is ``"box"``, ``"member"`` (or ``"team"``), or None while the cube is in the
     middle. ``status`` is ``"live"``, ``"dropped"`` (the member dropped) or ``"won"`` (the box
-    dropped). ``offered`` is the value offered while ``to_answer`` (``"box"``/``"member"``) has
-    not answered yet.
+    dropped). ``offered`` is the value offered (``offer_kind``: ``"double"``, ``"beaver"``,
+    ``"raccoon"``) while ``to_answer`` (``"box"``/``"member"``) has not answered yet.
     """
 
     member: str
@@ -70,6 +70,7 @@ class CubeView:
     status: str = "live"
     offered: int | None = None
     to_answer: str | None = None
+    offer_kind: str = "double"
 
     @classmethod
     def from_member_cube(cls, cube: Any, name: str | None = None) -> CubeView:
@@ -82,6 +83,7 @@ class CubeView:
             status=cube.status,
             offered=offer.value if offer is not None else None,
             to_answer=cube.to_answer,
+            offer_kind=offer.kind if offer is not None else "double",
         )
 
     @property
@@ -109,7 +111,18 @@ class CubeView:
             )
         if self.offered and self.to_answer:
             answerer = _("the box") if _side(self.to_answer) == BOX else self.member
-            text += _("; doubled to %(value)s, %(who)s to answer", value=self.offered, who=answerer)
+            if self.offer_kind == "beaver":
+                text += _(
+                    "; beavered to %(value)s, %(who)s to answer", value=self.offered, who=answerer
+                )
+            elif self.offer_kind == "raccoon":
+                text += _(
+                    "; raccooned to %(value)s, %(who)s to answer", value=self.offered, who=answerer
+                )
+            else:
+                text += _(
+                    "; doubled to %(value)s, %(who)s to answer", value=self.offered, who=answerer
+                )
         return text
 
 
@@ -191,6 +204,7 @@ class _Board:
         labels: Mapping[str, str],
         legal: Mapping[int, Collection[int]] | None,
         numbering: str,
+        rail: bool = True,
     ) -> None:
         self.bottom = _side(bottom)
         self.top = _other(self.bottom)
@@ -212,6 +226,7 @@ class _Board:
         if numbering not in ("bottom", "on_roll"):
             raise ValueError(f"numbering {numbering!r}: expected 'bottom' or 'on_roll'")
         self.numbering = numbering
+        self.rail = rail
         self.position = position
 
     # --- numbering -------------------------------------------------------------------------
@@ -472,6 +487,21 @@ class _Board:
             data_pips=self.pips[side],
         )
 
+    def corner_pips(self, side: str) -> Markup:
+        """Without the rail: a side's pips above or below its tray."""
+        y = NR - 11 if side == self.top else HEIGHT - 9
+        body = _tag("title", _("%(side)s: %(n)s pips", side=self.name(side), n=self.pips[side]))
+        body += _tag("text", str(self.pips[side]), x=_num(TRAY_X + TW / 2), y=y, class_="pips")
+        if side == self.on_roll:
+            body += _tag("circle", cx=TRAY_X - 4, cy=y - 9, r=7, class_="on-roll-mark")
+        return _tag(
+            "g",
+            body,
+            class_=f"side corner side-{side}" + (" on-roll" if side == self.on_roll else ""),
+            data_side=side,
+            data_pips=self.pips[side],
+        )
+
     def cube_rows(self) -> Markup:
         """Every member's cube on the rail, grouped by where it stands."""
         if not self.cubes:
@@ -589,17 +619,20 @@ class _Board:
                 self.tray(self.top),
                 self.tray(self.bottom),
                 self.dice_group(),
-                self.side_block(self.top),
-                self.side_block(self.bottom),
-                self.cube_rows(),
             ]
         )
+        if self.rail:
+            body += self.side_block(self.top) + self.side_block(self.bottom) + self.cube_rows()
+            view = f"0 0 {WIDTH} {HEIGHT}"
+        else:
+            body += self.corner_pips(self.top) + self.corner_pips(self.bottom)
+            view = f"{RAIL - 4} 0 {WIDTH - RAIL + 4} {HEIGHT}"
         return _tag(
             "svg",
             body,
             xmlns="http://www.w3.org/2000/svg",
-            viewBox=f"0 0 {WIDTH} {HEIGHT}",
-            class_=f"board bottom-{self.bottom}",
+            viewBox=view,
+            class_=f"board bottom-{self.bottom}" + ("" if self.rail else " no-rail"),
             role="img",
             aria_label=label,
             data_position_id=self.position.id,
@@ -620,6 +653,7 @@ def render_board(
     labels: Mapping[str, str] | None = None,
     legal: Mapping[int, Collection[int]] | None = None,
     numbering: str = "bottom",
+    rail: bool = True,
 ) -> Markup:
     """Draw a position as an inline SVG (a ``Markup`` string, every text escaped).
 
@@ -628,7 +662,9 @@ def render_board(
     the bottom. ``labels`` maps ``"box"``/``"team"`` to the names shown. ``legal`` maps the
     on-roll player's points to the points one die takes them to (``legal_steps``), to mark the
     checkers that can move. ``numbering`` is ``"bottom"`` (point numbers from the side at the
-    bottom) or ``"on_roll"``. Every point carries ``data-point`` in the on-roll player's numbering.
+    bottom) or ``"on_roll"``. ``rail=False`` leaves out the rail (names, cubes), for a page that
+    shows them itself, and puts the pips beside the tray: the board then fills the width.
+    Every point carries ``data-point`` in the on-roll player's numbering.
 
     Raises:
         ValueError: a side name that is not box/member/team, or an unknown numbering.
@@ -646,6 +682,7 @@ def render_board(
         labels or {},
         legal,
         numbering,
+        rail,
     ).render()
 
 
@@ -698,6 +735,7 @@ def board_context(
     labels: Mapping[str, str] | None = None,
     legal: Mapping[int, Collection[int]] | None = None,
     numbering: str = "bottom",
+    rail: bool = True,
     interactive: bool = False,
     move_url: str | None = None,
     move_value: str = "",
@@ -716,6 +754,7 @@ def board_context(
             labels=labels,
             legal=legal,
             numbering=numbering,
+            rail=rail,
         ),
         "cube_list": render_cube_list(cube_list),
         "position_id": position.id,

@@ -269,6 +269,33 @@ def test_many_cubes_fit_on_the_rail():
     )
 
 
+def test_without_the_rail_the_board_fills_the_width_and_keeps_the_pips():
+    cubes = [CubeView("Ann", 2, "member")]
+    svg = render_board(Position.initial(), on_roll="team", dice=(2, 1), cubes=cubes, rail=False)
+    root = parse(svg)
+    x, _y, width, _height = (float(v) for v in root.get("viewBox").split())
+    with_rail = parse(render_board(Position.initial(), on_roll="team", dice=(2, 1)))
+    assert x > 0 and x + width == float(with_rail.get("viewBox").split()[2])
+    assert 'class="cube ' not in svg and "side-name" not in svg
+    pips = {g.get("data-side"): g for g in root.iter(f"{SVG}g") if "corner" in g.get("class", "")}
+    assert pips["box"].find(f"{SVG}text").text == "167"
+    assert pips["team"].find(f"{SVG}circle") is not None  # the team is on roll
+    assert pips["box"].find(f"{SVG}circle") is None
+    # Every drawn shape is inside the view.
+    xs = [float(e.get("x") or e.get("cx")) for e in root.iter() if e.get("x") or e.get("cx")]
+    assert min(xs) >= x
+
+
+@pytest.mark.parametrize(
+    ("kind", "words"),
+    [("double", "doubled to 4"), ("beaver", "beavered to 4"), ("raccoon", "raccooned to 4")],
+)
+def test_cube_offer_kinds_are_described(kind, words):
+    cube = CubeView("Ann", 2, "member", offered=4, to_answer="box", offer_kind=kind)
+    assert cube.describe() == f"Ann: cube 2, owned by Ann; {words}, the box to answer"
+    assert "2 → 4?" in render_cube_list([cube])
+
+
 def test_cube_view_from_a_member_cube():
     view = CubeView.from_member_cube(MemberCube("ann"), name="Ann")
     assert view == CubeView("Ann", 1, None, "live", None, None)
