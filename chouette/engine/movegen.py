@@ -1,22 +1,22 @@
 """Legal plays (RULES.md 1.3-1.5): every distinct resulting position of a roll, and applying one.
 
-Speed comes from the shape of the search, not from caching across calls:
-- a resulting position is identified while generating by one integer (the change of the mover's
-  counts in base 16, plus one bit per point hit), so duplicates cost one dict lookup;
-- opposing blocks do not change during a play (a hit only opens a point), so the table of
-  "can a die move from here" is built once per call;
-- doubles are searched with the steps' source points in non-increasing order: a step from a
-  lower point never makes a step from a higher point legal, so every play keeps an ordering
-  of that shape and permutations are never visited;
-- the common cases (no checker on the bar and no bear-off reachable in this roll) take a
-  direct path: two-dice plays are pairs of single steps plus one checker using both dice.
-Bar entry and bear-off go through the general search, which is also the reference the fast
-paths are tested against.
+Speed comes from the shape of the search, never from caching answers across calls:
+- opposing blocks do not change during a play (a hit only opens a point), so "can this die
+  leave that point" is decided once per call;
+- a resulting position is named while generating by one integer (the change of the mover's
+  counts in base 16, plus one bit per point hit), so a duplicate costs one dict lookup;
+- doubles take their steps' source points in non-increasing order (a step from a lower point
+  never makes a step from a higher one legal), so permutations are never visited, and without
+  bear-off distinct source multisets are distinct plays (see ``fastpaths.double_plays``);
+- each shape of roll has its own direct search in ``fastpaths``: pairs of steps plus one checker
+  using both dice, doubles, bar entry, and the end of the race where bear-offs are reachable.
+``general_plays`` handles anything; it is the reference the fast paths are tested against.
+Plays of doubles are built lazily: a ``Move`` derives its steps only when asked.
 """
 
 from __future__ import annotations
 
-from chouette.engine.errors import DiceError
+from chouette.engine.errors import DiceError, IllegalMoveError
 from chouette.engine.fastpaths import (
     HIT,
     W,
@@ -68,14 +68,17 @@ def legal_moves(position: Position, roll: tuple[int, int]) -> list[Move]:
     # opp_at[q]: opposing checkers on the mover's point q (0 and 25 stay empty).
     opp_at = [0, *opp[24:0:-1], 0]
     if hi == lo:
+        # The plays of doubles keep opp_at (never changed from here on) to find their hits.
         if me[BAR]:
             fours = bar_double_plays(me, opp_at, hi)
         else:
             outside = sum(me[7:25])
-            fours = double_plays(me, opp_at, hi) if outside >= 4 else late_double_plays(me, opp_at, hi, outside)
+            if outside < 4:
+                return list(map(Move._from_sources, late_double_plays(me, opp_at, hi, outside)))
+            fours = double_plays(me, opp_at, hi)
         if fours:
-            # The plays keep opp_at (never changed from here on) to find their hits when asked.
             return list(map(Move._from_sources, fours))
+        # Fewer than four steps can be played: rare, and left to the general search.
         plays = general_plays(me, opp_at, hi, lo)
     elif me[BAR]:
         plays = bar_pair_plays(me, opp_at, hi, lo)
@@ -180,8 +183,6 @@ def apply_move(position: Position, move: Move) -> Position:
     >>> p.mover[5], p.mover[8], p.mover[6]
     (2, 2, 4)
     """
-    from chouette.engine.errors import IllegalMoveError
-
     me = list(position.mover)
     opp = list(position.opponent)
     for p, q, _hit in move.hops():
