@@ -21,7 +21,7 @@ from typing import Any
 from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
-from chouette.engine import Position, Side, legal_moves
+from chouette.engine import Position, Side, check_roll, legal_moves
 
 BOX = "box"
 TEAM = "team"
@@ -668,6 +668,7 @@ def render_board(
 
     Raises:
         ValueError: a side name that is not box/member/team, or an unknown numbering.
+        DiceError: a die that is not 1..6.
 
     >>> svg = render_board(Position.initial(), on_roll="box", dice=(6, 5))
     >>> 'aria-label="Board: Box on roll; rolled 6-5; pips: Box 167, Team 167"' in svg
@@ -677,7 +678,7 @@ def render_board(
         position,
         bottom,
         on_roll,
-        tuple(dice) if dice else None,  # type: ignore[arg-type]
+        check_roll((dice[0], dice[1])) if dice else None,
         list(cubes or []),
         labels or {},
         legal,

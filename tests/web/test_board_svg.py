@@ -318,6 +318,8 @@ def test_legal_steps_mark_movable_points_and_targets():
 def test_bad_side_names_are_refused():
     with pytest.raises(ValueError, match="side 'captain'"):
         render_board(Position.initial(), on_roll="captain", dice=None)
+    with pytest.raises(ValueError, match="impossible roll"):
+        render_board(Position.initial(), on_roll="box", dice=(7, 1))
     with pytest.raises(ValueError, match="numbering"):
         render_board(Position.initial(), on_roll="box", dice=None, numbering="left")
 
