@@ -19,12 +19,19 @@ ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
 
 
-def board_page(app: Flask, position: Position, dice: tuple[int, int], *, dark: bool = False) -> str:
-    """A whole HTML page holding the interactive board of table 7, the box on roll."""
+def board_page(
+    app: Flask,
+    position: Position,
+    dice: tuple[int, int],
+    *,
+    dark: bool = False,
+    on_roll: str = "box",
+) -> str:
+    """A whole HTML page holding the interactive board of table 7, ``position`` seen from ``on_roll``."""
     context = board_context(
         7,
         position,
-        on_roll="box",
+        on_roll=on_roll,
         dice=dice,
         cubes=[CubeView("Ann", 2, "member"), CubeView("Bob", 1), CubeView("Carla", 4, "box")],
         labels={"box": "Zoe", "team": "Ann, Bob, Carla"},
@@ -111,6 +118,19 @@ def test_bar_and_off_are_written_in_words(page: Page, app: Flask):
     point(page, 1).click()
     page.locator("#board-7 svg g.tray[data-point='0'] .tray-half").click()
     expect(page.locator("#board-7 input[name='move']")).to_have_value("6/off 1/off")
+
+
+@pytest.mark.browser
+def test_team_on_roll_taps_in_the_teams_numbering(page: Page, app: Flask):
+    page.set_viewport_size({"width": 1100, "height": 900})
+    page.set_content(board_page(app, Position.initial(), (6, 5), on_roll="team"))
+    # The box stays at the bottom: the team's 24 point is drawn bottom right (the box's 1).
+    team_24 = point(page, 24).bounding_box()
+    team_1 = point(page, 1).bounding_box()
+    assert team_24 and team_1 and team_24["y"] > team_1["y"] and team_24["x"] == team_1["x"]
+    point(page, 24).click()
+    point(page, 18).click()
+    expect(page.locator("#board-7 input[name='move']")).to_have_value("24/18")
 
 
 @pytest.mark.browser
