@@ -201,3 +201,46 @@ def test_the_migrations_make_the_log_append_only_too(tmp_path):
             db.session.execute(text("DELETE FROM table_event"))
         db.session.rollback()
         db.engine.dispose()
+
+
+def _append_from_another_process(database_uri: str, table_id: int, worker: int, count: int) -> int:
+    """A separate process (like a gunicorn worker) appending ``count`` events; returns its retries."""
+    from app import create_app
+
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": database_uri})
+    retries = 0
+    done = 0
+    with app.app_context():
+        while done < count:
+            seq = services.last_seq(table_id)
+            db.session.commit()
+            try:
+                services.append_events(
+                    table_id, seq, [{"type": "join", "player": f"W{worker}-{done}"}], None,
+                    [services.LedgerRow(1000 * worker + done, f"W{worker}", 1, 100), services.LedgerRow(1000 * worker + done, "box", -1, -100)],
+                )
+                done += 1
+            except services.TableChanged:
+                retries += 1
+        db.engine.dispose()
+    return retries
+
+
+def test_processes_appending_to_one_table_leave_a_log_without_gap_or_duplicate(app):
+    import multiprocessing
+
+    with app.app_context():
+        table_id = gen_table().id
+    workers, per_worker = 4, 8
+    with multiprocessing.get_context("spawn").Pool(workers) as pool:
+        pool.starmap(
+            _append_from_another_process,
+            [(app.config["SQLALCHEMY_DATABASE_URI"], table_id, worker, per_worker) for worker in range(workers)],
+        )
+    total = workers * per_worker
+    assert _seqs(app, table_id) == list(range(1, total + 1))
+    with app.app_context():
+        players = [event.payload["player"] for event in services.table_events(table_id)]
+        assert sorted(players) == sorted(f"W{w}-{n}" for w in range(workers) for n in range(per_worker))
+        assert db.session.scalar(select(func.sum(LedgerEntry.cents))) == 0
+        assert db.session.scalar(select(func.count(LedgerEntry.id))) == 2 * total
