@@ -21,59 +21,47 @@ HIT = tuple(1 << (104 + i) for i in range(26))
 DELTA = tuple(tuple(W[max(p - d, 0)] - W[p] for d in range(7)) for p in range(26))
 
 
-def pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> dict[int, Steps]:
-    """Non-doubles, nothing on the bar, two or more checkers outside home: no bear-off."""
-    from_hi = [p for p in range(24, hi, -1) if me[p] and opp_at[p - hi] < 2]
-    lo_steps = []
-    for r in range(24, lo, -1):
-        if me[r]:
-            b = r - lo
-            if opp_at[b] < 2:
-                hit_b = opp_at[b] == 1
-                lo_steps.append((r, b, hit_b, DELTA[r][lo] + (HIT[b] if hit_b else 0)))
-    plays: dict[int, Steps] = {}
-    for p in from_hi:
-        a = p - hi
-        hit_a = opp_at[a] == 1
-        key_a = DELTA[p][hi] + (HIT[a] if hit_a else 0)
-        # One checker using both dice through the hi landing point.
-        b = a - lo
-        if b >= 1 and opp_at[b] < 2:
-            hit_b = opp_at[b] == 1
-            key = key_a + DELTA[a][lo] + (HIT[b] if hit_b else 0)
-            if key not in plays:
-                plays[key] = ((p, a, hit_a), (a, b, hit_b))
-        single = me[p] < 2
-        for r, b, hit_b, key_b in lo_steps:
-            if r == p and single:
+def pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> list[Steps]:
+    """Non-doubles, nothing on the bar, two or more checkers outside home: no bear-off.
+
+    Every play is either two checkers moving one die each or one checker moving both, and
+    the two families never meet once a pair that is really one checker's path (the lo checker
+    leaving the hi landing point, or landing where the hi checker leaves) is left to the
+    second family; so each resulting position is produced once and no duplicate check is needed.
+    """
+    hi_steps = [(p, p - hi, opp_at[p - hi] == 1) for p in range(24, hi, -1) if me[p] and opp_at[p - hi] < 2]
+    lo_steps = [(r, r - lo, opp_at[r - lo] == 1) for r in range(24, lo, -1) if me[r] and opp_at[r - lo] < 2]
+    plays: list[Steps] = []
+    append = plays.append
+    for step_a in hi_steps:
+        p, a, hit_a = step_a
+        alone = me[p] < 2
+        for step_b in lo_steps:
+            r = step_b[0]
+            if r == a or r - lo == p or (r == p and alone):
                 continue
-            key = key_a + key_b
-            if hit_a and b == a:
+            if hit_a and step_b[1] == a:
                 # Both land on the same blot: only the first hits.
-                key -= HIT[a]
-                hit_b = False
-            if key not in plays:
-                plays[key] = ((p, a, hit_a), (r, b, hit_b))
-    # One checker using both dice through the lo landing point.
-    for r, b, hit_b, key_b in lo_steps:
-        a = b - hi
-        if a >= 1 and opp_at[a] < 2:
-            hit_a = opp_at[a] == 1
-            key = key_b + DELTA[b][hi] + (HIT[a] if hit_a else 0)
-            if key not in plays:
-                plays[key] = ((r, b, hit_b), (b, a, hit_a))
+                step_b = (r, a, False)
+            append((step_a, step_b))
+    # One checker using both dice, through the hi or the lo landing point.
+    for s in range(24, hi + lo, -1):
+        end = s - hi - lo
+        if not me[s] or opp_at[end] >= 2:
+            continue
+        hit_end = opp_at[end] == 1
+        via_hi, via_lo = s - hi, s - lo
+        open_hi, open_lo = opp_at[via_hi] < 2, opp_at[via_lo] < 2
+        blot_hi, blot_lo = opp_at[via_hi] == 1, opp_at[via_lo] == 1
+        if open_hi:
+            append(((s, via_hi, blot_hi), (via_hi, end, hit_end)))
+        # The second path is another position only when a hit on the way tells them apart.
+        if open_lo and (not open_hi or blot_hi or blot_lo):
+            append(((s, via_lo, blot_lo), (via_lo, end, hit_end)))
     if plays:
         return plays
     # Only one die can be played: the larger if it can (RULES.md 1.3).
-    if from_hi:
-        for p in from_hi:
-            a = p - hi
-            hit_a = opp_at[a] == 1
-            plays[DELTA[p][hi] + (HIT[a] if hit_a else 0)] = ((p, a, hit_a),)
-    else:
-        for r, b, hit_b, key_b in lo_steps:
-            plays[key_b] = ((r, b, hit_b),)
-    return plays
+    return [(step,) for step in (hi_steps or lo_steps)]
 
 
 def double_plays(me: list[int], opp_at: list[int], die: int) -> list[tuple]:

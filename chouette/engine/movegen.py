@@ -84,7 +84,9 @@ def legal_moves(position: Position, roll: tuple[int, int]) -> list[Move]:
         plays = bar_pair_plays(me, opp_at, hi, lo)
     else:
         outside = sum(me[7:25])
-        plays = pair_plays(me, opp_at, hi, lo) if outside >= 2 else late_pair_plays(me, opp_at, hi, lo, outside)
+        if outside >= 2:
+            return list(map(Move, pair_plays(me, opp_at, hi, lo)))
+        plays = late_pair_plays(me, opp_at, hi, lo, outside)
     return list(map(Move, plays.values()))
 
 
