@@ -70,6 +70,7 @@ def role_required(role: str) -> Callable[[View], View]:
     """Decorate a view: signed out goes to sign-in, a lower role gets 403."""
 
     def decorator(view: View) -> View:
+        """Wrap ``view`` with the check."""
         @wraps(view)
         def wrapped(*args: Any, **kwargs: Any) -> Any:
             if not current_user.is_authenticated:

@@ -61,10 +61,12 @@ class SetupForm(FlaskForm):
 
 
 def _role_choices() -> list[tuple[str, Any]]:
+    """The roles, named in the current language."""
     return [("player", _l("Player")), ("organizer", _l("Organizer")), ("admin", _l("Admin"))]
 
 
 def _locale_choices() -> list[tuple[str, Any]]:
+    """The interface languages, each named in itself."""
     return [("", _l("Browser's language")), ("en", "English"), ("it", "Italiano")]
 
 
@@ -109,6 +111,7 @@ class CentsField(Field):
     widget = TextInput()
 
     def _value(self) -> str:
+        """What the input shows: what was typed, else the amount as ``1.00``."""
         if self.raw_data:
             return str(self.raw_data[0])
         if isinstance(self.data, int):
@@ -116,6 +119,7 @@ class CentsField(Field):
         return ""
 
     def process_formdata(self, valuelist: list[Any]) -> None:
+        """Parse the typed amount exactly (Decimal, never float) into cents."""
         if not valuelist:
             return
         text = str(valuelist[0]).strip().replace(",", ".")
@@ -134,10 +138,12 @@ class CentsField(Field):
 
 
 def _choices(key: str) -> list[tuple[str, Any]]:
+    """The allowed values of a choice setting, named in words."""
     return [(value, house_rules.VALUE_NAMES[key][value]) for value in services.SETTING_CHOICES[key]]
 
 
 def _int_field(key: str) -> IntegerField:
+    """A whole-number setting's field, with its default and range."""
     low, high = services.SETTING_RANGES[key]
     return IntegerField(
         house_rules.SETTING_NAMES[key],

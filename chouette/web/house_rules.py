@@ -70,6 +70,7 @@ def money(cents: int, currency: str) -> str:
 
 
 def _yes_no(value: bool, yes: Any, no: Any) -> str:
+    """The sentence for an on/off setting."""
     return str(yes if value else no)
 
 

@@ -19,6 +19,7 @@ def init_app(app: Flask) -> None:
 
     @app.context_processor
     def globals_for_templates() -> dict[str, Any]:
+        """``can(role)``, ``post_form``, ``current_locale()``, ``preset_name(key)``, ``qr_svg(url)``."""
         return {
             "can": lambda role: has_role(current_user, role),
             "post_form": PostForm,
