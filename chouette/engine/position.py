@@ -129,6 +129,8 @@ class Position:
                     point += 1
                 index += 1
             sides.append(slots)
+        if bits >> index:
+            raise FormatError(f"Position ID {position_id!r}: checkers beyond the 30 counts (more than 15 a side)")
         # GNU Backgammon writes the opponent first, then the player on roll.
         opponent, mover = sides
         try:

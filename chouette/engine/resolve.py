@@ -105,6 +105,11 @@ def _why(position: Position, hi: int, lo: int, typed: Move, plays: list[Move]) -
         outside = sum(me[7:26])
         if outside:
             return f"cannot bear off yet: {outside} checker(s) outside the home board"
+    for path in typed.paths:
+        start = path[0][0]
+        higher = [p for p in range(start + 1, 7) if me[p]]
+        if path[-1][0] == OFF and start < hi and start not in (hi, lo, hi + lo) and higher:
+            return f"cannot bear off from {start} with a larger die while checkers are on the {higher[-1]}"
     used = len(plays[0].steps)
     dice_pips = {hi, lo, hi + lo} if hi != lo else {hi * n for n in range(1, 5)}
     for path in typed.paths:

@@ -38,7 +38,7 @@ def test_parse_reads_gnubg_notation_and_variants(text, written):
 def test_parse_of_str_round_trips_and_repr_evaluates_back(text):
     move = Move.parse(text)
     assert Move.parse(str(move)) == move
-    assert eval(repr(move)) == move  # noqa: S307 - the repr contract
+    assert eval(repr(move)) == move
     assert hash(Move.parse(str(move))) == hash(move)
 
 
@@ -55,3 +55,14 @@ def test_steps_and_pips_of_a_parsed_move():
     move = Move.parse("bar/22*/16 6/off")
     assert move.hops() == [(25, 22, True), (22, 16, False), (6, 0, False)]
     assert move.pips() == 9 + 6
+
+
+def test_generated_double_knows_its_hits_and_writes_repeats():
+    from chouette.engine import Position, legal_moves
+
+    # Two checkers on the 7 and a blot on the mover's 4: 7/4*(2) with 3-3 hits once.
+    position = Position.from_points({7: 2, 13: 2, 8: 2, 6: 9}, {21: 1, 24: 14})
+    move = next(m for m in legal_moves(position, (3, 3)) if str(m).startswith("7/4*(2)"))
+    hits = [step for step in move.steps if step[2]]
+    assert hits == [(7, 4, True)]
+    assert Move.parse(str(move)) == move

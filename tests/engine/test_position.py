@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from chouette.engine import FormatError, Position, Side, XgidFields, format_xgid, parse_xgid
+from chouette.engine import (
+    FormatError,
+    Position,
+    Side,
+    XgidFields,
+    format_xgid,
+    parse_xgid,
+)
 
 START_XGID = "XGID=-b----E-C---eE---c-e----B-:0:0:1:00:0:0:0:0:10"
 
@@ -21,7 +28,7 @@ def test_initial_position_id_and_pips():
 def test_position_id_round_trips(position_id):
     position = Position.from_id(position_id)
     assert position.id == position_id
-    assert eval(repr(position)) == position  # noqa: S307 - the repr contract
+    assert eval(repr(position)) == position
 
 
 def test_position_id_puts_the_player_on_roll_second():
@@ -110,3 +117,9 @@ def test_bad_xgid_raises_format_error_naming_input(bad):
     with pytest.raises(FormatError) as error:
         parse_xgid(bad)
     assert repr(bad) in str(error.value)
+
+
+def test_position_id_with_bits_after_the_counts_is_refused():
+    # 27YBAOBYAAAAAA (12 checkers off, so 12 bits of padding) with the last bit set.
+    with pytest.raises(FormatError, match="beyond"):
+        Position.from_id("27YBAOBYAAAAgA")

@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import pytest
 
-from chouette.engine import IllegalMoveError, Move, NotationError, Position, apply_move, legal_moves, match_move
+from chouette.engine import (
+    IllegalMoveError,
+    Move,
+    NotationError,
+    Position,
+    apply_move,
+    legal_moves,
+    match_move,
+)
 
 START = Position.initial()
 
@@ -91,3 +99,14 @@ def test_empty_move_matches_a_roll_with_no_play_only_as_an_error():
     # With no play there is nothing to match: the caller passes the turn instead.
     assert legal_moves(Position.from_id("hucHASRSc/CAUA"), (6, 6)) == []
     assert Move.parse("") == Move(())
+
+
+def test_refusal_says_a_larger_die_bears_off_only_from_the_highest_point():
+    # Figure 10: 6-4 with checkers on the 5s and the 3; the 4 cannot bear off the 3.
+    position = Position.from_points({5: 2, 3: 1}, {24: 2, 13: 13})
+    message = _refusal(position, (6, 4), "5/off 3/off")
+    assert "cannot bear off from 3 with a larger die while checkers are on the 5" in message
+
+
+def test_match_move_accepts_a_move_object():
+    assert str(match_move(START, (3, 1), Move.parse("8/5 6/5"))) == "8/5 6/5"
