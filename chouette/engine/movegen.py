@@ -187,7 +187,7 @@ def apply_move(position: Position, move: Move) -> Position:
     """
     me = list(position.mover)
     opp = list(position.opponent)
-    for p, q, _hit in move.hops():
+    for p, q, _hit in move.steps:
         if me[p] == 0:
             raise IllegalMoveError(f"move {move}: no checker on {p} in position {position.id}")
         if q and opp[25 - q] >= 2:

@@ -15,6 +15,9 @@ class WinKind(enum.IntEnum):
     GAMMON = 2
     BACKGAMMON = 3
 
+    def __repr__(self) -> str:
+        return f"WinKind.{self.name}"
+
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -22,6 +25,9 @@ class Outcome:
 
     winner: Side
     kind: WinKind
+
+    def __repr__(self) -> str:
+        return f"Outcome({self.winner!r}, {self.kind!r})"
 
     @property
     def on_roll_won(self) -> bool:
@@ -40,7 +46,7 @@ def outcome(position: Position) -> Outcome | None:
     >>> outcome(Position.initial()) is None
     True
     >>> outcome(Position.from_points({}, {24: 15}))
-    Outcome(winner=<Side.ON_ROLL: 'on_roll'>, kind=<WinKind.BACKGAMMON: 3>)
+    Outcome(Side.ON_ROLL, WinKind.BACKGAMMON)
     """
     if position.mover[OFF] == CHECKERS:
         winner, loser = Side.ON_ROLL, position.opponent

@@ -31,6 +31,9 @@ class Side(enum.Enum):
     ON_ROLL = "on_roll"
     OPPONENT = "opponent"
 
+    def __repr__(self) -> str:
+        return f"Side.{self.name}"
+
     def other(self) -> Side:
         """The other side."""
         return Side.OPPONENT if self is Side.ON_ROLL else Side.ON_ROLL

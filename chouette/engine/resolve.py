@@ -47,6 +47,9 @@ def match_move(position: Position, roll: tuple[int, int], text: str | Move) -> M
     hi, lo = check_roll(roll)
     typed = text if isinstance(text, Move) else Move.parse(text)
     plays = legal_moves(position, (hi, lo))
+    if not plays and not typed:
+        # Nothing can be played: the empty move is the only legal one (the turn passes).
+        return typed
     target = _mover_after(position, typed)
     candidates = []
     if target is not None:

@@ -8,7 +8,6 @@ import pathlib
 import pytest
 
 from chouette.engine import DiceError, Position, apply_move, legal_moves
-from chouette.engine.movegen import apply_steps
 
 DATA = json.loads((pathlib.Path(__file__).parent / "data" / "perft.json").read_text())
 ROLLS = [(a, b) for a in range(1, 7) for b in range(1, a + 1)]
@@ -195,3 +194,8 @@ def test_hits_on_the_way_are_marked():
     position = Position.from_points({24: 2, 13: 5, 8: 3, 6: 5}, {7: 1, 5: 4, 8: 3, 13: 5, 24: 2})
     plays = _plays(position, (6, 5))
     assert "24/18*/13" in plays and "24/13" in plays
+
+
+def test_finished_position_has_no_play():
+    finished = Position.from_points({}, {6: 15})
+    assert all(legal_moves(finished, roll) == [] for roll in ROLLS)

@@ -35,3 +35,9 @@ def test_winner_can_be_the_opponent_of_the_player_on_roll():
 
 def test_multiplier_values():
     assert [k.value for k in WinKind] == [1, 2, 3]
+
+
+def test_outcome_repr_evaluates_back():
+    result = outcome(Position.from_points({6: 1}, {}))
+    assert repr(result) == "Outcome(Side.OPPONENT, WinKind.SINGLE)"
+    assert eval(repr(result)) == result

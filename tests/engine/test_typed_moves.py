@@ -95,12 +95,6 @@ def test_refusal_of_a_wrong_distance():
     assert "4 pips" in _refusal(START, (6, 5), "24/20 13/8")
 
 
-def test_empty_move_matches_a_roll_with_no_play_only_as_an_error():
-    # With no play there is nothing to match: the caller passes the turn instead.
-    assert legal_moves(Position.from_id("hucHASRSc/CAUA"), (6, 6)) == []
-    assert Move.parse("") == Move(())
-
-
 def test_refusal_says_a_larger_die_bears_off_only_from_the_highest_point():
     # Figure 10: 6-4 with checkers on the 5s and the 3; the 4 cannot bear off the 3.
     position = Position.from_points({5: 2, 3: 1}, {24: 2, 13: 13})
@@ -110,3 +104,8 @@ def test_refusal_says_a_larger_die_bears_off_only_from_the_highest_point():
 
 def test_match_move_accepts_a_move_object():
     assert str(match_move(START, (3, 1), Move.parse("8/5 6/5"))) == "8/5 6/5"
+
+
+def test_empty_move_is_the_legal_one_when_nothing_can_be_played():
+    position = Position.from_id("hucHASRSc/CAUA")
+    assert match_move(position, (6, 6), "") == Move(())
