@@ -1,0 +1,231 @@
+"""Table commands: load a table's state from its log, check a command, write it (DESIGN.md).
+
+A command is one event of the log format. It is checked against the current state by the pure
+rules (``chouette.table``); if legal it is appended at the next ``seq`` together with the ledger
+rows it produces, in one transaction (``services.append_events``). Ledger rows are the change
+in every game's money that the event causes, so a drop is booked at once, a finished game in
+full, and an undo books the reversal: the ledger is always the projection of the log.
+
+States are cached per process, keyed by the table and the seq they were folded to; a cache
+miss folds the log again (a few tens of milliseconds for a whole night).
+"""
+
+from __future__ import annotations
+
+import secrets
+import threading
+from collections import OrderedDict
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from chouette import services
+from chouette.engine import SecretsDice, legal_moves
+from chouette.extensions import db
+from chouette.models import ChouetteTable, Member, TableEvent
+from chouette.standings import GameMoney, games_money
+from chouette.table import TableError, TableState, apply_event, fold
+
+ORGANIZER_ROLES = ("organizer", "admin")
+ANSWERS = ("take", "drop", "beaver", "raccoon")
+_CACHE_SIZE = 64
+
+
+class NotAllowed(services.ServiceError):
+    """The signed-in member may not make this command (e.g. another player's cube)."""
+
+
+@dataclass(frozen=True)
+class TablePlay:
+    """A table with its folded state and the seq of the last event folded."""
+
+    table: ChouetteTable
+    state: TableState
+    seq: int
+
+
+class _StateCache:
+    """The latest folded states, per process; safe for threaded servers."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._states: OrderedDict[tuple[str, int], tuple[int, TableState]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, table_id: int) -> tuple[int, TableState] | None:
+        key = (_database(), table_id)
+        with self._lock:
+            found = self._states.get(key)
+            if found is not None:
+                self._states.move_to_end(key)
+            return found
+
+    def put(self, table_id: int, seq: int, state: TableState) -> None:
+        key = (_database(), table_id)
+        with self._lock:
+            current = self._states.get(key)
+            if current is not None and current[0] > seq:
+                return
+            self._states[key] = (seq, state)
+            self._states.move_to_end(key)
+            while len(self._states) > self._size:
+                self._states.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._states.clear()
+
+
+def _database() -> str:
+    """Which database a cached state belongs to (a process may serve several in tests)."""
+    return str(db.engine.url)
+
+
+_cache = _StateCache(_CACHE_SIZE)
+
+
+def clear_cache() -> None:
+    """Forget every cached state (tests; after a restore)."""
+    _cache.clear()
+
+
+def load_play(table_id: int) -> TablePlay:
+    """The table and its current state. Raises NotFound."""
+    table = services.get_table(table_id)
+    seq = services.last_seq(table_id)
+    cached = _cache.get(table_id)
+    if cached is not None and cached[0] == seq and cached[1].settings.to_dict() == _settings(table):
+        return TablePlay(table, cached[1], seq)
+    state = _fold_table(table, cached)
+    _cache.put(table_id, seq, state)
+    return TablePlay(table, state, seq)
+
+
+def _settings(table: ChouetteTable) -> dict[str, Any]:
+    from chouette.table import Settings
+
+    return Settings.from_dict(table.settings).to_dict()
+
+
+def _fold_table(table: ChouetteTable, cached: tuple[int, TableState] | None) -> TableState:
+    """Fold the log: from the cached state when only plain events follow it, else all of it."""
+    if cached is not None and cached[0] <= services.last_seq(table.id):
+        query = (select(TableEvent).where(TableEvent.table_id == table.id,
+                                          TableEvent.seq > cached[0]).order_by(TableEvent.seq))
+        newer = list(db.session.scalars(query))
+        if all(event.type != "undo" for event in newer):
+            state = cached[1]
+            for event in newer:
+                state = apply_event(state, event.as_dict())
+            return state
+    return fold(table.settings, services.table_log(table.id))
+
+
+def ledger_changes(before: TableState, after: TableState) -> list[services.LedgerRow]:
+    """The ledger rows that take the money of ``before`` to that of ``after``, per game."""
+    old = {g.number: g for g in games_money(before)}
+    new = {g.number: g for g in games_money(after)}
+    rows = []
+    for number in sorted(set(old) | set(new)):
+        was = old.get(number) or GameMoney(number, {}, {}, False)
+        now = new.get(number) or GameMoney(number, {}, {}, False)
+        for player in sorted(set(was.points) | set(now.points) | set(was.cents) | set(now.cents)):
+            points = now.points.get(player, 0) - was.points.get(player, 0)
+            cents = now.cents.get(player, 0) - was.cents.get(player, 0)
+            if points or cents:
+                rows.append(services.LedgerRow(number, player, points, cents))
+    return rows
+
+
+def is_organizer(member: Member | None) -> bool:
+    """Whether ``member`` runs tables (organizer or admin)."""
+    return member is not None and getattr(member, "role", None) in ORGANIZER_ROLES
+
+
+def may_answer_own_cube(member: Member | None, state: TableState, event: Mapping[str, Any]) -> bool:
+    """A player may answer a double made to his own cube from his phone, and nothing else."""
+    if member is None or event.get("type") not in ANSWERS:
+        return False
+    game = state.game
+    name = getattr(member, "name", None)
+    if game is None or event.get("cube") != name or name not in game.cubes:
+        return False
+    return game.cubes[name].to_answer == "member"
+
+
+def authorize(member: Member | None, state: TableState, event: Mapping[str, Any]) -> None:
+    """Raise NotAllowed unless ``member`` may make this command at this table."""
+    if is_organizer(member) or may_answer_own_cube(member, state, event):
+        return
+    raise NotAllowed(_("Only an organizer runs this table; a player answers his own cube."))
+
+
+def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Member | None
+         ) -> TablePlay:
+    """Apply one command made at ``expected_seq`` (the seq the actor saw) and write it.
+
+    Raises TableError (the rules refuse it: the message says why), TableChanged (someone
+    changed the table first), NotAllowed, NotFound, NightClosed. Nothing is written then.
+    """
+    current = load_play(table_id)
+    if current.seq != expected_seq:
+        raise services.TableChanged(table_id, expected_seq)
+    if not isinstance(event, Mapping):
+        raise TableError(_("That is not a table action."))
+    authorize(actor, current.state, event)
+    after = apply_event(current.state, event)
+    rows = ledger_changes(current.state, after)
+    services.append_events(table_id, expected_seq, [dict(event)], actor, rows)
+    _cache.put(table_id, expected_seq + 1, after)
+    return TablePlay(current.table, after, expected_seq + 1)
+
+
+# --- commands that need chance: the server rolls, with a cryptographically sound source --
+
+
+def order_roll_event(state: TableState, die: Callable[[], int]) -> dict[str, Any]:
+    """An order roll for everyone who must roll now (all players, or the tied ones)."""
+    if state.ordered:
+        raise TableError(_("The starting order is already settled."))
+    if state.order_groups is None:
+        rolling = list(state.waiting)
+    else:
+        rolling = [p for group in state.order_groups if len(group) > 1 for p in group]
+    return {"type": "order_roll", "rolls": {name: die() for name in rolling}}
+
+
+def partner_draw_event(state: TableState, choose: Callable[[list[str]], str]) -> dict[str, Any]:
+    """The partner drawn at random among the team other than the captain."""
+    candidates = list(state.seats.line)
+    if not candidates:
+        raise TableError(_("Nobody can be drawn as the box's partner."))
+    return {"type": "partner_draw", "player": choose(candidates)}
+
+
+def dice_event(state: TableState, die: Callable[[], int]) -> dict[str, Any]:
+    """The next board roll: the opening roll (one die a side, no tie) or the side on roll's."""
+    game = state.game
+    if game is None or game.mode is None:
+        return {"type": "opening_roll", "box": die(), "team": die()}
+    return {"type": "roll", "dice": [die(), die()]}
+
+
+def server_event(state: TableState, kind: str) -> dict[str, Any]:
+    """Build a chance event with the server's dice (``secrets``): order, partner, dice."""
+    dice = SecretsDice()
+    if kind == "order_roll":
+        return order_roll_event(state, dice)
+    if kind == "partner_draw":
+        return partner_draw_event(state, secrets.choice)
+    if kind == "roll":
+        return dice_event(state, dice)
+    raise TableError(_("Unknown action."))
+
+
+def playable(state: TableState) -> bool:
+    """Whether the side on roll has rolled and has a legal play to enter."""
+    game = state.game
+    return bool(game and game.position is not None and game.dice
+                and legal_moves(game.position, game.dice))
