@@ -39,6 +39,7 @@ class Game:
     turns: int = 0
     last_move: str | None = None
     stakes: dict[str, int] = field(default_factory=dict)  # per-player stakes at the start
+    start_seats: dict[str, Any] = field(default_factory=dict)  # seats when it began (void)
 
     @classmethod
     def start(cls, number: int, team: list[str]) -> Game:
@@ -55,7 +56,7 @@ class Game:
             dict(self.box_answers), self.captain_won_early, self.box_doubled, self.doubles,
             self.automatic,
             list(self.extras), self.extras_open, self.position, self.on_roll, self.dice,
-            self.turns, self.last_move, self.stakes,
+            self.turns, self.last_move, self.stakes, self.start_seats,
         )
 
     @property
@@ -109,6 +110,7 @@ class Game:
             "turns": self.turns,
             "last_move": self.last_move,
             "stakes": dict(self.stakes),
+            "start_seats": self.start_seats,
         }
 
     @classmethod
@@ -133,6 +135,7 @@ class Game:
             Position.from_id(position_id) if position_id else None,
             data["on_roll"], tuple(data["dice"]) if data.get("dice") else None,
             data["turns"], data.get("last_move"), dict(data.get("stakes") or {}),
+            dict(data.get("start_seats") or {}),
         )
 
 
@@ -157,6 +160,8 @@ class GameRecord:
     pairs: tuple[tuple[str, int], ...]
     extras: tuple[tuple[str, str, int], ...]
     stakes: tuple[tuple[str, int], ...] = ()  # per-player stakes in force during this game
+    voided: bool = False  # a correction voided it: no money, no rotation
+    correction: str | None = None  # the reason of the correction that changed it, if any
 
     @property
     def box_side_points(self) -> int:
@@ -173,6 +178,8 @@ class GameRecord:
             "pairs": [list(p) for p in self.pairs],
             "extras": [list(e) for e in self.extras],
             "stakes": [list(s) for s in self.stakes],
+            "voided": self.voided,
+            "correction": self.correction,
         }
 
     @classmethod
@@ -185,6 +192,8 @@ class GameRecord:
             tuple((m, p) for m, p in data["pairs"]),
             tuple((g, t, p) for g, t, p in data["extras"]),
             tuple((n, c) for n, c in data.get("stakes", ())),
+            bool(data.get("voided", False)),
+            data.get("correction"),
         )
 
 

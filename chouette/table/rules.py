@@ -234,6 +234,7 @@ def _game(state: TableState) -> Game:
         who = f"offer it to {nxt}" if nxt else "draw the partner"
         raise TableError(f"the box's partnership comes first: {who}")
     game = Game.start(len(state.games) + 1, state.seats.team)
+    game.start_seats = state.seats.to_dict()
     if state.settings.per_player_stakes:
         # The stakes in force when the game starts price all of it, even after a rejoin.
         players = [p for p in (state.seats.box, state.seats.partner) if p] + game.members
@@ -727,8 +728,15 @@ def _end_if_no_cube(state: TableState, game: Game) -> None:
 
 
 def _finish(state: TableState, game: Game, winner: str | None, kind: str | None) -> None:
-    """Settle the game, record it, rotate the seats (RULES 2.3, 2.10)."""
+    """Settle the game, record it, rotate the seats (RULES 2.3, 2.10), corrections applied."""
     settings = state.settings
+    correction = state.corrections.get(game.number)
+    reason = correction.get("reason") if correction else None
+    if correction and correction.get("void"):
+        _void(state, game, winner, kind, reason)
+        return
+    if correction and correction.get("result") and winner is not None and not game.is_board:
+        winner, kind = correction["result"]["winner"], correction["result"]["kind"]
     pairs, extras = settle(game, winner, kind, jacoby=settings.jacoby)
     seat_cube = game.cubes[game.seat_captain]
     if seat_cube.status == WON:
@@ -741,7 +749,7 @@ def _finish(state: TableState, game: Game, winner: str | None, kind: str | None)
         game.number, state.seats.box or "", state.seats.partner, game.seat_captain,
         captain_won, winner, kind, game.mode or SCORESHEET,
         tuple(game.cubes[m] for m in game.members), pairs, extras,
-        _stakes(state, game) if settings.per_player_stakes else (),
+        _stakes(state, game) if settings.per_player_stakes else (), False, reason,
     )
     net = record.box_side_points
     keeps = {"beat_captain": True, "net_non_negative": net >= 0, "net_positive": net > 0}
@@ -753,6 +761,61 @@ def _finish(state: TableState, game: Game, winner: str | None, kind: str | None)
     state.seats.fill()
     state.games.append(record)
     state.game = None
+
+
+def _void(state: TableState, game: Game, winner: str | None, kind: str | None,
+          reason: str | None) -> None:
+    """A voided game counts for nothing: no money, and the seats are as when it began
+    (who joined meanwhile waits at the end of the line; who left stays gone)."""
+    start = game.start_seats
+    seated = set(state.seats.seated) | set(state.pending_joiners)
+    before = [start["box"], start["partner"], start["captain"], *start["line"]]
+    seats = seating.Seats(*(p if p in seated else None for p in before[:3]),
+                          [p for p in start["line"] if p in seated])
+    newcomers = [p for p in state.seats.seated + state.pending_joiners if p not in before]
+    seats.line.extend(newcomers)
+    if seats.partner is None and start["partner"] is not None:
+        state.partner_offers = []
+    seats.fill()
+    state.seats = seats
+    state.pending_joiners = []
+    state.games.append(GameRecord(
+        game.number, start["box"], start["partner"], game.seat_captain, False, winner, kind,
+        game.mode or SCORESHEET, tuple(game.cubes[m] for m in game.members), (), (), (),
+        True, reason,
+    ))
+    state.game = None
+
+
+def on_correct(state: TableState, event: dict[str, Any]) -> None:
+    """A correction of a finished game: void it, or fix its declared result, with a reason.
+
+    Its effect is applied where that game ends (the fold knows every correction in advance),
+    so every later rotation and amount is recomputed; here it is only checked.
+    """
+    number = event.get("game")
+    if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(state.games):
+        raise TableError(f"there is no finished game {number!r} to correct")
+    reason = event.get("reason")
+    if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
+        raise TableError("a correction needs a reason (at most 200 characters)")
+    record = state.games[number - 1]
+    result = event.get("result")
+    if bool(event.get("void")) == (result is not None):
+        raise TableError("a correction either voids the game or gives its right result")
+    if result is None:
+        return
+    if not isinstance(result, dict) or result.get("winner") not in ("box", "team") \
+            or result.get("kind") not in KINDS:
+        raise TableError('the right result names the winner ("box" or "team") and the kind')
+    if record.voided:
+        return
+    if record.mode == BOARD:
+        raise TableError(f"game {number} was played on the board: the board decided its "
+                         "result; void it instead")
+    if record.winner is None:
+        raise TableError(f"game {number} ended when every cube was dropped: there is no "
+                         "result to fix; void it instead")
 
 
 def _stakes(state: TableState, game: Game) -> tuple[tuple[str, int], ...]:
@@ -777,4 +840,5 @@ HANDLERS: dict[str, Callable[[TableState, dict[str, Any]], None]] = {
     "roll": on_roll,
     "move": on_move,
     "result": on_result,
+    "correct": on_correct,
 }

@@ -38,6 +38,7 @@ class TableState:
     games: list[GameRecord] = field(default_factory=list)
     effective: list[dict[str, Any]] = field(default_factory=list)  # the log less undone events
     snapshots: dict[int, TableState] = field(default_factory=dict, repr=False)
+    corrections: dict[int, dict[str, Any]] = field(default_factory=dict)  # game -> correction
 
     def copy(self) -> TableState:
         """An independent copy: what ``apply_event`` mutates is copied, the rest shared."""
@@ -47,7 +48,7 @@ class TableState:
             [list(g) for g in self.order_groups] if self.order_groups is not None else None,
             self.ordered, list(self.partner_offers), list(self.pending_joiners),
             self.game.copy() if self.game else None, list(self.games), list(self.effective),
-            dict(self.snapshots),
+            dict(self.snapshots), self.corrections,
         )
 
     # --- views -------------------------------------------------------------------------
@@ -120,6 +121,7 @@ class TableState:
             "game": self.game.to_dict() if self.game else None,
             "games": [g.to_dict() for g in self.games],
             "effective_count": len(self.effective),
+            "corrections": {str(n): c for n, c in self.corrections.items()},
         }
 
     @classmethod
@@ -143,6 +145,7 @@ class TableState:
                 list(data["pending_joiners"]),
                 Game.from_dict(data["game"]) if data["game"] else None,
                 [GameRecord.from_dict(g) for g in data["games"]],
+                corrections={int(n): c for n, c in (data.get("corrections") or {}).items()},
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise TableError(f"a table snapshot is malformed: {exc}") from exc
@@ -180,6 +183,13 @@ def apply_event(state: TableState, event: Mapping[str, Any]) -> TableState:
     event = dict(event)
     if event.get("type") == "undo":
         return _undo(state)
+    if event.get("type") == "correct":
+        return _refold(state.settings, state.effective + [event])
+    return _apply(state, event)
+
+
+def _apply(state: TableState, event: dict[str, Any]) -> TableState:
+    """Apply one plain event (not undo, not a new correction) to a copy of ``state``."""
     new = state.copy()
     rules.apply(new, event)
     new.effective.append(event)
@@ -237,11 +247,41 @@ def resume(snapshot: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> 
     return state
 
 
+def corrections_of(events: Iterable[Mapping[str, Any]]) -> dict[int, dict[str, Any]]:
+    """The corrections among effective events, per game number (the latest one wins)."""
+    found: dict[int, dict[str, Any]] = {}
+    for event in events:
+        number = event.get("game")
+        if event.get("type") == "correct" and isinstance(number, int):
+            found[number] = dict(event)
+    return found
+
+
+def _refold(settings: Settings, events: list[dict[str, Any]]) -> TableState:
+    """Fold effective ``events`` from an empty table, knowing every correction in advance.
+
+    Raises:
+        TableError: an event is refused once the corrections apply (names it and why).
+    """
+    state = TableState(settings, corrections=corrections_of(events))
+    for index, event in enumerate(events, start=1):
+        try:
+            state = _apply(state, event)
+        except TableError as exc:
+            if any(e.get("type") == "correct" for e in events[index:]) or event.get("type") == "correct":
+                raise TableError(f"with this correction event {index} ({event.get('type')}) "
+                                 f"would be refused: {exc}") from exc
+            raise
+    return state
+
+
 def _undo(state: TableState) -> TableState:
     """Cancel the latest effective event: refold from the last snapshot before it."""
     if not state.effective:
         raise TableError("there is nothing to undo")
     target = state.effective[:-1]
+    if state.effective[-1].get("type") == "correct":
+        return _refold(state.settings, target)
     starts = [n for n in state.snapshots if n <= len(target)]
     if starts:
         start = max(starts)
@@ -249,9 +289,9 @@ def _undo(state: TableState) -> TableState:
         base.snapshots = {n: s for n, s in state.snapshots.items() if n <= start}
     else:
         start = 0
-        base = TableState(state.settings)
+        base = TableState(state.settings, corrections=state.corrections)
     for event in target[start:]:
-        base = apply_event(base, event)
+        base = _apply(base, event)
     return base
 
 

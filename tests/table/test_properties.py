@@ -110,3 +110,21 @@ def test_snapshot_round_trips_and_resumes_like_a_full_fold(data, table):
     resumed = resume(start.snapshot(), state.effective[first:])
     assert fingerprint(resumed) == fingerprint(state)
     assert effective_events(events + [{"type": "undo"}]) == list(range(len(events) - 1))
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), table=SETTINGS)
+def test_corrections_keep_zero_sums_and_replay_identically(data, table):
+    from chouette.table import TableError
+
+    state, _ = night(data, table, games=4)
+    number = data.draw(st.integers(1, len(state.games)))
+    change = data.draw(st.sampled_from([{"void": True},
+                                        {"result": {"winner": "box", "kind": "gammon"}}]))
+    try:
+        corrected = apply_event(state, {"type": "correct", "game": number, "reason": "r", **change})
+    except TableError:
+        return  # refused: a later event would be illegal, or a result that cannot be fixed
+    points, cents = money(corrected)
+    assert sum(points.values()) == 0 and sum(cents.values()) == 0
+    assert fingerprint(fold(table, corrected.effective)) == fingerprint(corrected)
