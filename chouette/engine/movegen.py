@@ -27,7 +27,7 @@ from chouette.engine.fastpaths import (
     late_pair_plays,
     pair_plays,
 )
-from chouette.engine.moves import Move
+from chouette.engine.moves import Move, lazy_double
 from chouette.engine.position import BAR, OFF, Position
 
 Steps = tuple[tuple[int, int, bool], ...]
@@ -74,10 +74,10 @@ def legal_moves(position: Position, roll: tuple[int, int]) -> list[Move]:
         else:
             outside = sum(me[7:25])
             if outside < 4:
-                return list(map(Move._from_sources, late_double_plays(me, opp_at, hi, outside)))
+                return list(map(lazy_double, late_double_plays(me, opp_at, hi, outside)))
             fours = double_plays(me, opp_at, hi)
         if fours:
-            return list(map(Move._from_sources, fours))
+            return list(map(lazy_double, fours))
         # Fewer than four steps can be played: rare, and left to the general search.
         plays = general_plays(me, opp_at, hi, lo)
     elif me[BAR]:

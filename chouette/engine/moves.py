@@ -10,7 +10,7 @@ intermediate point), and ``match_move`` resolves it against the legal plays.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from itertools import pairwise
 
 from chouette.engine.errors import NotationError
@@ -38,23 +38,15 @@ class Move:
     '6/4(2)'
     """
 
+    # _steps, _paths and _lazy are filled on demand: a slot left unset costs nothing to create,
+    # and legal_moves builds dozens of moves per call.
     __slots__ = ("_lazy", "_paths", "_steps")
 
     def __init__(self, steps: Iterable[tuple[int, int, bool]]) -> None:
-        self._steps: tuple[tuple[int, int, bool], ...] | None = steps if type(steps) is tuple else tuple(steps)
-        self._paths: tuple[Path, ...] | None = None
-        # From the doubles search: (die, opposing counts per mover's point, source points...);
-        # the steps are derived on demand, so building the list of plays stays cheap.
-        self._lazy: tuple | None = None
-
-    @classmethod
-    def _from_sources(cls, lazy: tuple) -> Move:
-        """A play of a double: ``(die, opp_at, *sources)`` with sources in the order played."""
-        move = object.__new__(cls)
-        move._steps = None
-        move._paths = None
-        move._lazy = lazy
-        return move
+        self._steps: tuple[tuple[int, int, bool], ...] = steps if type(steps) is tuple else tuple(steps)
+        self._paths: tuple[Path, ...]
+        # From the doubles search: (die, opposing counts per mover's point, source points...).
+        self._lazy: tuple
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -90,28 +82,32 @@ class Move:
     @property
     def steps(self) -> tuple[tuple[int, int, bool], ...]:
         """The steps as given: single-die steps from ``legal_moves``, written hops when parsed."""
-        if self._steps is None:
-            assert self._lazy is not None
-            die, opp_at, *sources = self._lazy
-            hit: set[int] = set()
-            steps = []
-            # Highest source first is always a legal order of the same steps.
-            for p in sorted(sources, reverse=True):
-                q = max(p - die, 0)
-                # A blot is hit by the first checker landing there, not by the next ones.
-                blot = q > 0 and opp_at[q] == 1
-                steps.append((p, q, blot and q not in hit))
-                if blot:
-                    hit.add(q)
-            self._steps = tuple(steps)
+        try:
+            return self._steps
+        except AttributeError:
+            pass
+        die, opp_at, *sources = self._lazy
+        hit: set[int] = set()
+        steps = []
+        # Highest source first is always a legal order of the same steps.
+        for p in sorted(sources, reverse=True):
+            q = max(p - die, 0)
+            # A blot is hit by the first checker landing there, not by the next ones.
+            blot = q > 0 and opp_at[q] == 1
+            steps.append((p, q, blot and q not in hit))
+            if blot:
+                hit.add(q)
+        self._steps = tuple(steps)
         return self._steps
 
     @property
     def paths(self) -> tuple[Path, ...]:
         """Canonical form: one path per checker, intermediate points kept only where it hits."""
-        if self._paths is None:
+        try:
+            return self._paths
+        except AttributeError:
             self._paths = _canonical(self.steps)
-        return self._paths
+            return self._paths
 
     def hops(self) -> list[tuple[int, int, bool]]:
         """The canonical paths cut at each kept point, as ``(from, to, hit)``."""
@@ -149,6 +145,13 @@ class Move:
 
     def __bool__(self) -> bool:
         return bool(self.steps)
+
+
+def lazy_double(lazy: tuple, _new: Callable[[type], Move] = object.__new__) -> Move:
+    """A play of a double from the search: ``(die, opp_at, *sources)``; steps come on demand."""
+    move = _new(Move)
+    move._lazy = lazy
+    return move
 
 
 def _point(name: str, text: str, token: str) -> int:
