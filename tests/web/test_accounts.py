@@ -8,7 +8,7 @@ from sqlalchemy import func, select
 from app import create_app
 from chouette import services
 from chouette.extensions import db
-from chouette.models import LoginFailure, Member
+from chouette.models import LoginFailure, Member, utcnow
 from tests.conftest import csrf_token_from, dispose, make_app
 from tests.factories import PASSWORD, gen_member
 
@@ -164,7 +164,7 @@ def test_failures_older_than_the_window_no_longer_count(app):
     with app.test_request_context():
         member = gen_member("player")
         window = app.config["LOGIN_FAILURE_WINDOW"]
-        past = services.utcnow() - window - window
+        past = utcnow() - window - window
         for _ in range(5):
             with pytest.raises(services.LoginRefused):
                 services.authenticate(member.username, "wrong", "1.2.3.4", now=past)

@@ -1,0 +1,53 @@
+"""Use-cases: each loads what it needs, checks, writes, and commits once (or changes nothing).
+
+Views call exactly one of these. Refusals are ``ServiceError`` (a ``ValueError``) whose message
+a player can read; the app factory turns them into a flash message (or a 422 fragment for htmx).
+One module per subject; this package re-exports them all as ``services.<name>``.
+"""
+
+from chouette.services.base import (  # noqa: F401
+    AlreadySetUp,
+    LoginRefused,
+    NightClosed,
+    NotFound,
+    ServiceError,
+    TableChanged,
+    TooManyAttempts,
+)
+from chouette.services.members import (  # noqa: F401
+    LOCALES,
+    MIN_PASSWORD_LENGTH,
+    USERNAME_RE,
+    authenticate,
+    create_first_admin,
+    create_member,
+    get_member,
+    list_members,
+    needs_setup,
+    normalize_username,
+    set_locale,
+    update_member,
+)
+from chouette.services.nights import (  # noqa: F401
+    CURRENCY_RE,
+    close_night,
+    get_night,
+    list_nights,
+    open_night,
+    open_nights,
+)
+from chouette.services.tables import (  # noqa: F401
+    PRESETS,
+    SETTING_CHOICES,
+    SETTING_RANGES,
+    TABLE_DEFAULTS,
+    LedgerRow,
+    append_events,
+    create_table,
+    get_table,
+    last_seq,
+    normalize_settings,
+    preset_of,
+    table_events,
+    table_log,
+)

@@ -1,0 +1,59 @@
+"""Errors and the transaction helper shared by every use-case."""
+
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from flask_babel import gettext as _
+
+from chouette.extensions import db
+
+# --------------------------------------------------------------------------- errors
+
+
+class ServiceError(ValueError):
+    """A refused use-case; the message says why, in words a player understands."""
+
+
+class NotFound(ServiceError):
+    """The thing asked for does not exist."""
+
+
+class AlreadySetUp(ServiceError):
+    """The first-run admin can be created only while no member exists."""
+
+
+class LoginRefused(ServiceError):
+    """Wrong username or password, or a deactivated member."""
+
+
+class TooManyAttempts(LoginRefused):
+    """Too many failed sign-ins for this username from this address."""
+
+
+class NightClosed(ServiceError):
+    """The night is closed: its tables no longer change."""
+
+
+class TableChanged(ServiceError):
+    """Someone else changed the table first; re-read it and decide again."""
+
+    def __init__(self, table_id: int, expected_seq: int) -> None:
+        super().__init__(
+            _("The table changed while you were deciding. Here it is now: please try again.")
+        )
+        self.table_id = table_id
+        self.expected_seq = expected_seq
+
+
+@contextmanager
+def _transaction() -> Iterator[None]:
+    """Commit what the block wrote, or roll everything back when it raises."""
+    try:
+        yield
+        db.session.commit()
+    except BaseException:
+        db.session.rollback()
+        raise

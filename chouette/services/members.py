@@ -1,0 +1,213 @@
+"""Members: accounts, roles, sign-in with its limiter."""
+
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from flask import current_app
+from flask_babel import gettext as _
+from sqlalchemy import delete, func, select
+from werkzeug.security import check_password_hash, generate_password_hash
+
+from chouette.extensions import db
+from chouette.models import (
+    ROLES,
+    LoginFailure,
+    Member,
+    utcnow,
+)
+from chouette.services.base import (
+    AlreadySetUp,
+    LoginRefused,
+    NotFound,
+    ServiceError,
+    TooManyAttempts,
+    _transaction,
+)
+
+# --------------------------------------------------------------------------- members
+
+USERNAME_RE = re.compile(r"^[a-z0-9][a-z0-9._-]{1,39}$")
+MIN_PASSWORD_LENGTH = 8
+LOCALES = ("en", "it")
+# Checked when the username is unknown, so a wrong username costs as much as a wrong password.
+_dummy_hashes: dict[str, str] = {}
+
+
+def _hash_password(password: str) -> str:
+    """Hash with the configured method (scrypt unless the tests choose a faster one)."""
+    return generate_password_hash(password, method=current_app.config.get("PASSWORD_HASH_METHOD", "scrypt"))
+
+
+def _dummy_hash() -> str:
+    """A hash to check when the username is unknown (same cost as a real one)."""
+    method = current_app.config.get("PASSWORD_HASH_METHOD", "scrypt")
+    if method not in _dummy_hashes:
+        _dummy_hashes[method] = generate_password_hash("not-a-real-password", method=method)
+    return _dummy_hashes[method]
+
+
+def normalize_username(username: str) -> str:
+    """Usernames are compared trimmed and lower-case."""
+    return username.strip().lower()
+
+
+def _check_member_fields(name: str, username: str, role: str, locale: str | None) -> None:
+    """Raise ServiceError when a member field is unusable."""
+    if not name.strip() or len(name.strip()) > 80:
+        raise ServiceError(_("A name is needed (at most 80 characters)."))
+    if not USERNAME_RE.match(username):
+        raise ServiceError(
+            _(
+                "A username has 2 to 40 letters, digits, dots, dashes or underscores, "
+                "and starts with a letter or a digit."
+            )
+        )
+    if role not in ROLES:
+        raise ServiceError(_("Unknown role: %(role)s.", role=role))
+    if locale is not None and locale not in LOCALES:
+        raise ServiceError(_("Unknown language: %(locale)s.", locale=locale))
+
+
+def _check_password(password: str) -> None:
+    """Raise ServiceError when a password is too short."""
+    if len(password) < MIN_PASSWORD_LENGTH:
+        raise ServiceError(
+            _("A password has at least %(count)d characters.", count=MIN_PASSWORD_LENGTH)
+        )
+
+
+def needs_setup() -> bool:
+    """True while no member exists: the first visitor may create the admin."""
+    return db.session.scalar(select(func.count(Member.id))) == 0
+
+
+def list_members() -> list[Member]:
+    """Every member, by name."""
+    return list(db.session.scalars(select(Member).order_by(func.lower(Member.name))))
+
+
+def get_member(member_id: int) -> Member:
+    """The member with this id. Raises NotFound."""
+    member = db.session.get(Member, member_id)
+    if member is None:
+        raise NotFound(_("No such member."))
+    return member
+
+
+def _add_member(name: str, username: str, password: str, role: str, locale: str | None) -> Member:
+    """Validate and stage a new member (the caller commits)."""
+    username = normalize_username(username)
+    _check_member_fields(name, username, role, locale)
+    _check_password(password)
+    taken = db.session.scalar(select(Member.id).where(Member.username == username))
+    if taken is not None:
+        raise ServiceError(_("The username %(username)s is taken.", username=username))
+    member = Member(
+        name=name.strip(),
+        username=username,
+        password_hash=_hash_password(password),
+        role=role,
+        locale=locale,
+        active=True,
+    )
+    db.session.add(member)
+    return member
+
+
+def create_member(
+    *, name: str, username: str, password: str, role: str = "player", locale: str | None = None
+) -> Member:
+    """Add a member. Raises ServiceError when a field is unusable or the username is taken."""
+    with _transaction():
+        member = _add_member(name, username, password, role, locale)
+    return member
+
+
+def create_first_admin(*, name: str, username: str, password: str) -> Member:
+    """Create the first member, an admin. Raises AlreadySetUp once any member exists.
+
+    The check and the insert are one transaction (on SQLite it holds the write lock from its
+    start), so two first visitors cannot both become admin.
+    """
+    with _transaction():
+        if not needs_setup():
+            raise AlreadySetUp(_("The club is already set up: please sign in."))
+        member = _add_member(name, username, password, "admin", None)
+    return member
+
+
+def update_member(
+    member_id: int,
+    *,
+    name: str,
+    role: str,
+    locale: str | None,
+    active: bool,
+    password: str | None = None,
+    actor: Member,
+) -> Member:
+    """Change a member (an admin's use-case). A new password or deactivation ends his sessions.
+
+    Raises NotFound, or ServiceError when a field is unusable or an admin would lock himself out.
+    """
+    with _transaction():
+        member = get_member(member_id)
+        _check_member_fields(name, member.username, role, locale)
+        if member.id == actor.id and (role != "admin" or not active):
+            raise ServiceError(_("You cannot remove your own admin role or deactivate yourself."))
+        if password:
+            _check_password(password)
+            member.password_hash = _hash_password(password)
+            member.session_epoch += 1
+        if member.active and not active:
+            member.session_epoch += 1
+        member.name = name.strip()
+        member.role = role
+        member.locale = locale
+        member.active = active
+    return member
+
+
+def set_locale(member: Member, locale: str | None) -> None:
+    """Remember a member's language (None: follow the browser)."""
+    if locale is not None and locale not in LOCALES:
+        raise ServiceError(_("Unknown language: %(locale)s.", locale=locale))
+    with _transaction():
+        member.locale = locale
+
+
+def authenticate(username: str, password: str, address: str, now: dt.datetime | None = None) -> Member:
+    """The member these credentials belong to.
+
+    Failures are stored in the database, so the limit holds across every worker.
+    Raises TooManyAttempts after too many recent failures for this username and address
+    (without checking the password), else LoginRefused on a wrong password or inactive member.
+    """
+    now = now or utcnow()
+    key = normalize_username(username)[:40]
+    address = (address or "unknown")[:64]
+    since = now - current_app.config["LOGIN_FAILURE_WINDOW"]
+    with _transaction():
+        failures = db.session.scalar(
+            select(func.count(LoginFailure.id)).where(
+                LoginFailure.username == key, LoginFailure.address == address, LoginFailure.at >= since
+            )
+        )
+        if failures >= current_app.config["LOGIN_MAX_FAILURES"]:
+            raise TooManyAttempts(
+                _("Too many failed sign-ins. Wait %(minutes)d minutes and try again.",
+                  minutes=int(current_app.config["LOGIN_FAILURE_WINDOW"].total_seconds() // 60))
+            )
+        member: Member | None = db.session.scalar(select(Member).where(Member.username == key))
+        valid = check_password_hash(member.password_hash if member else _dummy_hash(), password)
+        if member is not None and valid and member.active:
+            db.session.execute(
+                delete(LoginFailure).where(LoginFailure.username == key, LoginFailure.address == address)
+            )
+            return member
+        db.session.execute(delete(LoginFailure).where(LoginFailure.at < since))
+        db.session.add(LoginFailure(username=key, address=address, at=now))
+    raise LoginRefused(_("Wrong username or password."))

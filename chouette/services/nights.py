@@ -1,0 +1,65 @@
+"""Club nights: open, list, close."""
+
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from chouette.extensions import db
+from chouette.models import (
+    Member,
+    Night,
+    utcnow,
+)
+from chouette.services.base import NightClosed, NotFound, ServiceError, _transaction
+
+# --------------------------------------------------------------------------- nights
+
+CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
+
+
+def list_nights() -> list[Night]:
+    """Every night, the most recent first."""
+    return list(db.session.scalars(select(Night).order_by(Night.date.desc(), Night.id.desc())))
+
+
+def open_nights() -> list[Night]:
+    """The nights not closed yet, the most recent first."""
+    query = select(Night).where(Night.closed_at.is_(None)).order_by(Night.date.desc(), Night.id.desc())
+    return list(db.session.scalars(query))
+
+
+def get_night(night_id: int) -> Night:
+    """The night with this id. Raises NotFound."""
+    night = db.session.get(Night, night_id)
+    if night is None:
+        raise NotFound(_("No such night."))
+    return night
+
+
+def open_night(*, name: str, on: dt.date, currency: str = "EUR", actor: Member) -> Night:
+    """Open a club night. Raises ServiceError on an empty name or a malformed currency code."""
+    name = name.strip()
+    currency = currency.strip().upper()
+    if not name or len(name) > 80:
+        raise ServiceError(_("A night needs a name (at most 80 characters)."))
+    if not CURRENCY_RE.match(currency):
+        raise ServiceError(_("A currency is a three-letter code such as EUR."))
+    with _transaction():
+        night = Night(name=name, date=on, currency=currency, opened_by_id=actor.id)
+        db.session.add(night)
+    return night
+
+
+def close_night(night_id: int, *, actor: Member) -> Night:
+    """Close a night: its tables stop changing. Raises NotFound, NightClosed."""
+    with _transaction():
+        night = get_night(night_id)
+        if not night.is_open:
+            raise NightClosed(_("This night is already closed."))
+        night.closed_at = utcnow()
+    return night

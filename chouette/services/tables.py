@@ -1,0 +1,278 @@
+"""Tables: settings and presets, creation, the append-only log."""
+
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from flask_babel import gettext as _
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+
+from chouette.extensions import db
+from chouette.models import (
+    ChouetteTable,
+    LedgerEntry,
+    Member,
+    TableEvent,
+    utcnow,
+)
+from chouette.services.base import (
+    NightClosed,
+    NotFound,
+    ServiceError,
+    TableChanged,
+    _transaction,
+)
+from chouette.services.nights import get_night
+from chouette.table import Settings, TableError
+
+# --------------------------------------------------------------------------- table settings
+
+#: Every table setting and its default (RULES.md; keys from DESIGN.md).
+TABLE_DEFAULTS: dict[str, Any] = {
+    "cube_mode": "multi",
+    "stake_cents": 100,
+    "per_player_stakes": False,
+    "jacoby": False,
+    "beavers": False,
+    "raccoons": False,
+    "automatic_doubles": 0,
+    "all_but_one": "forced_drop",
+    "all_but_one_min_players": 5,
+    "extras": False,
+    "partner_min_players": 8,
+    "partner_share_percent": 50,
+    "box_retention": "beat_captain",
+    "join_position": "immediate",
+    "consulting": "free",
+    "same_value_same_action": False,
+}
+
+#: The allowed values of the settings that are a choice.
+SETTING_CHOICES: dict[str, tuple[str, ...]] = {
+    "cube_mode": ("multi", "single"),
+    "all_but_one": ("off", "forced_drop", "mandatory_beaver"),
+    "box_retention": ("beat_captain", "net_non_negative", "net_positive"),
+    "join_position": ("immediate", "after_next_rotation"),
+    "consulting": ("free", "forbidden", "after_cube"),
+}
+
+#: The allowed range of the settings that are a whole number.
+SETTING_RANGES: dict[str, tuple[int, int]] = {
+    "stake_cents": (1, 100_000_000),
+    "automatic_doubles": (0, 6),
+    "all_but_one_min_players": (3, 30),
+    "partner_min_players": (0, 30),
+    "partner_share_percent": (0, 100),
+}
+
+#: Named presets: the seeds' defaults, and two common house rules.
+PRESETS: dict[str, dict[str, Any]] = {
+    "club-standard": dict(TABLE_DEFAULTS),
+    "single-cube-jacoby": {**TABLE_DEFAULTS, "cube_mode": "single", "jacoby": True},
+    "money-night": {
+        **TABLE_DEFAULTS,
+        "jacoby": True,
+        "beavers": True,
+        "raccoons": True,
+        "automatic_doubles": 1,
+    },
+}
+
+
+def normalize_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """Complete ``raw`` with the defaults and check every value.
+
+    Raises ServiceError naming the setting when a key is unknown or a value is out of place.
+    """
+    unknown = sorted(set(raw) - set(TABLE_DEFAULTS))
+    if unknown:
+        raise ServiceError(_("Unknown table setting: %(key)s.", key=", ".join(unknown)))
+    settings = {**TABLE_DEFAULTS, **raw}
+    for key, value in settings.items():
+        default = TABLE_DEFAULTS[key]
+        if key in SETTING_CHOICES:
+            if value not in SETTING_CHOICES[key]:
+                raise ServiceError(_("%(key)s cannot be %(value)s.", key=key, value=value))
+        elif isinstance(default, bool):
+            if not isinstance(value, bool):
+                raise ServiceError(_("%(key)s is yes or no.", key=key))
+        else:
+            low, high = SETTING_RANGES[key]
+            if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+                raise ServiceError(
+                    _("%(key)s is a whole number from %(low)d to %(high)d.", key=key, low=low, high=high)
+                )
+    if settings["raccoons"] and not settings["beavers"]:
+        raise ServiceError(_("Raccoons need beavers."))
+    if settings["all_but_one"] == "mandatory_beaver" and not settings["beavers"]:
+        raise ServiceError(_("A mandatory beaver needs beavers."))
+    # The chouette rules have the last word on what a table may be.
+    try:
+        Settings.from_dict(settings)
+    except TableError as error:
+        raise ServiceError(str(error)) from error
+    return settings
+
+
+def preset_of(settings: Mapping[str, Any]) -> str | None:
+    """The name of the preset these settings are exactly, if any."""
+    for name, preset in PRESETS.items():
+        if dict(settings) == preset:
+            return name
+    return None
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def get_table(table_id: int) -> ChouetteTable:
+    """The table with this id. Raises NotFound."""
+    table = db.session.get(ChouetteTable, table_id)
+    if table is None:
+        raise NotFound(_("No such table."))
+    return table
+
+
+def create_table(
+    night_id: int, *, name: str, settings: Mapping[str, Any], actor: Member
+) -> ChouetteTable:
+    """Add a table to an open night. Raises NotFound, NightClosed, or ServiceError
+    (empty or duplicate name, unusable settings)."""
+    name = name.strip()
+    if not name or len(name) > 60:
+        raise ServiceError(_("A table needs a name (at most 60 characters)."))
+    checked = normalize_settings(settings)
+    with _transaction():
+        night = get_night(night_id)
+        if not night.is_open:
+            raise NightClosed(_("This night is closed: no new tables."))
+        taken = db.session.scalar(
+            select(ChouetteTable.id).where(ChouetteTable.night_id == night.id, ChouetteTable.name == name)
+        )
+        if taken is not None:
+            raise ServiceError(_("There is already a table called %(name)s tonight.", name=name))
+        table = ChouetteTable(night_id=night.id, name=name, settings=checked, preset=preset_of(checked))
+        db.session.add(table)
+    return table
+
+
+def last_seq(table_id: int) -> int:
+    """The seq of the table's latest event (0 for an empty log)."""
+    return db.session.scalar(select(func.coalesce(func.max(TableEvent.seq), 0)).where(TableEvent.table_id == table_id)) or 0
+
+
+def table_events(table_id: int) -> list[TableEvent]:
+    """The table's whole log, in order."""
+    query = select(TableEvent).where(TableEvent.table_id == table_id).order_by(TableEvent.seq)
+    return list(db.session.scalars(query))
+
+
+def table_log(table_id: int) -> list[dict[str, Any]]:
+    """The table's log in the format of DESIGN.md (what ``chouette.table.fold`` takes)."""
+    return [event.as_dict() for event in table_events(table_id)]
+
+
+@dataclass(frozen=True)
+class LedgerRow:
+    """One player's settlement of one game, to be written with the event that settled it."""
+
+    game: int
+    player: str
+    points: int
+    cents: int
+
+
+def _check_events(events: Sequence[Mapping[str, Any]]) -> None:
+    """Raise ServiceError unless every event is a dict with a short string ``type``."""
+    if not events:
+        raise ServiceError(_("Nothing to record."))
+    for event in events:
+        kind = event.get("type")
+        if not isinstance(kind, str) or not kind or len(kind) > 32:
+            raise ServiceError(_("An event needs a type."))
+
+
+def _check_ledger_rows(rows: Sequence[LedgerRow]) -> None:
+    """Every game's points and cents sum to zero (RULES.md 2.10); anything else is a bug."""
+    points: dict[int, int] = defaultdict(int)
+    cents: dict[int, int] = defaultdict(int)
+    for row in rows:
+        if not isinstance(row.points, int) or not isinstance(row.cents, int):
+            raise TypeError(f"ledger amounts are whole numbers: {row!r}")
+        points[row.game] += row.points
+        cents[row.game] += row.cents
+    for game, total in points.items():
+        if total or cents[game]:
+            raise ValueError(f"game {game} does not sum to zero: {total} points, {cents[game]} cents")
+
+
+def append_events(
+    table_id: int,
+    expected_seq: int,
+    events: Sequence[Mapping[str, Any]],
+    actor: Member | None,
+    ledger_rows: Iterable[LedgerRow] = (),
+) -> list[TableEvent]:
+    """Append ``events`` after ``expected_seq`` (the last seq the caller folded), with the ledger
+    rows they produce, in one transaction.
+
+    The events get seqs ``expected_seq + 1 ...``. When another request appended first, the
+    UNIQUE(table_id, seq) key refuses the insert and nothing is written.
+    Raises TableChanged (re-read the table and decide again), NotFound, NightClosed,
+    ServiceError on a malformed event, ValueError when a game's ledger rows do not sum to zero.
+    """
+    if isinstance(expected_seq, bool) or not isinstance(expected_seq, int) or expected_seq < 0:
+        raise ServiceError(_("The table's position in its history is missing."))
+    _check_events(events)
+    rows = list(ledger_rows)
+    _check_ledger_rows(rows)
+    at = utcnow()
+    actor_id = actor.id if actor is not None else None
+    try:
+        with _transaction():
+            table = get_table(table_id)
+            if not table.night.is_open:
+                raise NightClosed(_("This night is closed: its tables no longer change."))
+            written = [
+                TableEvent(
+                    table_id=table_id,
+                    seq=expected_seq + offset,
+                    type=str(event["type"]),
+                    payload={key: value for key, value in event.items() if key != "type"},
+                    actor_id=actor_id,
+                    at=at,
+                )
+                for offset, event in enumerate(events, start=1)
+            ]
+            db.session.add_all(written)
+            db.session.flush()
+            # The unique key stops two writers at one seq; this stops a caller that skipped one:
+            # n distinct seqs >= 1 whose maximum is n are exactly 1..n.
+            count, highest = db.session.execute(
+                select(func.count(TableEvent.id), func.max(TableEvent.seq)).where(
+                    TableEvent.table_id == table_id
+                )
+            ).one()
+            if not count == highest == expected_seq + len(events):
+                raise TableChanged(table_id, expected_seq)
+            db.session.add_all(
+                LedgerEntry(
+                    night_id=table.night_id,
+                    table_id=table_id,
+                    game=row.game,
+                    seq=written[-1].seq,
+                    player=row.player,
+                    points=row.points,
+                    cents=row.cents,
+                    at=at,
+                )
+                for row in rows
+            )
+    except IntegrityError as error:
+        raise TableChanged(table_id, expected_seq) from error
+    return written
