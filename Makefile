@@ -17,10 +17,11 @@ test: dev-venv system-deps  ## set up and run all the tests
 bench: dev-venv  ## print the speed figures recorded in the README
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/table.py
+	$(BIN)/python benchmarks/ledger.py
 
 # After changing interface strings: re-extract them, merge into the Italian catalog, translate
 # the new entries in chouette/translations/it/LC_MESSAGES/messages.po, then run this again to
-# compile it (the compiled .mo is committed, so a clean clone needs no compile step).
+# compile it (the app also compiles a catalog whose .po is newer at start: the .mo is not in git).
 translations: dev-venv
 	$(BIN)/pybabel extract -F chouette/translations/babel.cfg -k _l -k lazy_gettext --no-location --sort-output -o chouette/translations/messages.pot .
 	$(BIN)/pybabel update -i chouette/translations/messages.pot -d chouette/translations --ignore-obsolete --no-fuzzy-matching --width 100

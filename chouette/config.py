@@ -28,6 +28,28 @@ LANGUAGES = ("en", "it")
 TRANSLATIONS_DIR = Path(__file__).resolve().parent / "translations"
 
 
+def compile_translations(directory: Path = TRANSLATIONS_DIR) -> None:
+    """Compile each ``messages.po`` into its ``messages.mo`` when that is missing or older.
+
+    The compiled catalogs are build products, not in git: every way of starting the app (make
+    run, gunicorn, the tests) compiles what changed, so a catalog can never lag its source.
+    Written through a temporary file and a rename, so two workers starting together are safe.
+    """
+    from babel.messages.mofile import write_mo
+    from babel.messages.pofile import read_po
+
+    for po in directory.glob("*/LC_MESSAGES/messages.po"):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        with po.open("rb") as handle:
+            catalog = read_po(handle)
+        partial = mo.with_name(f".{mo.name}.{os.getpid()}")
+        with partial.open("wb") as handle:
+            write_mo(handle, catalog)
+        os.replace(partial, mo)
+
+
 def _env_flag(name: str, default: bool = False) -> bool:
     """Read a yes/no setting from the environment."""
     value = os.environ.get(name)

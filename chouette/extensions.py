@@ -21,6 +21,8 @@ from sqlalchemy import MetaData, event
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase
 
+from chouette.config import compile_translations
+
 #: Alembic's folder lives inside the package so the repository's top level stays small.
 MIGRATIONS_DIR = str(Path(__file__).resolve().parent / "migrations")
 
@@ -111,6 +113,7 @@ def init_app(app: Flask) -> None:
             harden_sqlite(engine)
     migrate.init_app(app, db, directory=MIGRATIONS_DIR, render_as_batch=True, compare_type=True)
     csrf.init_app(app)
+    compile_translations()
     babel.init_app(app, locale_selector=select_locale)
     login.init_app(app)
     login.login_view = "auth.login"

@@ -68,15 +68,26 @@ def test_every_message_in_the_code_has_an_italian_translation():
     )
 
 
-def test_the_compiled_catalog_matches_its_source():
-    """The .mo is committed (a clean clone works without a compile step): it must be current."""
-    def flat(catalog):
-        return {
-            (m.id if isinstance(m.id, str) else tuple(m.id)): (m.string if isinstance(m.string, str) else tuple(m.string))
-            for m in catalog
-            if m.id and (m.string if isinstance(m.string, str) else all(m.string))
-        }
+def test_the_catalog_compiles_when_its_source_is_newer(tmp_path):
+    """The .mo is a build product: the app compiles it at start when the .po changed."""
+    import os
+    import shutil
 
-    source = flat(read_po(PO.open("rb")))
-    compiled = flat(read_mo(io.BytesIO(MO.read_bytes())))
-    assert compiled == source
+    from chouette.config import compile_translations
+
+    target = tmp_path / "it" / "LC_MESSAGES"
+    target.mkdir(parents=True)
+    shutil.copy(PO, target / "messages.po")
+    compile_translations(tmp_path)
+    compiled = target / "messages.mo"
+    source = {m.id: m.string for m in read_po((target / "messages.po").open("rb")) if m.id and m.string}
+    assert {m.id: m.string for m in read_mo(io.BytesIO(compiled.read_bytes())) if m.id} == source
+    os.utime(compiled, (0, 0))  # older than its source: compiled again
+    compile_translations(tmp_path)
+    assert compiled.stat().st_mtime > 0
+
+
+def test_no_message_is_listed_twice_in_the_catalog():
+    ids = [line for line in PO.read_text(encoding="utf-8").splitlines() if line.startswith("msgid ")]
+    duplicates = sorted({i for i in ids if ids.count(i) > 1} - {'msgid ""'})
+    assert not duplicates, f"messages.po lists these twice: {duplicates}"
