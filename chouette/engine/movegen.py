@@ -36,8 +36,8 @@ _W = W
 _HIT = HIT
 
 
-def check_roll(roll: tuple[int, int]) -> tuple[int, int]:
-    """Validate a roll and return it with the larger die first.
+def ordered_roll(roll: tuple[int, int]) -> tuple[int, int]:
+    """Validate a roll and return it with the larger die first (``(1, 3)`` gives ``(3, 1)``).
 
     Raises:
         DiceError: not two dice of 1..6.
@@ -62,7 +62,7 @@ def legal_moves(position: Position, roll: tuple[int, int]) -> list[Move]:
     >>> '24/13' in {str(m) for m in legal_moves(Position.initial(), (6, 5))}
     True
     """
-    hi, lo = check_roll(roll)
+    hi, lo = ordered_roll(roll)
     me = list(position.mover)
     opp = position.opponent
     # opp_at[q]: opposing checkers on the mover's point q (0 and 25 stay empty).
@@ -96,7 +96,7 @@ def reference_moves(position: Position, roll: tuple[int, int]) -> list[Move]:
     Raises:
         DiceError: the roll is not two dice of 1..6.
     """
-    hi, lo = check_roll(roll)
+    hi, lo = ordered_roll(roll)
     opp = position.opponent
     return list(map(Move, general_plays(list(position.mover), [0, *opp[24:0:-1], 0], hi, lo).values()))
 

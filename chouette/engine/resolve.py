@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from chouette.engine.errors import IllegalMoveError
-from chouette.engine.movegen import check_roll, legal_moves
+from chouette.engine.movegen import legal_moves, ordered_roll
 from chouette.engine.moves import Move
 from chouette.engine.position import BAR, OFF, Position
 
@@ -44,7 +44,7 @@ def match_move(position: Position, roll: tuple[int, int], text: str | Move) -> M
     >>> match_move(Position.initial(), (6, 5), "24/18/13")
     Move.parse('24/13')
     """
-    hi, lo = check_roll(roll)
+    hi, lo = ordered_roll(roll)
     typed = text if isinstance(text, Move) else Move.parse(text)
     plays = legal_moves(position, (hi, lo))
     if not plays and not typed:
