@@ -114,19 +114,31 @@ def _why(position: Position, hi: int, lo: int, typed: Move, plays: list[Move]) -
         if path[-1][0] == OFF and start < hi and start not in (hi, lo, hi + lo) and higher:
             return f"cannot bear off from {start} with a larger die while checkers are on the {higher[-1]}"
     used = len(plays[0].steps)
+    total = hi + lo if hi != lo else 4 * hi
+    pips = typed.pips()
+    if pips > total:
+        return f"the move covers {pips} pips but {hi}-{lo} gives {total}"
     dice_pips = {hi, lo, hi + lo} if hi != lo else {hi * n for n in range(1, 5)}
     for path in typed.paths:
         distance = path[0][0] - path[-1][0]
         if path[-1][0] != OFF and distance not in dice_pips:
             return f"no die or dice of {hi}-{lo} move a checker {distance} pips ({path[0][0]} to {path[-1][0]})"
-    pips = typed.pips()
+    bears_off = any(path[-1][0] == OFF for path in typed.paths)
     if hi != lo:
-        if used == 2 and pips in (hi, lo) and not any(path[-1][0] == OFF for path in typed.paths):
-            return "must use both dice when a legal play does"
-        if used == 1 and plays[0].pips() == hi and pips == lo:
+        one_die = len(typed.paths) == 1 and pips <= hi
+        if used == 2 and one_die:
+            return f"must use both dice when a legal play does ({_examples(plays)})"
+        if used == 1 and plays[0].pips() == hi and pips == lo and not bears_off:
             return f"only one die can be played, so it must be the larger ({hi})"
-    elif pips < used * hi and not any(path[-1][0] == OFF for path in typed.paths):
+    elif pips < used * hi and not bears_off:
         return f"must play {used} of the four {hi}s"
-    if any(path[-1][0] == OFF for path in typed.paths):
-        return "this bear-off is not allowed (a checker on a higher point must move first, or the dice are not all used)"
-    return f"not one of the {len(plays)} legal plays"
+    if bears_off:
+        return f"this bear-off is not allowed ({_examples(plays)})"
+    return f"not one of the {len(plays)} legal plays ({_examples(plays)})"
+
+
+def _examples(plays: list[Move]) -> str:
+    """A short hint: the legal plays when there are few, else one of them."""
+    if len(plays) <= 3:
+        return "legal: " + ", ".join(str(play) for play in plays)
+    return f"e.g. {plays[0]}"

@@ -109,3 +109,13 @@ def test_match_move_accepts_a_move_object():
 def test_empty_move_is_the_legal_one_when_nothing_can_be_played():
     position = Position.from_id("hucHASRSc/CAUA")
     assert match_move(position, (6, 6), "") == Move(())
+
+
+def test_refusal_of_more_pips_than_the_roll():
+    assert "covers 17 pips but 6-5 gives 11" in _refusal(START, (6, 5), "24/18 24/13")
+
+
+def test_refusal_of_bearing_off_from_the_six_when_both_dice_can_play():
+    # Figure 11: 6/off would leave the 4 unplayed; the only play is 6/2 5/off.
+    position = Position.from_points({6: 1, 5: 2}, {24: 2, 13: 13})
+    assert "must use both dice when a legal play does (legal: 6/2 5/off)" in _refusal(position, (6, 4), "6/off")
