@@ -135,5 +135,27 @@ def test_notation_round_trips_and_resolves_to_the_same_play(game):
             assert Move.parse(text) == move
             if index % max(1, len(plays) // 5):
                 continue
-            assert eval(repr(move)) == move  # noqa: S307 - the repr contract
+            assert eval(repr(move)) == move
             assert apply_move(position, match_move(position, roll, text)) == apply_move(position, move)
+
+
+@st.composite
+def scattered_positions(draw: st.DrawFn) -> Position:
+    """Any legal arrangement, weighted to the bar and the home boards (bear-off with contact)."""
+    spots = st.sampled_from([25, 25, 1, 2, 3, 4, 5, 6, 6, 5, 4, 7, 8, 12, 13, 18, 19, 20, 24])
+    mover = [0] * 26
+    for point in draw(st.lists(spots, min_size=1, max_size=15)):
+        mover[point] += 1
+    opponent = [0] * 26
+    for point in draw(st.lists(spots, max_size=15)):
+        if point == 25 or not mover[25 - point]:
+            opponent[point] += 1
+    return Position.from_points(mover, opponent)
+
+
+@settings(max_examples=300, deadline=None)
+@given(scattered_positions(), DICE)
+def test_legal_moves_match_brute_force_on_scattered_positions(position, roll):
+    results = [apply_move(position, move) for move in legal_moves(position, roll)]
+    assert len(set(results)) == len(results)
+    assert set(results) == _naive(position, roll)
