@@ -1,9 +1,13 @@
 """Direct searches for the common shapes of a roll; ``movegen.general_plays`` is their reference.
 
 Every function takes ``me`` (the mover's 26 counts, a list it restores before returning) and
-``opp_at`` (opposing checkers on each of the mover's points), and returns a dict from the key
-of a resulting position (see ``movegen``) to the play reaching it: a tuple of steps
-``(from, to, hit)``, or for doubles the tuple of points the steps leave.
+``opp_at`` (opposing checkers on each of the mover's points, restored too) and returns one
+entry per distinct resulting position:
+- for non-doubles, plays as tuples of steps ``(from, to, hit)``: a list when the search cannot
+  produce the same position twice, else a dict keyed by the position's key (``W``, ``HIT``);
+- for doubles, ``(die, opp_at, *sources)``: the points the steps leave, from which a lazily
+  built ``Move`` derives its steps only when asked.
+Which function applies is decided by ``movegen.legal_moves``.
 """
 
 from __future__ import annotations
