@@ -7,7 +7,14 @@ import pathlib
 
 import pytest
 
-from chouette.engine import Position, WinKind, apply_move, legal_moves, match_move, outcome
+from chouette.engine import (
+    Position,
+    WinKind,
+    apply_move,
+    legal_moves,
+    match_move,
+    outcome,
+)
 
 SCENARIO = pathlib.Path(__file__).resolve().parents[3] / "shared" / "scenarios" / "04-board-game.json"
 
