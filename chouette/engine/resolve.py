@@ -20,7 +20,7 @@ def _mover_after(position: Position, move: Move) -> tuple[int, ...] | None:
     return tuple(me)
 
 
-def _hits(position: Position, move: Move) -> frozenset[int]:
+def _hits(move: Move) -> frozenset[int]:
     """Points where a legal move's single-die steps hit."""
     return frozenset(q for _p, q, hit in move.steps if hit)
 
@@ -66,9 +66,9 @@ def match_move(position: Position, roll: tuple[int, int], text: str | Move) -> M
         # Same checkers, different hits on the way (e.g. 24/14 through a blot or an empty point).
         wanted = _written_hits(position, typed)
         for play in candidates:
-            if _hits(position, play) == wanted:
+            if _hits(play) == wanted:
                 return play
-        fitting = sorted((p for p in candidates if _hits(position, p) >= wanted), key=lambda p: len(_hits(position, p)))
+        fitting = sorted((p for p in candidates if _hits(p) >= wanted), key=lambda p: len(_hits(p)))
         if fitting:
             return fitting[0]
         raise _illegal(position, hi, lo, text, "the hits marked with * cannot all be made")
