@@ -51,3 +51,7 @@ from chouette.services.tables import (  # noqa: F401
     table_events,
     table_log,
 )
+from chouette.services.display import (  # noqa: F401
+    display_nights,
+    display_version,
+)

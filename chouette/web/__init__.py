@@ -7,9 +7,9 @@ from flask import Flask, Response
 
 def init_app(app: Flask) -> None:
     """Register every blueprint, the error handlers and the template helpers."""
-    from chouette.web import admin, auth, errors, main, nights, tables, templating
+    from chouette.web import admin, auth, display, errors, main, nights, tables, templating
 
-    for module in (main, auth, admin, nights, tables):
+    for module in (main, auth, admin, nights, tables, display):
         app.register_blueprint(module.bp)
     errors.init_app(app)
     templating.init_app(app)

@@ -1,0 +1,489 @@
+"""Money after play: the night's ledger, payments, settle-up, IOUs and balances across nights.
+
+The ledger rows (``LedgerEntry``) are the source of truth for money; each night's ledger is
+also checked against the projection of its tables' logs. Payments are recorded per night.
+
+How an IOU works: an IOU is a payment of method ``iou``. It clears the debt from the night's
+settle-up (the night is settled) but no money moved, so it stays a standing debt between the
+two players, shown as "carried over" on the next nights' settle-up pages and on the balances
+until it is paid off. Paying it off (``pay_iou``) writes, on the IOU's own night and in one
+transaction, the reverse IOU (which cancels it) and the cash or transfer payment. So:
+
+- a night's open balance = its ledger + all its payments (IOUs included);
+- a pair's standing IOU on a night = IOUs payer->payee minus IOUs payee->payer;
+- a player's real balance over all nights = ledger + cash and transfer payments (IOUs do not
+  move money) = what his nights still owe him + his standing IOUs.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from flask_babel import gettext as _
+from sqlalchemy import func, select
+
+from chouette.extensions import db
+from chouette.ledger import LedgerError, Transfer, settle_leaver, settle_up
+from chouette.models import PAYMENT_METHODS, ChouetteTable, LedgerEntry, Member, Night, Payment
+from chouette.services.base import ServiceError, _transaction
+from chouette.services.nights import get_night
+
+#: Methods that move money (an IOU does not).
+MONEY_METHODS = ("cash", "transfer")
+
+Key = tuple[int, int, str]  # (table id, game number, player)
+
+
+# --------------------------------------------------------------------------- night ledger
+
+
+@dataclass(frozen=True)
+class CubeLine:
+    """One member's cube in a game, as the fold left it."""
+
+    member: str
+    value: int
+    owner: str | None  # "box", "member" or None (centred)
+    status: str  # live, dropped (the member dropped), won (the box dropped)
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game of one table: who sat where, the cubes, the result, and the money per player."""
+
+    table_id: int
+    table_name: str
+    number: int
+    box: str | None
+    partner: str | None
+    captain: str | None
+    winner: str | None
+    kind: str | None
+    final: bool
+    voided: bool
+    correction: str | None
+    cubes: tuple[CubeLine, ...]
+    extras: tuple[tuple[str, str, int], ...]
+    points: dict[str, int]
+    cents: dict[str, int]
+
+    @property
+    def box_side_cents(self) -> int:
+        """The box side's money (box and partner together)."""
+        return sum(self.cents.get(name, 0) for name in (self.box, self.partner) if name)
+
+    def role(self, player: str) -> str:
+        """``box``, ``partner``, ``captain`` or ``team`` (also ``extra``: only an extra cube)."""
+        if player == self.box:
+            return "box"
+        if player == self.partner:
+            return "partner"
+        if player == self.captain:
+            return "captain"
+        if any(cube.member == player for cube in self.cubes):
+            return "team"
+        return "extra"
+
+    def cube_of(self, player: str) -> CubeLine | None:
+        """The player's own cube in this game, if he had one."""
+        return next((cube for cube in self.cubes if cube.member == player), None)
+
+
+@dataclass(frozen=True)
+class PlayerLedger:
+    """One player's night: total points and cents, and every game that moved his money."""
+
+    player: str
+    points: int
+    cents: int
+    games: tuple[tuple[GameLine, int, int], ...]  # (game, his points, his cents)
+
+
+@dataclass(frozen=True)
+class NightLedger:
+    """A night's ledger, per player (summing to zero) and per game, with its consistency check."""
+
+    night: Night
+    players: tuple[PlayerLedger, ...]
+    games: tuple[GameLine, ...]
+    mismatches: tuple[str, ...]
+
+    @property
+    def is_consistent(self) -> bool:
+        """True when the ledger rows equal the projection of the tables' logs."""
+        return not self.mismatches
+
+    @property
+    def total_cents(self) -> int:
+        """The sum of every player's cents (0 unless something is badly wrong)."""
+        return sum(line.cents for line in self.players)
+
+
+def ledger_totals(night_id: int) -> dict[Key, tuple[int, int]]:
+    """The ledger rows summed per table, game and player (non-zero only): ``(points, cents)``."""
+    query = (
+        select(LedgerEntry.table_id, LedgerEntry.game, LedgerEntry.player,
+               func.sum(LedgerEntry.points), func.sum(LedgerEntry.cents))
+        .where(LedgerEntry.night_id == night_id)
+        .group_by(LedgerEntry.table_id, LedgerEntry.game, LedgerEntry.player)
+    )
+    return {
+        (table_id, game, player): (int(points), int(cents))
+        for table_id, game, player, points, cents in db.session.execute(query)
+        if points or cents
+    }
+
+
+def _table_games(table: ChouetteTable) -> list[GameLine]:
+    """Every game of a table, from its log folded through the rules (the projection)."""
+    from chouette.commands import load_play
+    from chouette.standings import games_money
+
+    state = load_play(table.id).state
+    money = {game.number: game for game in games_money(state)}
+    lines = []
+    for record in state.games:
+        found = money.get(record.number)
+        lines.append(GameLine(
+            table.id, table.name, record.number, record.box, record.partner, record.captain,
+            record.winner, record.kind, True, record.voided, record.correction,
+            tuple(CubeLine(c.member, c.value, c.owner, c.status) for c in record.cubes),
+            tuple(record.extras),
+            dict(found.points) if found else {}, dict(found.cents) if found else {},
+        ))
+    game = state.game
+    if game is not None:
+        found = money.get(game.number)
+        lines.append(GameLine(
+            table.id, table.name, game.number, state.box, state.partner, game.seat_captain,
+            None, None, False, False, None,
+            tuple(CubeLine(c.member, c.value, c.owner, c.status) for c in game.cubes.values()),
+            (), dict(found.points) if found else {}, dict(found.cents) if found else {},
+        ))
+    return lines
+
+
+def projected_totals(games: Iterable[GameLine]) -> dict[Key, tuple[int, int]]:
+    """What the ledger rows must add up to, from the games folded from the logs."""
+    totals: dict[Key, tuple[int, int]] = {}
+    for game in games:
+        for player in set(game.points) | set(game.cents):
+            points, cents = game.points.get(player, 0), game.cents.get(player, 0)
+            if points or cents:
+                totals[(game.table_id, game.number, player)] = (points, cents)
+    return totals
+
+
+def night_ledger(night_id: int) -> NightLedger:
+    """The night's ledger: per player and per game, checked against the logs. Raises NotFound."""
+    night = get_night(night_id)
+    games = [line for table in night.tables for line in _table_games(table)]
+    by_key = {(game.table_id, game.number): game for game in games}
+    rows = ledger_totals(night.id)
+    projection = projected_totals(games)
+    mismatches = []
+    names = {table.id: table.name for table in night.tables}
+    for key in sorted(set(rows) | set(projection)):
+        if rows.get(key, (0, 0)) != projection.get(key, (0, 0)):
+            table_id, number, player = key
+            mismatches.append(_(
+                "%(table)s, game %(game)d, %(player)s: the ledger says %(ledger)s, the log %(log)s.",
+                table=names.get(table_id, str(table_id)), game=number, player=player,
+                ledger=_format(rows.get(key, (0, 0))[1], night.currency),
+                log=_format(projection.get(key, (0, 0))[1], night.currency),
+            ))
+    per_player: dict[str, list[tuple[GameLine, int, int]]] = defaultdict(list)
+    for (table_id, number, player), (points, cents) in sorted(rows.items()):
+        game = by_key.get((table_id, number)) or GameLine(
+            table_id, names.get(table_id, "?"), number, None, None, None, None, None, False,
+            False, None, (), (), {}, {})
+        per_player[player].append((game, points, cents))
+    players = sorted(
+        (PlayerLedger(name, sum(p for _g, p, _c in lines), sum(c for _g, _p, c in lines), tuple(lines))
+         for name, lines in per_player.items()),
+        key=lambda line: (-line.cents, line.player),
+    )
+    return NightLedger(night, tuple(players), tuple(games), tuple(mismatches))
+
+
+def night_balances(night_id: int) -> dict[str, int]:
+    """Each player's money for the night from the ledger rows (sorted by name, zeros dropped)."""
+    query = (select(LedgerEntry.player, func.sum(LedgerEntry.cents))
+             .where(LedgerEntry.night_id == night_id).group_by(LedgerEntry.player))
+    totals = {player: int(cents) for player, cents in db.session.execute(query) if cents}
+    return {name: totals[name] for name in sorted(totals)}
+
+
+# --------------------------------------------------------------------------- payments, IOUs
+
+
+@dataclass(frozen=True)
+class Iou:
+    """A standing IOU: ``payer`` still owes ``payee`` ``cents`` from ``night``."""
+
+    night_id: int
+    night_name: str
+    currency: str
+    payer: str
+    payee: str
+    cents: int
+
+
+def night_payments(night_id: int) -> list[Payment]:
+    """The payments recorded for a night, oldest first."""
+    query = select(Payment).where(Payment.night_id == night_id).order_by(Payment.at, Payment.id)
+    return list(db.session.scalars(query))
+
+
+def _open_balances(night_id: int, payments: Iterable[Payment]) -> dict[str, int]:
+    """The night's ledger after its payments (IOUs included): what still has to change hands."""
+    totals = dict(night_balances(night_id))
+    for payment in payments:
+        totals[payment.payer] = totals.get(payment.payer, 0) + payment.cents
+        totals[payment.payee] = totals.get(payment.payee, 0) - payment.cents
+    return {name: totals[name] for name in sorted(totals) if totals[name]}
+
+
+def _ious(payments: Iterable[Payment], nights: dict[int, Night]) -> list[Iou]:
+    """The standing IOUs of these payments, netted per night and pair."""
+    net: dict[tuple[int, str, str], int] = defaultdict(int)
+    for payment in payments:
+        if payment.method != "iou" or payment.night_id is None:
+            continue
+        net[(payment.night_id, payment.payer, payment.payee)] += payment.cents
+        net[(payment.night_id, payment.payee, payment.payer)] -= payment.cents
+    result = []
+    for (night_id, payer, payee), cents in sorted(net.items()):
+        if cents > 0:
+            night = nights[night_id]
+            result.append(Iou(night_id, night.name, night.currency, payer, payee, cents))
+    return sorted(result, key=lambda iou: (nights[iou.night_id].date, iou.night_id, iou.payer, iou.payee))
+
+
+def outstanding_ious(*, players: Iterable[str] | None = None, before: Night | None = None) -> list[Iou]:
+    """Standing IOUs, oldest night first; only those involving ``players`` and made on nights
+    before ``before`` (by date, then id) when given."""
+    payments = list(db.session.scalars(select(Payment).where(Payment.method == "iou")))
+    nights = {night.id: night for night in db.session.scalars(select(Night))}
+    ious = _ious(payments, nights)
+    if players is not None:
+        wanted = set(players)
+        ious = [iou for iou in ious if iou.payer in wanted or iou.payee in wanted]
+    if before is not None:
+        ious = [iou for iou in ious
+                if (nights[iou.night_id].date, iou.night_id) < (before.date, before.id)]
+    return ious
+
+
+def _check_payment(payer: str, payee: str, cents: object, method: str, methods: Iterable[str]) -> int:
+    """Refuse an unknown method, a non-positive amount, or a payment to oneself."""
+    if method not in methods:
+        raise ServiceError(_("Unknown payment method: %(method)s.", method=method))
+    if isinstance(cents, bool) or not isinstance(cents, int) or cents <= 0:
+        raise ServiceError(_("A payment is an amount of more than zero."))
+    if not payer or not payee or payer == payee:
+        raise ServiceError(_("A payment goes from one player to another."))
+    return cents
+
+
+def record_payment(night_id: int, *, payer: str, payee: str, cents: int, method: str,
+                   actor: Member) -> Payment:
+    """Record that ``payer`` paid ``payee`` for a night (cash, transfer, or an IOU).
+
+    The payer must still owe at least ``cents`` on the night and the payee be owed as much.
+    Raises NotFound, ServiceError (unknown method, amount not positive, same player, more than
+    owed). One transaction: nothing is written when it raises.
+    """
+    amount = _check_payment(payer, payee, cents, method, PAYMENT_METHODS)
+    with _transaction():
+        night = get_night(night_id)
+        open_balances = _open_balances(night.id, night_payments(night.id))
+        owes = -open_balances.get(payer, 0)
+        owed = open_balances.get(payee, 0)
+        if owes <= 0:
+            raise ServiceError(_("%(payer)s owes nothing on this night.", payer=payer))
+        if owed <= 0:
+            raise ServiceError(_("%(payee)s is owed nothing on this night.", payee=payee))
+        if amount > owes:
+            raise ServiceError(_("%(payer)s owes only %(amount)s on this night.",
+                                 payer=payer, amount=_format(owes, night.currency)))
+        if amount > owed:
+            raise ServiceError(_("%(payee)s is owed only %(amount)s on this night.",
+                                 payee=payee, amount=_format(owed, night.currency)))
+        payment = Payment(night_id=night.id, payer=payer, payee=payee, cents=amount,
+                          method=method, recorded_by_id=actor.id)
+        db.session.add(payment)
+    return payment
+
+
+def pay_iou(night_id: int, *, payer: str, payee: str, cents: int, method: str,
+            actor: Member) -> Payment:
+    """Record that ``payer`` paid off (some of) his IOU to ``payee`` from night ``night_id``.
+
+    Writes the reverse IOU (cancelling that much of it) and the cash or transfer payment,
+    both on the IOU's night, in one transaction; returns the payment.
+    Raises NotFound, ServiceError (method not cash or transfer, amount not positive, same
+    player, no such IOU, more than the IOU).
+    """
+    amount = _check_payment(payer, payee, cents, method, MONEY_METHODS)
+    with _transaction():
+        night = get_night(night_id)
+        standing = sum(iou.cents for iou in _ious(night_payments(night.id), {night.id: night})
+                       if iou.payer == payer and iou.payee == payee)
+        if standing <= 0:
+            raise ServiceError(_("%(payer)s has no IOU to %(payee)s from this night.",
+                                 payer=payer, payee=payee))
+        if amount > standing:
+            raise ServiceError(_("The IOU is only %(amount)s.", amount=_format(standing, night.currency)))
+        db.session.add(Payment(night_id=night.id, payer=payee, payee=payer, cents=amount,
+                               method="iou", recorded_by_id=actor.id))
+        payment = Payment(night_id=night.id, payer=payer, payee=payee, cents=amount,
+                          method=method, recorded_by_id=actor.id)
+        db.session.add(payment)
+    return payment
+
+
+def _format(cents: int, currency: str) -> str:
+    """An amount in the current language, for messages."""
+    from decimal import Decimal
+
+    from flask_babel import format_currency
+
+    return str(format_currency(Decimal(cents) / 100, currency))
+
+
+# --------------------------------------------------------------------------- settle-up
+
+
+@dataclass(frozen=True)
+class SettleUp:
+    """What settles a night: its open balances, the fewest transfers, the payments made,
+    an early leaver's own transfers, and the IOUs carried over from earlier nights."""
+
+    night: Night
+    balances: dict[str, int]  # the night's ledger
+    open_balances: dict[str, int]  # after the payments recorded
+    transfers: list[Transfer]
+    payments: list[Payment]
+    carried: list[Iou]
+    leaver: str | None = None
+    leaver_transfers: list[Transfer] = field(default_factory=list)
+
+    @property
+    def is_settled(self) -> bool:
+        """True once every balance of the night has been paid (or turned into an IOU)."""
+        return not self.open_balances
+
+    @property
+    def players(self) -> list[str]:
+        """Everyone with money on the night, by name."""
+        return sorted(self.balances)
+
+
+def night_settle_up(night_id: int, leaver: str | None = None) -> SettleUp:
+    """The settle-up of a night, and of one early ``leaver`` alone if named.
+
+    Raises NotFound, ServiceError (the leaver has nothing to settle).
+    """
+    night = get_night(night_id)
+    payments = night_payments(night.id)
+    balances = night_balances(night.id)
+    open_balances = _open_balances(night.id, payments)
+    transfers = settle_up(open_balances)
+    leaver_transfers: list[Transfer] = []
+    if leaver is not None:
+        if leaver not in open_balances:
+            raise ServiceError(_("%(player)s has nothing left to settle on this night.", player=leaver))
+        try:
+            leaver_transfers = settle_leaver(open_balances, leaver)
+        except LedgerError as error:  # pragma: no cover - balances from the ledger sum to zero
+            raise ServiceError(str(error)) from error
+    carried = outstanding_ious(players=set(balances) | {p.payer for p in payments}, before=night)
+    return SettleUp(night, balances, open_balances, transfers, payments, carried, leaver,
+                    leaver_transfers)
+
+
+# --------------------------------------------------------------------------- balances across nights
+
+
+@dataclass(frozen=True)
+class PlayerBalance:
+    """One player's money over all nights in one currency (positive: he is owed)."""
+
+    player: str
+    nights: dict[int, int]  # night id -> the night's ledger
+    paid: int  # cash and transfers: paid out minus received
+    iou: int  # standing IOUs: owed to him minus owed by him
+    balance: int  # ledger + paid: what he is still owed overall (IOUs included)
+
+    @property
+    def won(self) -> int:
+        """His ledger over every night."""
+        return sum(self.nights.values())
+
+
+@dataclass(frozen=True)
+class CurrencyBalances:
+    """Everyone's balances in one currency, the nights as columns, and the transfers that
+    would settle everything at once (the cumulative settle-up)."""
+
+    currency: str
+    nights: list[Night]
+    players: list[PlayerBalance]
+    transfers: list[Transfer]
+    ious: list[Iou]
+
+
+def club_balances(player: str | None = None) -> list[CurrencyBalances]:
+    """Every player's running balance over all nights, payments and IOUs included, per currency
+    (only ``player``'s row and IOUs when named)."""
+    nights = {night.id: night for night in db.session.scalars(select(Night))}
+    ledger = db.session.execute(
+        select(LedgerEntry.night_id, LedgerEntry.player, func.sum(LedgerEntry.cents))
+        .group_by(LedgerEntry.night_id, LedgerEntry.player)
+    ).all()
+    payments = list(db.session.scalars(select(Payment).where(Payment.night_id.is_not(None))))
+    ious = _ious(payments, nights)
+    per_currency: dict[str, dict[str, dict[str, object]]] = defaultdict(dict)
+    used: dict[str, set[int]] = defaultdict(set)
+
+    def row(currency: str, name: str) -> dict[str, object]:
+        return per_currency[currency].setdefault(name, {"nights": {}, "paid": 0, "iou": 0})
+
+    for night_id, name, cents in ledger:
+        currency = nights[night_id].currency
+        if cents:
+            row(currency, name)["nights"][night_id] = int(cents)  # type: ignore[index]
+            used[currency].add(night_id)
+    for payment in payments:
+        if payment.method in MONEY_METHODS:
+            currency = nights[payment.night_id].currency
+            row(currency, payment.payer)["paid"] += payment.cents  # type: ignore[operator]
+            row(currency, payment.payee)["paid"] -= payment.cents  # type: ignore[operator]
+    for iou in ious:
+        row(iou.currency, iou.payer)["iou"] -= iou.cents  # type: ignore[operator]
+        row(iou.currency, iou.payee)["iou"] += iou.cents  # type: ignore[operator]
+    result = []
+    for currency in sorted(per_currency):
+        rows = []
+        for name, values in per_currency[currency].items():
+            won = sum(values["nights"].values())  # type: ignore[attr-defined]
+            rows.append(PlayerBalance(name, dict(values["nights"]), int(values["paid"]),  # type: ignore[call-overload]
+                                      int(values["iou"]), won + int(values["paid"])))  # type: ignore[call-overload]
+        rows.sort(key=lambda line: (-line.balance, line.player))
+        totals = {line.player: line.balance for line in rows if line.balance}
+        transfers = settle_up(totals)
+        columns = sorted((nights[i] for i in used[currency]), key=lambda n: (n.date, n.id))
+        currency_ious = [iou for iou in ious if iou.currency == currency]
+        if player is not None:
+            rows = [line for line in rows if line.player == player]
+            transfers = [t for t in transfers if player in (t.payer, t.payee)]
+            currency_ious = [iou for iou in currency_ious if player in (iou.payer, iou.payee)]
+            if not rows:
+                continue
+            columns = [night for night in columns if night.id in rows[0].nights]
+        result.append(CurrencyBalances(currency, columns, rows, transfers, currency_ious))
+    return result
+

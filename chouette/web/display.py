@@ -1,0 +1,235 @@
+"""The big screen: every open table of the night on a TV, refreshing itself (read-only, public).
+
+The page includes the fragment ``display-board``, which htmx polls every two seconds. The poll
+is answered ``304 Not Modified`` while ``services.display_version`` (one cheap query) has not
+moved, so a TV costs almost nothing while the tables are quiet; the tables are folded and drawn
+only when something changed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+
+from flask import Blueprint, abort, request, url_for
+from flask_babel import gettext as _
+from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
+
+from chouette import commands, services
+from chouette.extensions import read_only
+from chouette.models import ChouetteTable, Night
+from chouette.standings import money
+from chouette.table import TableState
+from chouette.web.board_svg import CubeView, render_board
+from chouette.web.house_rules import money as format_money
+from chouette.web.htmx import render_if_changed
+from chouette.web.qr import qr_svg
+
+bp = Blueprint("display", __name__, url_prefix="/display")
+
+#: How often the screen asks for news, and how long it waits for an answer.
+POLL_SECONDS = 2
+POLL_TIMEOUT_MS = 8000
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """One player at a table as the screen shows him: his seat, his cube, his night so far.
+
+    ``seat`` is ``"box"``, ``"partner"``, ``"captain"``, ``"line"`` (``place`` 1, 2... behind
+    the captain; the first is next up) or ``"waiting"`` (not in the rotation yet).
+    """
+
+    name: str
+    seat: str
+    place: int | None
+    cube: CubeView | None
+    points: int
+    cents: int
+
+    @property
+    def is_next(self) -> bool:
+        """The first of the line: the next captain, whoever wins."""
+        return self.seat == "line" and self.place == 1
+
+
+@dataclass(frozen=True)
+class BoardView:
+    """A game on the app's board: the drawing, and who plays the light and the dark checkers."""
+
+    svg: Markup
+    box_label: str
+    team_label: str
+
+
+@dataclass(frozen=True)
+class TableView:
+    """Everything the screen shows of one table."""
+
+    table: ChouetteTable
+    night: Night
+    rows: list[SeatRow]
+    gone: list[SeatRow]  # players who left the table with points or money
+    status: str
+    board: BoardView | None
+    qr: Markup
+    url: str
+
+
+def seat_rows(state: TableState) -> tuple[list[SeatRow], list[SeatRow]]:
+    """The seated players in rotation order (box, partner, captain, line, waiting), then the
+    players who left with a result tonight."""
+    points, cents = money(state)
+    game = state.game
+
+    def row(name: str, seat: str, place: int | None = None) -> SeatRow:
+        cube = None
+        if game is not None and name in game.cubes:
+            cube = CubeView.from_member_cube(game.cubes[name], name)
+        return SeatRow(name, seat, place, cube, points.get(name, 0), cents.get(name, 0))
+
+    rows = []
+    if state.box:
+        rows.append(row(state.box, "box"))
+    if state.partner:
+        rows.append(row(state.partner, "partner"))
+    if state.captain:
+        rows.append(row(state.captain, "captain"))
+    rows += [row(name, "line", place) for place, name in enumerate(state.line, start=1)]
+    seated = {r.name for r in rows}
+    rows += [row(name, "waiting") for name in state.seated if name not in seated]
+    seated |= {r.name for r in rows}
+    gone = [row(name, "gone") for name in state.players
+            if name not in seated and (points.get(name) or cents.get(name))]
+    return rows, gone
+
+
+def game_number(state: TableState) -> int:
+    """The number of the game in progress, or of the next one."""
+    if state.game is not None:
+        return state.game.number
+    return state.games[-1].number + 1 if state.games else 1
+
+
+def table_status(state: TableState) -> str:
+    """One short line: what the table is doing now."""
+    number = game_number(state)
+    game = state.game
+    if not state.players:
+        return _("Waiting for players")
+    if not state.ordered:
+        return _("Rolling for the starting order")
+    if game is None and state.needs_partner():
+        return _("The box is choosing a partner")
+    if game is None:
+        return _("Game %(number)d is about to start", number=number)
+    if game.pending or game.pending_extras:
+        return _("Game %(number)d: waiting for cube answers", number=number)
+    if game.is_board and game.on_roll is not None:
+        name = state.box if game.on_roll == "box" else game.acting_captain
+        return _("Game %(number)d: %(name)s on roll", number=number, name=name)
+    return _("Game %(number)d in play", number=number)
+
+
+def board_of(state: TableState) -> BoardView | None:
+    """The board of a game played on the app's board, drawn for a dark screen (no rail: the
+    cubes and names are in the table's list); None in scoresheet mode."""
+    game = state.game
+    if game is None or not game.is_board or game.position is None:
+        return None
+    box = state.box or ""
+    svg = render_board(
+        game.position,
+        bottom="box",
+        on_roll=game.on_roll,
+        dice=game.dice,
+        labels={"box": box, "team": game.acting_captain},
+        rail=False,
+    )
+    return BoardView(svg, _("%(name)s (box)", name=box),
+                     _("%(name)s's team", name=game.acting_captain))
+
+
+@lru_cache(maxsize=128)
+def _qr(url: str) -> Markup:
+    """A table's QR code (drawing one takes milliseconds; the URL never changes)."""
+    return qr_svg(url, scale=3)
+
+
+def table_view(table_id: int) -> TableView:
+    """The screen's view of one table, from its folded log."""
+    played = commands.load_play(table_id)
+    rows, gone = seat_rows(played.state)
+    url = url_for("tables.show", table_id=table_id, _external=True)
+    return TableView(played.table, played.table.night, rows, gone, table_status(played.state),
+                     board_of(played.state), _qr(url), url)
+
+
+class Screen:
+    """What the screen shows, computed only when a template asks (never for a 304)."""
+
+    def __init__(self, night_id: int | None) -> None:
+        self.night_id = night_id
+
+    @cached_property
+    def nights(self) -> list[Night]:
+        """The nights shown."""
+        return services.display_nights(self.night_id)
+
+    @cached_property
+    def tables(self) -> list[TableView]:
+        """Every table of the open nights shown, in the order they were created."""
+        return [table_view(table.id) for night in self.nights if night.is_open
+                for table in night.tables]
+
+    @property
+    def closed(self) -> bool:
+        """Whether the screen was asked for one night, and that night is closed."""
+        return self.night_id is not None and not any(night.is_open for night in self.nights)
+
+    @property
+    def several_nights(self) -> bool:
+        """Whether tables of more than one night are shown (then each names its night)."""
+        return len({view.night.id for view in self.tables}) > 1
+
+
+def signed_money(cents: int, currency: str) -> str:
+    """An amount with its sign: ``+€3.00``, ``-€1.50``, ``€0.00``."""
+    text = format_money(cents, currency)
+    return f"+{text}" if cents > 0 else text
+
+
+def signed_points(points: int) -> str:
+    """Points with their sign (a true minus, readable from afar): ``+3``, ``−2``, ``0``."""
+    if points > 0:
+        return f"+{points}"
+    return f"\u2212{-points}" if points < 0 else "0"
+
+
+def _screen(night_id: int | None) -> BaseResponse:
+    """The page, or its fragment for htmx; ``304`` while nothing changed."""
+    read_only()
+    try:
+        version = services.display_version(night_id)
+    except services.NotFound:
+        abort(404)
+    # The QR codes carry the address the screen was opened with.
+    version = f"{version}|{request.host_url}"
+    return render_if_changed(
+        version, "display/index.html", "display/_board.html",
+        screen=Screen(night_id), poll_url=request.path, poll_seconds=POLL_SECONDS,
+        poll_timeout_ms=POLL_TIMEOUT_MS, signed_money=signed_money, signed_points=signed_points,
+    )
+
+
+@bp.get("")
+def index() -> BaseResponse:
+    """Every open table of every open night."""
+    return _screen(None)
+
+
+@bp.get("/<int:night_id>")
+def night(night_id: int) -> BaseResponse:
+    """Every table of one night (a closed night says so)."""
+    return _screen(night_id)

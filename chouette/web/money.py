@@ -1,0 +1,225 @@
+"""Money after play: a night's ledger, its settle-up with payments, balances across nights."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+from flask import Blueprint, abort, flash, request
+from flask_babel import format_currency
+from flask_babel import gettext as _
+from flask_login import current_user, login_required
+from markupsafe import Markup, escape
+from werkzeug.wrappers import Response as BaseResponse
+
+from chouette import services
+from chouette.ledger import LedgerError, cents_to_decimal, parse_cents
+from chouette.models import PAYMENT_METHODS
+from chouette.web.auth import has_role, role_required
+from chouette.web.forms import PostForm
+from chouette.web.htmx import is_htmx, render_page, see_other
+
+bp = Blueprint("money", __name__)
+
+MAX_NAME = 80
+
+
+@bp.app_template_filter("signed_money")
+def signed_money(cents: int, currency: str) -> Markup:
+    """``cents`` in ``currency`` as a span marked by sign: ``+€5.00`` (won), ``-€5.00`` (owes)."""
+    text = str(format_currency(Decimal(cents) / 100, currency))
+    if cents > 0:
+        kind, text = "pos", "+" + text
+    elif cents < 0:
+        kind = "neg"
+    else:
+        kind = "zero"
+    return Markup('<span class="amount {}">{}</span>').format(kind, escape(text))
+
+
+@bp.app_template_filter("cents_decimal")
+def cents_decimal(cents: int) -> str:
+    """``cents`` as a plain amount for an input (``12.50``), what the payment forms take back."""
+    return cents_to_decimal(cents)
+
+
+@bp.app_context_processor
+def money_helpers() -> dict[str, Any]:
+    """``my_balances()``: the signed-in member's balances (matched by his name), per currency."""
+
+    def my_balances() -> list[services.CurrencyBalances]:
+        if not current_user.is_authenticated:
+            return []
+        return services.club_balances(player=current_user.name)
+
+    return {"my_balances": my_balances, "payment_methods": PAYMENT_METHODS}
+
+
+def _night(night_id: int) -> Any:
+    """The night, or 404."""
+    try:
+        return services.get_night(night_id)
+    except services.NotFound:
+        abort(404)
+
+
+def _name(field: str) -> str:
+    """A player's name from the form (trimmed, bounded)."""
+    return (request.form.get(field) or "").strip()[:MAX_NAME]
+
+
+def _amount(text: str) -> int:
+    """Typed money (``12.50`` or ``12,50``) as int cents. Raises ServiceError on garbage."""
+    try:
+        return parse_cents(text.strip().replace(",", ".")[:20])
+    except LedgerError:
+        raise services.ServiceError(_("Enter an amount such as 12.50.")) from None
+
+
+@bp.get("/nights/<int:night_id>/ledger")
+@login_required
+def ledger(night_id: int) -> BaseResponse:
+    """The night's ledger: per player, and game by game (page, or its fragment for htmx)."""
+    _night(night_id)
+    book = services.night_ledger(night_id)
+    return render_page("money/ledger.html", "money/_ledger.html", book=book, night=book.night)
+
+
+def _settle_context(night_id: int, leaver: str | None, scope: str) -> dict[str, Any]:
+    """What the settle-up page shows."""
+    plan = services.night_settle_up(night_id, leaver or None)
+    cumulative = None
+    if scope == "all":
+        cumulative = next((group for group in services.club_balances()
+                           if group.currency == plan.night.currency), None)
+    return {"plan": plan, "night": plan.night, "scope": scope, "cumulative": cumulative,
+            "typed": None, "error": None}
+
+
+def _scope() -> str:
+    """``night`` (default) or ``all`` (the cumulative balances too)."""
+    return "all" if request.values.get("scope") == "all" else "night"
+
+
+@bp.get("/nights/<int:night_id>/settle")
+@login_required
+def settle(night_id: int) -> BaseResponse:
+    """The night's settle-up; ``?leaver=Name`` settles one early leaver alone."""
+    _night(night_id)
+    leaver = (request.args.get("leaver") or "").strip()[:MAX_NAME] or None
+    try:
+        context = _settle_context(night_id, leaver, _scope())
+    except services.ServiceError as error:  # nobody by that name left to settle
+        context = _settle_context(night_id, None, _scope())
+        context["error"] = str(error)
+        return render_page("money/settle.html", "money/_settle_up.html", status=422, **context)
+    return render_page("money/settle.html", "money/_settle_up.html", **context)
+
+
+@bp.post("/nights/<int:night_id>/payments")
+@role_required("organizer")
+def record_payment(night_id: int) -> BaseResponse:
+    """Tick a transfer as paid (cash, transfer or IOU): records a payment; the list recomputes."""
+    _night(night_id)
+    if not PostForm().validate_on_submit():
+        abort(400)
+    typed = {key: (request.form.get(key) or "")[:40] for key in ("payer", "payee", "amount", "method")}
+    leaver = _name("leaver") or None
+    try:
+        payment = services.record_payment(
+            night_id, payer=_name("payer"), payee=_name("payee"),
+            cents=_amount(typed["amount"]), method=typed["method"], actor=current_user,
+        )
+    except services.ServiceError as error:
+        return _refused(night_id, leaver, str(error), typed)
+    currency = _night(night_id).currency
+    amount = signed_amount(payment.cents, currency)
+    if payment.method == "iou":
+        message = _("%(payer)s owes %(payee)s %(amount)s (IOU).", payer=payment.payer,
+                    payee=payment.payee, amount=amount)
+    else:
+        message = _("%(payer)s paid %(payee)s %(amount)s.", payer=payment.payer,
+                    payee=payment.payee, amount=amount)
+    return _after_payment(night_id, leaver, message)
+
+
+def signed_amount(cents: int, currency: str) -> str:
+    """An amount as plain text for messages."""
+    return str(format_currency(Decimal(cents) / 100, currency))
+
+
+def _refused(night_id: int, leaver: str | None, message: str, typed: dict[str, str]) -> BaseResponse:
+    """The settle-up again, status 422, the refusal shown and what was typed kept."""
+    try:
+        context = _settle_context(night_id, leaver, _scope())
+    except services.ServiceError:
+        context = _settle_context(night_id, None, _scope())
+    context.update(typed=typed, error=message)
+    return render_page("money/settle.html", "money/_settle_up.html", status=422, **context)
+
+
+def _after_payment(night_id: int, leaver: str | None, message: str) -> BaseResponse:
+    """htmx: the recomputed settle-up (with the news); a browser: a flash and back to the page."""
+    if is_htmx():
+        try:
+            context = _settle_context(night_id, leaver, _scope())
+        except services.ServiceError:  # the leaver is settled: back to the whole night
+            context = _settle_context(night_id, None, _scope())
+        context["notice"] = message
+        response = render_page("money/settle.html", "money/_settle_up.html", **context)
+        response.headers["HX-Trigger"] = "ledger-changed"
+        return response
+    flash(message, "success")
+    values: dict[str, Any] = {"night_id": night_id}
+    if leaver and leaver in services.night_settle_up(night_id).open_balances:
+        values["leaver"] = leaver
+    if _scope() == "all":
+        values["scope"] = "all"
+    return see_other("money.settle", **values)
+
+
+@bp.post("/ious/pay")
+@role_required("organizer")
+def pay_iou() -> BaseResponse:
+    """Pay off (part of) a standing IOU in cash or by transfer."""
+    if not PostForm().validate_on_submit():
+        abort(400)
+    back = request.form.get("back_night", "")
+    try:
+        iou_night = int(request.form.get("iou_night", ""))
+    except ValueError:
+        iou_night = 0
+    try:
+        payment = services.pay_iou(
+            iou_night, payer=_name("payer"), payee=_name("payee"),
+            cents=_amount(request.form.get("amount") or ""),
+            method=(request.form.get("method") or "")[:20], actor=current_user,
+        )
+    except services.NotFound:
+        abort(404)
+    except services.ServiceError as error:
+        if is_htmx():
+            raise
+        flash(str(error), "error")
+        return _back_to(back)
+    flash(_("%(payer)s paid off %(amount)s of his IOU to %(payee)s.", payer=payment.payer,
+            payee=payment.payee, amount=signed_amount(payment.cents, _night(iou_night).currency)),
+          "success")
+    return _back_to(back)
+
+
+def _back_to(back: str) -> BaseResponse:
+    """The settle-up page the form came from, else the balances."""
+    if back.isdigit():
+        return see_other("money.settle", night_id=int(back))
+    return see_other("money.balances")
+
+
+@bp.get("/balances")
+@login_required
+def balances() -> BaseResponse:
+    """Balances across nights: everyone's for the treasurer, a player's own otherwise."""
+    everyone = has_role(current_user, "organizer")
+    groups = services.club_balances(None if everyone else current_user.name)
+    return render_page("money/balances.html", "money/_balances.html", groups=groups,
+                       everyone=everyone)

@@ -1,0 +1,374 @@
+"""The big screen ``/display``: public and read-only, every open table, 304 while nothing changed."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import sqlite3
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+import pytest
+from flask import Flask
+
+from chouette import commands, services
+from chouette.extensions import db
+from chouette.models import Member
+from chouette.table.actions import board_events
+from tests.factories import gen_member, gen_night, gen_table
+
+EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fred", "Gus", "Hal"]
+
+
+def play(table_id: int, organizer: Member, *events: Mapping[str, Any]) -> commands.TablePlay:
+    """Make each command at the table's current seq, as the live table page would."""
+    played = None
+    for event in events:
+        played = commands.play(table_id, services.last_seq(table_id), event, organizer)
+    assert played is not None
+    return played
+
+
+def seat(table_id: int, organizer: Member, names: Iterable[str]) -> commands.TablePlay:
+    """Join ``names`` and record the order as given (the first is the box)."""
+    names = list(names)
+    return play(table_id, organizer, *({"type": "join", "player": n} for n in names),
+                {"type": "order", "players": names})
+
+
+def settle_partner(table_id: int, organizer: Member) -> None:
+    """Offer the partnership until someone accepts (8 players and more have a partner)."""
+    state = commands.load_play(table_id).state
+    if state.needs_partner():
+        play(table_id, organizer, {"type": "partner", "player": state.next_partner_offer(),
+                                   "accept": True})
+
+
+def busy_table(table_id: int, organizer: Member, names: list[str], games: int) -> None:
+    """A table of ``names`` that has played ``games`` games with doubles, takes and drops, and
+    whose game in progress waits for an answer."""
+    seat(table_id, organizer, names)
+    for number in range(games):
+        settle_partner(table_id, organizer)
+        state = commands.load_play(table_id).state
+        play(table_id, organizer,
+             {"type": "double", "by": "box", "cubes": [state.captain, state.line[0]]},
+             {"type": "take", "cube": state.captain}, {"type": "drop", "cube": state.line[0]},
+             {"type": "result", "winner": "team" if number % 2 else "box", "kind": "single"})
+    settle_partner(table_id, organizer)
+    state = commands.load_play(table_id).state
+    play(table_id, organizer, {"type": "double", "by": state.line[1]})
+
+
+def board_table(table_id: int, organizer: Member, names: list[str], seed: int = 5) -> None:
+    """A table whose game is played on the app's board: a few turns, rolls and moves."""
+    import random
+
+    seat(table_id, organizer, names)
+    settle_partner(table_id, organizer)
+    rng = random.Random(seed)
+    for _turn in range(3):
+        state = commands.load_play(table_id).state
+        play(table_id, organizer, *board_events(state, rng.choice, lambda: rng.randint(1, 6)))
+
+
+@pytest.fixture
+def organizer(app: Flask) -> Member:
+    with app.app_context():
+        return gen_member("organizer")
+
+
+@pytest.fixture
+def night_id(app: Flask) -> int:
+    with app.app_context():
+        return gen_night(name="Friday chouette").id
+
+
+def new_table(app: Flask, night_id: int, name: str, build=None, *args: Any) -> int:
+    """A table of the night, built by ``build(table_id, organizer, *args)``; no transaction is
+    left open (the test client's requests need the SQLite write lock)."""
+    with app.app_context():
+        table_id = gen_table(services.get_night(night_id), name=name).id
+        if build is not None:
+            build(table_id, *args)
+        db.session.commit()
+    return table_id
+
+
+def etag_of(response) -> str:
+    return response.headers["ETag"]
+
+
+# --- the page and its fragment -------------------------------------------------------
+
+
+def test_display_is_public_and_shows_every_open_table(app, client, organizer, night_id):
+    new_table(app, night_id, "Table one", seat, organizer, ["Ann", "Bob", "Cy", "Dee"])
+    new_table(app, night_id, "Table two", seat, organizer, ["Eve", "Fred", "Gus"])
+    response = client.get("/display")
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert html.startswith("<!doctype html>") and 'data-theme="dark"' in html
+    assert html.count('class="display-table') == 2
+    assert "Table one" in html and "Table two" in html
+    assert 'id="display-board"' in html and 'hx-trigger="every 2s"' in html
+    assert 'hx-get="/display"' in html
+    assert response.headers["Vary"] and "HX-Request" in response.headers["Vary"]
+
+
+def test_htmx_gets_the_polled_fragment_alone(app, client, htmx, organizer, night_id):
+    new_table(app, night_id, "Table one", seat, organizer, ["Ann", "Bob", "Cy", "Dee"])
+    response = client.get("/display", headers=htmx)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True).strip()
+    assert html.startswith('<section id="display-board"') and html.endswith("</section>")
+    assert "<html" not in html and "Table one" in html
+    assert 'hx-trigger="every 2s"' in html and 'hx-swap="outerHTML"' in html
+
+
+def test_display_is_read_only(app, client, night_id):
+    assert client.post("/display").status_code == 405
+    assert client.post(f"/display/{night_id}").status_code == 405
+
+
+def test_without_an_open_night_the_screen_says_no_table_is_playing(app, client, htmx):
+    response = client.get("/display", headers=htmx)
+    assert response.status_code == 200
+    assert "No table is playing right now." in response.get_data(as_text=True)
+
+
+# --- 304 while nothing changed ----------------------------------------------------------
+
+
+def test_unchanged_display_answers_304_with_the_same_etag(app, client, htmx, organizer, night_id):
+    new_table(app, night_id, "Table one", busy_table, organizer, EIGHT, 2)
+    first = client.get("/display", headers=htmx)
+    assert first.status_code == 200 and first.headers["Cache-Control"] == "no-cache"
+    again = client.get("/display", headers={**htmx, "If-None-Match": etag_of(first)})
+    assert again.status_code == 304
+    assert again.data == b""
+    assert etag_of(again) == etag_of(first)
+
+
+def test_a_command_changes_the_etag_and_the_screen(app, client, htmx, organizer, night_id):
+    table_id = new_table(app, night_id, "Table one", seat, organizer, ["Ann", "Bob", "Cy", "Dee"])
+    first = client.get("/display", headers=htmx)
+    assert "to answer" not in first.get_data(as_text=True)
+    with app.app_context():
+        play(table_id, organizer, {"type": "double", "by": "box", "cubes": ["Cy"]})
+    changed = client.get("/display", headers={**htmx, "If-None-Match": etag_of(first)})
+    assert changed.status_code == 200
+    assert etag_of(changed) != etag_of(first)
+    html = changed.get_data(as_text=True)
+    assert re.search(r'class="cube owner-middle status-live offered".*?<b class="cube-face">1</b>'
+                     r'.*?<b class="cube-face cube-offer">2</b>', html, re.S)
+    assert "to answer" in html
+    assert client.get("/display", headers={**htmx, "If-None-Match": etag_of(changed)}).status_code == 304
+
+
+def test_an_undo_changes_the_etag_too(app, client, htmx, organizer, night_id):
+    table_id = new_table(app, night_id, "Table one", seat, organizer, ["Ann", "Bob", "Cy", "Dee"])
+    with app.app_context():
+        play(table_id, organizer, {"type": "double", "by": "box", "cubes": ["Cy"]})
+    offered = client.get("/display", headers=htmx)
+    with app.app_context():
+        play(table_id, organizer, {"type": "undo"})
+    undone = client.get("/display", headers={**htmx, "If-None-Match": etag_of(offered)})
+    assert undone.status_code == 200 and "to answer" not in undone.get_data(as_text=True)
+
+
+def test_a_new_table_changes_the_etag(app, client, htmx, night_id):
+    first = client.get("/display", headers=htmx)
+    new_table(app, night_id, "Late table")
+    changed = client.get("/display", headers={**htmx, "If-None-Match": etag_of(first)})
+    assert changed.status_code == 200 and "Late table" in changed.get_data(as_text=True)
+
+
+def test_page_and_fragment_have_different_etags(app, client, htmx, night_id):
+    new_table(app, night_id, "Table one")
+    page = client.get("/display")
+    fragment = client.get("/display", headers={**htmx, "If-None-Match": etag_of(page)})
+    assert fragment.status_code == 200 and etag_of(fragment) != etag_of(page)
+
+
+@pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="SQLite's write lock")
+def test_a_poll_answers_while_a_writer_holds_the_lock(app, client, htmx, night_id):
+    new_table(app, night_id, "Table one")
+    first = client.get("/display", headers=htmx)
+    writer = sqlite3.connect(app.config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///"),
+                             timeout=0.1, isolation_level=None)
+    try:
+        writer.execute("BEGIN IMMEDIATE")
+        polled = client.get("/display", headers={**htmx, "If-None-Match": etag_of(first)})
+        assert polled.status_code == 304
+    finally:
+        writer.execute("ROLLBACK")
+        writer.close()
+
+
+# --- what the screen shows ------------------------------------------------------------
+
+
+def test_seats_are_listed_in_rotation_order_with_the_next_up_marked(app, client, htmx, organizer,
+                                                                    night_id):
+    table_id = new_table(app, night_id, "Table one", busy_table, organizer, EIGHT, 3)
+    with app.app_context():
+        state = commands.load_play(table_id).state
+        order = [state.box, state.partner, state.captain, *state.line]
+        db.session.commit()
+    html = client.get("/display", headers=htmx).get_data(as_text=True)
+    shown = re.findall(r'<td class="dt-name"><span>([^<]+)</span>', html)
+    assert shown == order and len(shown) == 8
+    rows = re.findall(r'<tr class="([^"]+)">', html)
+    assert rows[:4] == ["seat-box", "seat-partner", "seat-captain", "seat-line is-next"]
+    assert all(row == "seat-line" for row in rows[4:])
+    assert re.search(r'class="seat-line is-next">\s*<th scope="row" class="dt-seat">'
+                     r'<span class="seat-tag">Next</span>', html)
+
+
+def test_cubes_show_value_owner_drops_and_offers(app, client, htmx, organizer, night_id):
+    table_id = new_table(app, night_id, "Table one", seat, organizer, ["Ann", "Bob", "Cy", "Dee"])
+    with app.app_context():
+        play(table_id, organizer, {"type": "double", "by": "box", "cubes": ["Bob", "Cy"]},
+             {"type": "take", "cube": "Bob"}, {"type": "drop", "cube": "Cy"},
+             {"type": "double", "by": "Dee"})
+    html = client.get("/display", headers=htmx).get_data(as_text=True)
+
+    def cell(name: str) -> str:
+        return re.search(rf'<span>{name}</span></td>\s*<td class="dt-cube">(.*?)</td>', html, re.S).group(1)
+
+    assert 'owner-member status-live' in cell("Bob") and '<b class="cube-face">2</b>' in cell("Bob")
+    assert "owns" in cell("Bob")
+    assert "status-dropped" in cell("Cy") and "dropped" in cell("Cy")
+    assert "offered" in cell("Dee") and "box to answer" in cell("Dee")
+    assert cell("Ann").strip() == ""  # the box has no cube of his own
+
+
+def test_running_scores_show_points_and_money_in_the_nights_currency(app, client, htmx, organizer):
+    with app.app_context():
+        night_id = gen_night(currency="USD").id
+    table_id = new_table(app, night_id, "Table one", seat, organizer, ["Ann", "Bob", "Cy"])
+    with app.app_context():
+        play(table_id, organizer, {"type": "result", "winner": "team", "kind": "gammon"})
+    html = client.get("/display", headers={**htmx, "Accept-Language": "en"}).get_data(as_text=True)
+
+    def scores(name: str) -> tuple[str, str]:
+        found = re.search(rf'<span>{name}</span></td>.*?<td class="dt-points[^"]*">([^<]+)</td>'
+                          rf'\s*<td class="dt-money[^"]*">([^<]+)</td>', html, re.S)
+        return found.group(1), found.group(2)
+
+    assert scores("Ann") == ("\u22124", "-$4.00")
+    assert scores("Bob") == ("+2", "+$2.00")
+    assert scores("Cy") == ("+2", "+$2.00")
+    assert ">USD</th>" in html
+
+
+def test_players_who_left_keep_their_result_on_the_screen(app, client, htmx, organizer, night_id):
+    table_id = new_table(app, night_id, "Table one", seat, organizer, ["Ann", "Bob", "Cy", "Dee"])
+    with app.app_context():
+        play(table_id, organizer, {"type": "result", "winner": "box", "kind": "single"},
+             {"type": "leave", "player": "Bob"})
+    html = client.get("/display", headers=htmx).get_data(as_text=True)
+    assert "<span>Bob</span>" not in html
+    assert re.search(r'Left the table:\s*<span>Bob -€1.00</span>', html)
+
+
+def test_player_names_are_escaped(app, client, htmx, organizer, night_id):
+    evil = "<script>alert(1)</script>"
+    new_table(app, night_id, "<b>Table</b>", seat, organizer, [evil, "Bob", "Cy"])
+    for headers in ({}, htmx):
+        html = client.get("/display", headers=headers).get_data(as_text=True)
+        assert evil not in html and "<b>Table</b>" not in html
+        assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html
+        assert "&lt;b&gt;Table&lt;/b&gt;" in html
+
+
+def test_board_mode_shows_the_board_and_scoresheet_mode_does_not(app, client, htmx, organizer,
+                                                                 night_id):
+    board_id = new_table(app, night_id, "On the board", board_table, organizer, ["Ann", "Bob", "Cy"])
+    sheet_id = new_table(app, night_id, "On paper", seat, organizer, ["Dee", "Eve", "Fred"])
+    html = client.get("/display", headers=htmx).get_data(as_text=True)
+    board = re.search(rf'id="display-table-{board_id}".*?</article>', html, re.S).group(0)
+    sheet = re.search(rf'id="display-table-{sheet_id}".*?</article>', html, re.S).group(0)
+    assert re.search(r"<svg [^>]*class=\"board ", board) and "with-board" in board
+    assert 'aria-label="Board:' in board and "Ann (box)" in board
+    assert "<svg" in sheet and not re.search(r"<svg [^>]*class=\"board ", sheet)  # a QR code only
+
+
+def test_each_table_has_a_qr_code_that_opens_its_page(app, client, htmx, night_id):
+    table_id = new_table(app, night_id, "Table one")
+    html = client.get("/display", headers=htmx).get_data(as_text=True)
+    assert f'href="http://localhost/tables/{table_id}"' in html
+    assert 'class="qr"' in html
+
+
+def test_several_tables_each_get_a_cell_and_the_grid_follows_the_count(app, client, htmx, organizer,
+                                                                      night_id):
+    for number in range(1, 6):
+        new_table(app, night_id, f"Table {number}", seat, organizer, [f"P{number}{c}" for c in "ABC"])
+    html = client.get("/display", headers=htmx).get_data(as_text=True)
+    assert "display-board tables-5" in html
+    assert [f"Table {n}" for n in range(1, 6)] == re.findall(r"<h2>([^<]+)</h2>", html)
+
+
+# --- closed nights, one night ---------------------------------------------------------
+
+
+def test_closed_nights_are_not_shown(app, client, htmx, organizer, night_id):
+    new_table(app, night_id, "Still playing")
+    with app.app_context():
+        closed = gen_night(name="Last week", closed_at=dt.datetime(2026, 11, 14, 23, 30)).id
+    new_table(app, closed, "Long gone")
+    first = client.get("/display", headers=htmx)
+    html = first.get_data(as_text=True)
+    assert "Still playing" in html and "Long gone" not in html
+    with app.app_context():
+        services.close_night(night_id, actor=organizer)
+    after = client.get("/display", headers={**htmx, "If-None-Match": etag_of(first)})
+    assert after.status_code == 200 and "Still playing" not in after.get_data(as_text=True)
+
+
+def test_tables_of_two_open_nights_name_their_night(app, client, htmx, night_id):
+    new_table(app, night_id, "Table one")
+    with app.app_context():
+        other = gen_night(name="Saturday cup").id
+    new_table(app, other, "Cup table")
+    html = client.get("/display", headers=htmx).get_data(as_text=True)
+    assert "Friday chouette ·" in html and "Saturday cup ·" in html
+
+
+def test_one_nights_screen_shows_only_that_night(app, client, htmx, night_id):
+    new_table(app, night_id, "Ours")
+    with app.app_context():
+        other = gen_night().id
+    new_table(app, other, "Theirs")
+    for headers in ({}, htmx):
+        response = client.get(f"/display/{night_id}", headers=headers)
+        html = response.get_data(as_text=True)
+        assert response.status_code == 200 and "Ours" in html and "Theirs" not in html
+        assert f'hx-get="/display/{night_id}"' in html
+
+
+def test_a_closed_nights_screen_says_so(app, client, htmx, organizer, night_id):
+    new_table(app, night_id, "Table one")
+    with app.app_context():
+        services.close_night(night_id, actor=organizer)
+    response = client.get(f"/display/{night_id}", headers=htmx)
+    assert response.status_code == 200
+    html = response.get_data(as_text=True)
+    assert "This night is closed." in html and "Table one" not in html
+
+
+def test_an_unknown_night_is_404(app, client, htmx):
+    assert client.get("/display/999").status_code == 404
+    assert client.get("/display/999", headers=htmx).status_code == 404
+
+
+def test_the_screen_speaks_italian(app, client, htmx, organizer, night_id):
+    new_table(app, night_id, "Tavolo uno", seat, organizer, ["Ann", "Bob", "Cy", "Dee"])
+    english = client.get("/display", headers={**htmx, "Accept-Language": "en"})
+    italian = client.get("/display", headers={**htmx, "Accept-Language": "it",
+                                              "If-None-Match": etag_of(english)})
+    assert italian.status_code == 200 and etag_of(italian) != etag_of(english)
+    assert "Capitano" in italian.get_data(as_text=True)
