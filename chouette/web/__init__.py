@@ -11,6 +11,9 @@ def init_app(app: Flask) -> None:
 
     for module in (main, auth, admin, nights, tables, display):
         app.register_blueprint(module.bp)
+    from chouette.web import money as money_pages  # the ledger, settle-up, balances
+
+    app.register_blueprint(money_pages.bp)
     errors.init_app(app)
     templating.init_app(app)
     app.after_request(security_headers)
