@@ -76,3 +76,31 @@ from chouette.services.money import (  # noqa: F401
     projected_totals,
     record_payment,
 )
+from chouette.services.exports import (  # noqa: F401
+    MAX_IMPORT_BYTES,
+    ImportRefused,
+    ImportTooLarge,
+    SheetRow,
+    TableSheet,
+    check_night_export,
+    import_night,
+    ledger_csv,
+    night_export,
+    night_filename,
+    night_ledger_totals,
+    read_night_export,
+    result_words,
+    score_sheet,
+    score_sheet_csv,
+    table_export,
+    table_sheet,
+    to_json,
+)
+from chouette.services.players import (  # noqa: F401
+    PlayerHistory,
+    clear_player_cache,
+    display_name,
+    player_history,
+    player_names,
+    table_facts,
+)

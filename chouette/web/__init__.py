@@ -14,6 +14,10 @@ def init_app(app: Flask) -> None:
     from chouette.web import money as money_pages  # the ledger, settle-up, balances
 
     app.register_blueprint(money_pages.bp)
+    from chouette.web import exports, players  # night exports and import; player pages
+
+    app.register_blueprint(exports.bp)
+    app.register_blueprint(players.bp)
     errors.init_app(app)
     templating.init_app(app)
     app.after_request(security_headers)

@@ -1,0 +1,443 @@
+"""A player's history: every table he sat at, folded once, and his ledger rows.
+
+A player is a display name as used at the tables (members and guests alike). The facts of a
+table (each finished game's seats and result, each cube decision and how it ended) come from
+its log; they are cached per process, keyed by the table and its last seq, so a page with a
+thousand games folds only the tables that changed since it was last seen. The money comes
+from the ledger rows, summed per game in one query, so every amount matches the ledger.
+"""
+
+from __future__ import annotations
+
+import threading
+import unicodedata
+from collections import OrderedDict, defaultdict
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import func, select
+
+from chouette.extensions import db
+from chouette.ledger.money import pair_stake_cents, points_to_cents
+from chouette.models import ChouetteTable, LedgerEntry, Member, Night, TableEvent
+from chouette.table import GameRecord, Settings, TableState, apply_event
+from chouette.table.cubes import BOX_SIDE
+from chouette.table.state import corrections_of, effective_events
+
+ANSWERS = ("take", "beaver", "raccoon", "drop")
+_CACHE_SIZE = 4096
+
+
+def display_name(value: object) -> str:
+    """A name as the tables spell it: NFC, single spaces (``check_name``'s spelling)."""
+    if not isinstance(value, str):
+        return ""
+    return " ".join(unicodedata.normalize("NFC", value).split())
+
+
+# --------------------------------------------------------------------------- one table's facts
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One answer to a double: who answered, as what, and how that cube ended for him.
+
+    ``points`` is the answerer's result on the cubes he answered for (negative: what a drop
+    cost); ``cents`` the same in money at those cubes' stakes; ``outcome`` is ``won``,
+    ``lost``, ``even``, ``open`` (the game is still on) or ``void`` (a correction voided it).
+    """
+
+    player: str
+    answer: str  # take, beaver, raccoon, drop
+    role: str  # box, member, giver (of an extra cube), taker (of an extra cube)
+    game: int
+    value: int  # the value offered
+    points: int
+    cents: int
+    outcome: str
+
+
+@dataclass(frozen=True)
+class TableFacts:
+    """What the player page needs from one table's log: finished games and decisions."""
+
+    games: tuple[GameRecord, ...]
+    decisions: tuple[Decision, ...]
+    stake_cents: int
+
+
+@dataclass
+class _Pending:
+    """A decision seen in the log, waiting for its game's end to know its outcome."""
+
+    player: str
+    answer: str
+    role: str
+    game: int
+    value: int
+    members: tuple[str, ...] = ()  # the member cubes it answered for
+    extra: str | None = None  # the giver of the extra cube it answered for
+
+
+def _answerer(before: TableState, event: Mapping[str, Any]) -> _Pending | None:
+    """Who answers this take/drop/beaver/raccoon, for which cubes (``before`` the event)."""
+    game = before.game
+    if game is None:
+        return None
+    answer = str(event["type"])
+    if "extra" in event:
+        giver = display_name(event.get("extra"))
+        for extra in game.extras:
+            if extra.giver == giver and extra.cube.to_answer is not None:
+                offer = extra.cube.offer
+                side = extra.cube.to_answer
+                who, role = (extra.giver, "giver") if side == BOX_SIDE else (extra.taker, "taker")
+                return _Pending(who, answer, role, game.number, offer.value if offer else 0,
+                                extra=extra.giver)
+        return None
+    target = display_name(event.get("cube"))
+    if game.box_double is not None:
+        cube = game.cubes.get(target)
+        offer = cube.cube.offer if cube else None
+        return _Pending(target, answer, "member", game.number, offer.value if offer else 0, (target,))
+    if target == "team":
+        members = tuple(game.pending)
+    else:
+        members = (target,)
+    if not members or members[0] not in game.cubes:
+        return None
+    cube = game.cubes[members[0]]
+    offer = cube.cube.offer
+    value = offer.value if offer else 0
+    if cube.cube.to_answer == BOX_SIDE:
+        return _Pending(before.box or "", answer, "box", game.number, value, members)
+    return _Pending(members[0], answer, "member", game.number, value, members)
+
+
+def _stake(settings: Settings, record: GameRecord, player: str, other: str) -> int:
+    """The stake of the cube between ``player`` and ``other`` in this game."""
+    if not settings.per_player_stakes:
+        return settings.stake_cents
+    stakes = dict(record.stakes)
+    return pair_stake_cents(stakes.get(player, settings.stake_cents),
+                            stakes.get(other, settings.stake_cents))
+
+
+def _close(pending: _Pending, record: GameRecord | None, settings: Settings) -> Decision:
+    """The decision with its outcome, from the record of its game (None: still playing)."""
+    if record is None:
+        return Decision(pending.player, pending.answer, pending.role, pending.game,
+                        pending.value, 0, 0, "open")
+    if record.voided:
+        return Decision(pending.player, pending.answer, pending.role, pending.game,
+                        pending.value, 0, 0, "void")
+    points = cents = 0
+    if pending.extra is not None:
+        for giver, taker, taker_points in record.extras:
+            if giver == pending.extra:
+                sign = 1 if pending.role == "taker" else -1
+                points += sign * taker_points
+                cents += points_to_cents(sign * taker_points, _stake(settings, record, giver, taker))
+    else:
+        pairs = dict(record.pairs)
+        sign = -1 if pending.role == "box" else 1
+        for member in pending.members:
+            member_points = pairs.get(member, 0)
+            points += sign * member_points
+            cents += points_to_cents(sign * member_points, _stake(settings, record, record.box, member))
+    outcome = "won" if points > 0 else "lost" if points < 0 else "even"
+    return Decision(pending.player, pending.answer, pending.role, pending.game, pending.value,
+                    points, cents, outcome)
+
+
+def table_facts(settings: Mapping[str, Any], events: Sequence[Mapping[str, Any]]) -> TableFacts:
+    """Fold a table's log once, noting every cube decision (pure: no database).
+
+    Undone events are left out first; corrections are known in advance, as the rules' own
+    refold does, so every game ends as it does in the table's state.
+
+    Raises:
+        TableError: the log is refused by the rules (it never is for a stored log).
+    """
+    kept = [events[i] for i in effective_events(events)]
+    state = TableState(Settings.from_dict(settings), corrections=corrections_of(kept))
+    pending: list[_Pending] = []
+    for event in kept:
+        if event.get("type") == "correct":
+            continue  # only checked by the rules; its effect is already known to the fold
+        if event.get("type") in ANSWERS:
+            found = _answerer(state, event)
+            if found is not None:
+                pending.append(found)
+        state = apply_event(state, event)
+    records = {record.number: record for record in state.games}
+    decisions = tuple(_close(p, records.get(p.game), state.settings) for p in pending)
+    return TableFacts(tuple(state.games), decisions, state.settings.stake_cents)
+
+
+class _FactsCache:
+    """Table facts per (database, table, last seq, settings); safe for threaded servers."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._facts: OrderedDict[tuple[str, int, int, str], TableFacts] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple[str, int, int, str]) -> TableFacts | None:
+        with self._lock:
+            found = self._facts.get(key)
+            if found is not None:
+                self._facts.move_to_end(key)
+            return found
+
+    def put(self, key: tuple[str, int, int, str], facts: TableFacts) -> None:
+        with self._lock:
+            self._facts[key] = facts
+            self._facts.move_to_end(key)
+            while len(self._facts) > self._size:
+                self._facts.popitem(last=False)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._facts.clear()
+
+
+_cache = _FactsCache(_CACHE_SIZE)
+
+
+def clear_player_cache() -> None:
+    """Forget every table's cached facts (tests; benchmarks measuring a cold page)."""
+    _cache.clear()
+
+
+def _facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]) -> dict[int, TableFacts]:
+    """Each table's facts: cached, or folded from its log (one query for all the missing)."""
+    database = str(db.engine.url)
+    found: dict[int, TableFacts] = {}
+    missing: dict[int, tuple[tuple[str, int, int, str], ChouetteTable]] = {}
+    for table in tables:
+        key = (database, table.id, seqs.get(table.id, 0), repr(sorted(table.settings.items())))
+        cached = _cache.get(key)
+        if cached is not None:
+            found[table.id] = cached
+        else:
+            missing[table.id] = (key, table)
+    if missing:
+        logs: dict[int, list[dict[str, Any]]] = defaultdict(list)
+        query = (select(TableEvent).where(TableEvent.table_id.in_(missing))
+                 .order_by(TableEvent.table_id, TableEvent.seq))
+        for event in db.session.scalars(query):
+            if event.seq <= missing[event.table_id][0][2]:
+                logs[event.table_id].append(event.as_dict())
+        for table_id, (key, table) in missing.items():
+            facts = table_facts(table.settings, logs[table_id])
+            _cache.put(key, facts)
+            found[table_id] = facts
+    return found
+
+
+# --------------------------------------------------------------------------- the history
+
+
+@dataclass
+class Tally:
+    """Games in one role: how many, won, lost."""
+
+    games: int = 0
+    won: int = 0
+    lost: int = 0
+
+    def add(self, result: int) -> None:
+        """Count one game with the player's result in it (> 0 won, < 0 lost)."""
+        self.games += 1
+        if result > 0:
+            self.won += 1
+        elif result < 0:
+            self.lost += 1
+
+
+@dataclass
+class DecisionTally:
+    """Answers of one kind: how many, how they ended, their points and money."""
+
+    count: int = 0
+    won: int = 0
+    lost: int = 0
+    open: int = 0
+    points: int = 0
+    cents: dict[str, int] = field(default_factory=dict)  # per currency
+
+
+@dataclass(frozen=True)
+class GameLine:
+    """One game the player has money in (the chart's points and the recent games)."""
+
+    night_id: int
+    night: str
+    date: Any
+    currency: str
+    table_id: int
+    table: str
+    game: int
+    role: str  # box, partner, captain, member; "" while the game is still on
+    points: int
+    cents: int
+    balance: int  # running cents after this game (in this game's currency)
+
+
+@dataclass
+class NightLine:
+    """The player's result for one night."""
+
+    night_id: int
+    name: str
+    date: Any
+    currency: str
+    tables: list[str] = field(default_factory=list)
+    games: int = 0
+    points: int = 0
+    cents: int = 0
+
+
+@dataclass
+class PlayerHistory:
+    """Everything the player page shows."""
+
+    name: str
+    member: Member | None
+    games: list[GameLine] = field(default_factory=list)
+    nights: list[NightLine] = field(default_factory=list)
+    roles: dict[str, Tally] = field(default_factory=dict)  # box, partner, captain, member
+    decisions: dict[str, DecisionTally] = field(default_factory=dict)  # per answer
+    decisions_as: dict[str, dict[str, int]] = field(default_factory=dict)  # answer -> role -> n
+    points: int = 0
+    cents: dict[str, int] = field(default_factory=dict)  # lifetime money per currency
+    voided: int = 0
+
+    @property
+    def found(self) -> bool:
+        """Whether the name ever sat at a table."""
+        return bool(self.games or self.nights or sum(t.games for t in self.roles.values()))
+
+
+def _tables_of(name: str) -> set[int]:
+    """The tables where ``name`` joined, or has ledger rows."""
+    query = select(TableEvent.table_id, TableEvent.payload).where(TableEvent.type == "join")
+    tables = {table_id for table_id, payload in db.session.execute(query)
+              if display_name((payload or {}).get("player")) == name}
+    tables |= set(db.session.scalars(
+        select(LedgerEntry.table_id).where(LedgerEntry.player == name).distinct()))
+    return tables
+
+
+def _role(record: GameRecord, name: str) -> tuple[str, int] | None:
+    """The player's role in a finished game and his result in it (points), if he played."""
+    pairs = dict(record.pairs)
+    if record.box == name:
+        return "box", record.box_side_points
+    if record.partner == name:
+        return "partner", record.box_side_points
+    if name == record.captain:
+        return "captain", 1 if record.captain_won else -1
+    if name in pairs:
+        return "member", pairs[name]
+    return None
+
+
+def player_history(name: str) -> PlayerHistory:
+    """The player's whole history (an unknown name gives an empty one)."""
+    name = display_name(name)
+    member = db.session.scalar(select(Member).where(Member.name == name).limit(1))
+    history = PlayerHistory(name, member,
+                            roles={r: Tally() for r in ("box", "partner", "captain", "member")},
+                            decisions={a: DecisionTally() for a in ANSWERS})
+    table_ids = _tables_of(name)
+    if not table_ids:
+        return history
+    rows = db.session.execute(
+        select(ChouetteTable, Night).join(Night, Night.id == ChouetteTable.night_id)
+        .where(ChouetteTable.id.in_(table_ids)).order_by(Night.date, Night.id, ChouetteTable.id)
+    ).all()
+    seqs = dict(db.session.execute(
+        select(TableEvent.table_id, func.max(TableEvent.seq))
+        .where(TableEvent.table_id.in_(table_ids)).group_by(TableEvent.table_id)
+    ).all())
+    money: dict[tuple[int, int], tuple[int, int]] = {
+        (table_id, game): (int(points), int(cents))
+        for table_id, game, points, cents in db.session.execute(
+            select(LedgerEntry.table_id, LedgerEntry.game, func.sum(LedgerEntry.points),
+                   func.sum(LedgerEntry.cents))
+            .where(LedgerEntry.player == name).group_by(LedgerEntry.table_id, LedgerEntry.game)
+        )
+    }
+    facts = _facts_of((table for table, _night in rows), seqs)
+    nights: dict[int, NightLine] = {}
+    balance: dict[str, int] = defaultdict(int)
+    for table, night in rows:
+        line = nights.setdefault(night.id, NightLine(night.id, night.name, night.date, night.currency))
+        line.tables.append(table.name)
+        table_facts_ = facts[table.id]
+        roles = _add_games(history, table_facts_.games, name)
+        _add_decisions(history, table_facts_.decisions, name, night.currency)
+        numbers = sorted({game for (table_id, game) in money if table_id == table.id})
+        for number in numbers:
+            points, cents = money[(table.id, number)]
+            if not points and not cents:
+                continue
+            balance[night.currency] += cents
+            history.games.append(GameLine(
+                night.id, night.name, night.date, night.currency, table.id, table.name, number,
+                roles.get(number, ""), points, cents, balance[night.currency]))
+            line.games += 1
+            line.points += points
+            line.cents += cents
+    history.nights = [n for n in nights.values() if n.games or n.tables]
+    history.points = sum(n.points for n in history.nights)
+    for night_line in history.nights:
+        history.cents[night_line.currency] = history.cents.get(night_line.currency, 0) + night_line.cents
+    return history
+
+
+def _add_games(history: PlayerHistory, records: Iterable[GameRecord], name: str) -> dict[int, str]:
+    """Count the player's roles in finished games; return his role per game number."""
+    roles: dict[int, str] = {}
+    for record in records:
+        found = _role(record, name)
+        if found is None:
+            continue
+        if record.voided:
+            history.voided += 1
+            continue
+        role, result = found
+        roles[record.number] = role
+        history.roles[role].add(result)
+    return roles
+
+
+def _add_decisions(history: PlayerHistory, decisions: Iterable[Decision], name: str,
+                   currency: str) -> None:
+    for decision in decisions:
+        if decision.player != name or decision.outcome == "void":
+            continue
+        tally = history.decisions[decision.answer]
+        tally.count += 1
+        if decision.outcome == "won":
+            tally.won += 1
+        elif decision.outcome == "lost":
+            tally.lost += 1
+        elif decision.outcome == "open":
+            tally.open += 1
+        tally.points += decision.points
+        tally.cents[currency] = tally.cents.get(currency, 0) + decision.cents
+        by_role = history.decisions_as.setdefault(decision.answer, {})
+        by_role[decision.role] = by_role.get(decision.role, 0) + 1
+
+
+def player_names() -> list[tuple[str, int, int]]:
+    """Everyone with ledger rows: (name, games with money, cents over all nights), by name."""
+    per_game = (select(LedgerEntry.player.label("player"), func.sum(LedgerEntry.cents).label("cents"))
+                .group_by(LedgerEntry.player, LedgerEntry.table_id, LedgerEntry.game).subquery())
+    query = (select(per_game.c.player, func.count(), func.sum(per_game.c.cents))
+             .group_by(per_game.c.player).order_by(per_game.c.player))
+    return [(player, int(games), int(cents)) for player, games, cents in db.session.execute(query)]

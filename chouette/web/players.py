@@ -1,0 +1,75 @@
+"""Players: the list of everyone who played, and a player's page (results, roles, cube
+decisions, and his balance game by game as an SVG chart drawn here)."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from flask import Blueprint, abort
+from flask_babel import format_date
+from flask_babel import gettext as _
+from flask_login import login_required
+from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
+
+from chouette import services
+from chouette.ledger import cents_to_decimal
+from chouette.services.players import PlayerHistory
+from chouette.web.charts import ChartPoint, balance_chart
+from chouette.web.house_rules import money
+from chouette.web.htmx import render_page
+
+bp = Blueprint("players", __name__, url_prefix="/players")
+
+
+@bp.get("/")
+@login_required
+def index() -> BaseResponse:
+    """Everyone with games in the ledger, with his games and lifetime money."""
+    return render_page("players/index.html", "players/_player_list.html",
+                       players=services.player_names(), decimal=cents_to_decimal)
+
+
+@bp.get("/<path:name>")
+@login_required
+def show(name: str) -> BaseResponse:
+    """A player's page: lifetime and per-night results, roles, decisions, the chart."""
+    history = services.player_history(name)
+    if not history.found:
+        abort(404)
+    return render_page("players/show.html", "players/_player.html", history=history,
+                       chart=chart_of(history), currency=main_currency(history))
+
+
+def main_currency(history: PlayerHistory) -> str:
+    """The currency of most of the player's games (the chart's)."""
+    counts = Counter(game.currency for game in history.games)
+    return counts.most_common(1)[0][0] if counts else "EUR"
+
+
+def chart_of(history: PlayerHistory) -> Markup | None:
+    """The balance chart of the player's games in his main currency."""
+    currency = main_currency(history)
+    games = [g for g in history.games if g.currency == currency]
+    if not games:
+        return None
+    points = [
+        ChartPoint(g.balance, _("%(night)s, %(table)s, game %(game)d: %(amount)s (balance %(balance)s)",
+                                night=g.night, table=g.table, game=g.game,
+                                amount=money(g.cents, currency), balance=money(g.balance, currency)))
+        for g in games
+    ]
+    marks: list[tuple[int, str]] = []
+    for index, game in enumerate(games):
+        if index == 0 or games[index - 1].night_id != game.night_id:
+            marks.append((index, format_date(game.date, "short")))
+    final = games[-1].balance
+    return balance_chart(
+        points,
+        title=_("Balance of %(name)s, game by game", name=history.name),
+        description=_("%(count)d games from %(first)s to %(last)s; balance after the last game: %(amount)s.",
+                      count=len(games), first=format_date(games[0].date, "medium"),
+                      last=format_date(games[-1].date, "medium"), amount=money(final, currency)),
+        money=lambda cents: money(cents, currency),
+        marks=marks,
+    )
