@@ -155,10 +155,31 @@ def may_answer_own_cube(member: Member | None, state: TableState, event: Mapping
     return game.cubes[name].to_answer == "member"
 
 
-def authorize(member: Member | None, state: TableState, event: Mapping[str, Any]) -> None:
-    """Raise NotAllowed unless ``member`` may make this command at this table."""
-    if is_organizer(member) or may_answer_own_cube(member, state, event):
+def may_run(member: Member | None, table: ChouetteTable) -> bool:
+    """Whether ``member`` runs this table: an admin, the organizer who opened its night or
+    the one who created it (another table's organizer may watch, not run it).
+
+    A table with neither recorded (made outside the app's pages) is run by any organizer.
+    """
+    if not is_organizer(member) or member is None:
+        return False
+    if member.role == "admin":
+        return True
+    owners = {table.created_by_id, table.night.opened_by_id} - {None}
+    return not owners or member.id in owners
+
+
+def authorize(member: Member | None, state: TableState, event: Mapping[str, Any],
+              table: ChouetteTable | None = None) -> None:
+    """Raise NotAllowed unless ``member`` may make this command at this table (``table``:
+    only the organizers who run it, see ``may_run``)."""
+    if may_answer_own_cube(member, state, event):
         return
+    if is_organizer(member) and (table is None or may_run(member, table)):
+        return
+    if is_organizer(member):
+        raise NotAllowed(_("This table is run by the organizer who opened the night or created "
+                           "the table; you may watch it."))
     raise NotAllowed(_("Only an organizer runs this table; a player answers his own cube."))
 
 
@@ -174,7 +195,7 @@ def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Memb
         raise services.TableChanged(table_id, expected_seq)
     if not isinstance(event, Mapping):
         raise TableError(_("That is not a table action."))
-    authorize(actor, current.state, event)
+    authorize(actor, current.state, event, current.table)
     after = apply_event(current.state, event)
     rows = ledger_changes(current.state, after)
     services.append_events(table_id, expected_seq, [dict(event)], actor, rows)

@@ -120,6 +120,8 @@ class ChouetteTable(Model):
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     preset: Mapped[str | None] = mapped_column(String(40))
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Who created it: with the night's opener and the admins, the only ones who run it.
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
 
     night: Mapped[Night] = relationship(back_populates="tables")
 

@@ -156,7 +156,8 @@ def create_table(
         )
         if taken is not None:
             raise ServiceError(_("There is already a table called %(name)s tonight.", name=name))
-        table = ChouetteTable(night_id=night.id, name=name, settings=checked, preset=preset_of(checked))
+        table = ChouetteTable(night_id=night.id, name=name, settings=checked, preset=preset_of(checked),
+                               created_by_id=actor.id)
         db.session.add(table)
     return table
 

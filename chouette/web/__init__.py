@@ -18,6 +18,9 @@ def init_app(app: Flask) -> None:
 
     app.register_blueprint(exports.bp)
     app.register_blueprint(players.bp)
+    from chouette.web import play  # the live table: seats, cubes, board, undo, history
+
+    app.register_blueprint(play.bp)
     errors.init_app(app)
     templating.init_app(app)
     app.after_request(security_headers)

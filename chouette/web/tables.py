@@ -59,12 +59,13 @@ def new(night_id: int) -> BaseResponse:
 @bp.get("/tables/<int:table_id>")
 @login_required
 def show(table_id: int) -> BaseResponse:
-    """A table: for now its house-rules card (the live table comes with the table commands)."""
-    table = get_table(table_id)
-    return render_page(
-        "tables/show.html", "tables/_rules_card.html", table=table, night=table.night,
-        rules=house_rules.describe(table.settings, table.night.currency),
-    )
+    """A table: the live table (chouette.web.play), its QR code, its house-rules card."""
+    from chouette import commands
+    from chouette.web.play import page_context
+
+    get_table(table_id)
+    return render_page("tables/show.html", "tables/_rules_card.html",
+                       **page_context(commands.load_play(table_id)))
 
 
 @bp.get("/tables/<int:table_id>/rules")

@@ -11,7 +11,7 @@ from tests.factories import gen_member, gen_night, gen_table
 #: Posts anyone may make: signing in, the first-run page, signing out.
 PUBLIC = {"auth.login", "main.setup", "auth.logout"}
 #: Posts a player may make (his own preferences; later: his own cube decisions).
-PLAYER_ALLOWED = {"main.account"}
+PLAYER_ALLOWED = {"play.answer", "main.account"}
 
 
 def _mutations(app: Flask) -> list[tuple[str, str]]:
