@@ -26,7 +26,14 @@ from sqlalchemy import func, select
 
 from chouette.extensions import db
 from chouette.ledger import LedgerError, Transfer, settle_leaver, settle_up
-from chouette.models import PAYMENT_METHODS, ChouetteTable, LedgerEntry, Member, Night, Payment
+from chouette.models import (
+    PAYMENT_METHODS,
+    ChouetteTable,
+    LedgerEntry,
+    Member,
+    Night,
+    Payment,
+)
 from chouette.services.base import ServiceError, _transaction
 from chouette.services.nights import get_night
 
@@ -424,6 +431,15 @@ class PlayerBalance:
         return sum(self.nights.values())
 
 
+@dataclass
+class _Tally:
+    """A player's running sums while the balances are added up."""
+
+    nights: dict[int, int] = field(default_factory=dict)
+    paid: int = 0
+    iou: int = 0
+
+
 @dataclass(frozen=True)
 class CurrencyBalances:
     """Everyone's balances in one currency, the nights as columns, and the transfers that
@@ -446,32 +462,31 @@ def club_balances(player: str | None = None) -> list[CurrencyBalances]:
     ).all()
     payments = list(db.session.scalars(select(Payment).where(Payment.night_id.is_not(None))))
     ious = _ious(payments, nights)
-    per_currency: dict[str, dict[str, dict[str, object]]] = defaultdict(dict)
+    per_currency: dict[str, dict[str, _Tally]] = defaultdict(dict)
     used: dict[str, set[int]] = defaultdict(set)
 
-    def row(currency: str, name: str) -> dict[str, object]:
-        return per_currency[currency].setdefault(name, {"nights": {}, "paid": 0, "iou": 0})
+    def tally(currency: str, name: str) -> _Tally:
+        return per_currency[currency].setdefault(name, _Tally())
 
     for night_id, name, cents in ledger:
         currency = nights[night_id].currency
         if cents:
-            row(currency, name)["nights"][night_id] = int(cents)  # type: ignore[index]
+            tally(currency, name).nights[night_id] = int(cents)
             used[currency].add(night_id)
     for payment in payments:
-        if payment.method in MONEY_METHODS:
+        if payment.method in MONEY_METHODS and payment.night_id is not None:
             currency = nights[payment.night_id].currency
-            row(currency, payment.payer)["paid"] += payment.cents  # type: ignore[operator]
-            row(currency, payment.payee)["paid"] -= payment.cents  # type: ignore[operator]
+            tally(currency, payment.payer).paid += payment.cents
+            tally(currency, payment.payee).paid -= payment.cents
     for iou in ious:
-        row(iou.currency, iou.payer)["iou"] -= iou.cents  # type: ignore[operator]
-        row(iou.currency, iou.payee)["iou"] += iou.cents  # type: ignore[operator]
+        tally(iou.currency, iou.payer).iou -= iou.cents
+        tally(iou.currency, iou.payee).iou += iou.cents
     result = []
     for currency in sorted(per_currency):
-        rows = []
-        for name, values in per_currency[currency].items():
-            won = sum(values["nights"].values())  # type: ignore[attr-defined]
-            rows.append(PlayerBalance(name, dict(values["nights"]), int(values["paid"]),  # type: ignore[call-overload]
-                                      int(values["iou"]), won + int(values["paid"])))  # type: ignore[call-overload]
+        rows = [
+            PlayerBalance(name, dict(t.nights), t.paid, t.iou, sum(t.nights.values()) + t.paid)
+            for name, t in per_currency[currency].items()
+        ]
         rows.sort(key=lambda line: (-line.balance, line.player))
         totals = {line.player: line.balance for line in rows if line.balance}
         transfers = settle_up(totals)

@@ -8,7 +8,7 @@ import datetime as dt
 import re
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from chouette import services
 from chouette.extensions import db
