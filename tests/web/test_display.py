@@ -46,8 +46,9 @@ def settle_partner(table_id: int, organizer: Member) -> None:
 
 
 def busy_table(table_id: int, organizer: Member, names: list[str], games: int) -> None:
-    """A table of ``names`` that has played ``games`` games with doubles, takes and drops, and
-    whose game in progress waits for an answer."""
+    """A table of ``names`` that has played ``games`` games with doubles, takes and drops; in
+    the game in progress the captain took, the third of the line dropped, and the second of
+    the line doubled the box, who has not answered yet."""
     seat(table_id, organizer, names)
     for number in range(games):
         settle_partner(table_id, organizer)
@@ -58,7 +59,10 @@ def busy_table(table_id: int, organizer: Member, names: list[str], games: int) -
              {"type": "result", "winner": "team" if number % 2 else "box", "kind": "single"})
     settle_partner(table_id, organizer)
     state = commands.load_play(table_id).state
-    play(table_id, organizer, {"type": "double", "by": state.line[1]})
+    play(table_id, organizer,
+         {"type": "double", "by": "box", "cubes": [state.captain, state.line[2]]},
+         {"type": "take", "cube": state.captain}, {"type": "drop", "cube": state.line[2]},
+         {"type": "double", "by": state.line[1]})
 
 
 def board_table(table_id: int, organizer: Member, names: list[str], seed: int = 5) -> None:
@@ -222,7 +226,8 @@ def test_seats_are_listed_in_rotation_order_with_the_next_up_marked(app, client,
     assert shown == order and len(shown) == 8
     rows = re.findall(r'<tr class="([^"]+)">', html)
     assert rows[:4] == ["seat-box", "seat-partner", "seat-captain", "seat-line is-next"]
-    assert all(row == "seat-line" for row in rows[4:])
+    assert [row.split()[0] for row in rows[4:]] == ["seat-line"] * 4
+    assert rows[5] == "seat-line is-out"  # the third of the line dropped his cube
     assert re.search(r'class="seat-line is-next">\s*<th scope="row" class="dt-seat">'
                      r'<span class="seat-tag">Next</span>', html)
 
