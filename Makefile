@@ -5,14 +5,36 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 
-.PHONY: run test system-deps venv dev-venv bench lint translations
+.PHONY: run test test-sqlite test-browser test-postgres serve load system-deps venv dev-venv bench lint translations
 
 run: venv  ## set up and start the app on http://127.0.0.1:5000
 	$(BIN)/flask --app app init-db
 	$(BIN)/flask --app app run --host $(HOST) --port $(PORT)
 
+# The whole suite on SQLite, then in the browser, then the non-browser suite again on a
+# throwaway PostgreSQL server (.ci/with-postgres: 127.0.0.1, a free port, removed afterwards).
 test: dev-venv system-deps  ## set up and run all the tests
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -m "not browser"
+	$(BIN)/python -m pytest -m browser
+	bash .ci/with-postgres $(BIN)/python -m pytest -m "not browser and not sqlite_only"
+
+test-sqlite: dev-venv
+	$(BIN)/python -m pytest -m "not browser"
+
+test-browser: dev-venv system-deps
+	$(BIN)/python -m pytest -m browser
+
+test-postgres: dev-venv system-deps
+	bash .ci/with-postgres $(BIN)/python -m pytest -m "not browser and not sqlite_only"
+
+# Production: gunicorn, 2 workers (more on a bigger machine), on 127.0.0.1 behind a proxy.
+WORKERS ?= 2
+serve: venv  ## the app under gunicorn (see README: Deploy, back up and restore)
+	$(BIN)/flask --app app init-db
+	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'app:create_app()'
+
+load: dev-venv  ## a simulated club night against gunicorn on 127.0.0.1 (about a minute)
+	$(BIN)/python benchmarks/load.py
 
 bench: dev-venv  ## print the speed figures recorded in the README
 	$(BIN)/python benchmarks/engine.py

@@ -1,4 +1,5 @@
-"""Flask commands: `flask --app app init-db`, `create-admin`, `replay FILE`."""
+"""Flask commands: `flask --app app init-db`, `create-admin`, `replay FILE`, `backup FILE`,
+`restore FILE`."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from flask_migrate import upgrade
 
 from chouette import services
 from chouette.extensions import MIGRATIONS_DIR
+from chouette.ops import backup_command, restore_command
 from chouette.replay import replay_command
 
 
@@ -19,6 +21,8 @@ def upgrade_database() -> None:
 def init_app(app: Flask) -> None:
     """Register the project's commands on the app."""
     app.cli.add_command(replay_command)
+    app.cli.add_command(backup_command)
+    app.cli.add_command(restore_command)
 
     @app.cli.command("init-db")
     def init_db() -> None:

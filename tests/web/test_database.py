@@ -16,7 +16,13 @@ from app import create_app
 from chouette.cli import upgrade_database
 from chouette.extensions import db
 
-sqlite_only = pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="checks the SQLite file database")
+
+
+def sqlite_only(test):
+    """Checks the SQLite file database: marked so the PostgreSQL run deselects it
+    (``-m "not sqlite_only"``), and skipped should it run there anyway."""
+    skip = pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="checks the SQLite file database")
+    return pytest.mark.sqlite_only(skip(test))
 
 
 def _sqlite_app(path: Path):
