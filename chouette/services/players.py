@@ -65,6 +65,8 @@ class TableFacts:
     games: tuple[GameRecord, ...]
     decisions: tuple[Decision, ...]
     stake_cents: int
+    #: player -> game number -> (seat, his result in it, voided): counted once per fold.
+    seats: dict[str, dict[int, tuple[str, int, bool]]] = field(default_factory=dict)
 
 
 @dataclass
@@ -173,7 +175,13 @@ def table_facts(settings: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
         state = apply_event(state, event)
     records = {record.number: record for record in state.games}
     decisions = tuple(_close(p, records.get(p.game), state.settings) for p in pending)
-    return TableFacts(tuple(state.games), decisions, state.settings.stake_cents)
+    seats: dict[str, dict[int, tuple[str, int, bool]]] = defaultdict(dict)
+    for record in state.games:
+        for player in {record.box, record.partner, *(c.member for c in record.cubes)}:
+            found = _role(record, player) if player else None
+            if found is not None:
+                seats[player][record.number] = (*found, record.voided)
+    return TableFacts(tuple(state.games), decisions, state.settings.stake_cents, dict(seats))
 
 
 class _FactsCache:
@@ -225,11 +233,13 @@ def _facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]) -> dict[
             missing[table.id] = (key, table)
     if missing:
         logs: dict[int, list[dict[str, Any]]] = defaultdict(list)
-        query = (select(TableEvent).where(TableEvent.table_id.in_(missing))
+        # Plain rows, not ORM objects: a thousand games are some twenty thousand events.
+        query = (select(TableEvent.table_id, TableEvent.seq, TableEvent.type, TableEvent.payload)
+                 .where(TableEvent.table_id.in_(missing))
                  .order_by(TableEvent.table_id, TableEvent.seq))
-        for event in db.session.scalars(query):
-            if event.seq <= missing[event.table_id][0][2]:
-                logs[event.table_id].append(event.as_dict())
+        for table_id, seq, kind, payload in db.session.execute(query):
+            if seq <= missing[table_id][0][2]:
+                logs[table_id].append({"type": kind, **(payload or {})})
         for table_id, (key, table) in missing.items():
             facts = table_facts(table.settings, logs[table_id])
             _cache.put(key, facts)
@@ -271,7 +281,7 @@ class DecisionTally:
 
 @dataclass(frozen=True)
 class GameLine:
-    """One game the player has money in (the chart's points and the recent games)."""
+    """One game the player played or has money in (the chart's points, the latest games)."""
 
     night_id: int
     night: str
@@ -342,6 +352,8 @@ def _role(record: GameRecord, name: str) -> tuple[str, int] | None:
         return "captain", 1 if record.captain_won else -1
     if name in pairs:
         return "member", pairs[name]
+    if any(cube.member == name for cube in record.cubes):
+        return "member", 0  # a voided game: no points
     return None
 
 
@@ -363,32 +375,35 @@ def player_history(name: str) -> PlayerHistory:
         select(TableEvent.table_id, func.max(TableEvent.seq))
         .where(TableEvent.table_id.in_(table_ids)).group_by(TableEvent.table_id)
     ).all())
-    money: dict[tuple[int, int], tuple[int, int]] = {
-        (table_id, game): (int(points), int(cents))
-        for table_id, game, points, cents in db.session.execute(
-            select(LedgerEntry.table_id, LedgerEntry.game, func.sum(LedgerEntry.points),
-                   func.sum(LedgerEntry.cents))
-            .where(LedgerEntry.player == name).group_by(LedgerEntry.table_id, LedgerEntry.game)
-        )
-    }
+    money: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
+    for table_id, game, points, cents in db.session.execute(
+        select(LedgerEntry.table_id, LedgerEntry.game, func.sum(LedgerEntry.points),
+               func.sum(LedgerEntry.cents))
+        .where(LedgerEntry.player == name).group_by(LedgerEntry.table_id, LedgerEntry.game)
+    ):
+        money[table_id][game] = (int(points), int(cents))
     facts = _facts_of((table for table, _night in rows), seqs)
     nights: dict[int, NightLine] = {}
     balance: dict[str, int] = defaultdict(int)
     for table, night in rows:
-        line = nights.setdefault(night.id, NightLine(night.id, night.name, night.date, night.currency))
-        line.tables.append(table.name)
-        table_facts_ = facts[table.id]
-        roles = _add_games(history, table_facts_.games, name)
-        _add_decisions(history, table_facts_.decisions, name, night.currency)
-        numbers = sorted({game for (table_id, game) in money if table_id == table.id})
-        for number in numbers:
-            points, cents = money[(table.id, number)]
-            if not points and not cents:
+        table_id, table_name = table.id, table.name
+        night_id, night_name, date, currency = night.id, night.name, night.date, night.currency
+        line = nights.setdefault(night_id, NightLine(night_id, night_name, date, currency))
+        line.tables.append(table_name)
+        table_facts_ = facts[table_id]
+        roles = _add_games(history, table_facts_, name)
+        _add_decisions(history, table_facts_.decisions, name, currency)
+        # Every finished game he played (even at zero), and any other game with his money in
+        # it (the game in progress).
+        table_money = money.get(table_id, {})
+        for number in sorted(set(roles) | set(table_money)):
+            points, cents = table_money.get(number, (0, 0))
+            if number not in roles and not points and not cents:
                 continue
-            balance[night.currency] += cents
+            balance[currency] += cents
             history.games.append(GameLine(
-                night.id, night.name, night.date, night.currency, table.id, table.name, number,
-                roles.get(number, ""), points, cents, balance[night.currency]))
+                night_id, night_name, date, currency, table_id, table_name, number,
+                roles.get(number, ""), points, cents, balance[currency]))
             line.games += 1
             line.points += points
             line.cents += cents
@@ -399,18 +414,14 @@ def player_history(name: str) -> PlayerHistory:
     return history
 
 
-def _add_games(history: PlayerHistory, records: Iterable[GameRecord], name: str) -> dict[int, str]:
-    """Count the player's roles in finished games; return his role per game number."""
+def _add_games(history: PlayerHistory, facts: TableFacts, name: str) -> dict[int, str]:
+    """Count the player's seats in a table's finished games; return his seat per game."""
     roles: dict[int, str] = {}
-    for record in records:
-        found = _role(record, name)
-        if found is None:
-            continue
-        if record.voided:
+    for number, (role, result, voided) in facts.seats.get(name, {}).items():
+        if voided:
             history.voided += 1
             continue
-        role, result = found
-        roles[record.number] = role
+        roles[number] = role
         history.roles[role].add(result)
     return roles
 

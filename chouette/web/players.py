@@ -15,7 +15,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from chouette import services
 from chouette.ledger import cents_to_decimal
 from chouette.services.players import PlayerHistory
-from chouette.web.charts import ChartPoint, balance_chart
+from chouette.web.charts import MAX_DOTS, ChartPoint, balance_chart
 from chouette.web.house_rules import money
 from chouette.web.htmx import render_page
 
@@ -53,10 +53,13 @@ def chart_of(history: PlayerHistory) -> Markup | None:
     games = [g for g in history.games if g.currency == currency]
     if not games:
         return None
+    # Each point's tooltip only when the chart draws a dot per game (formatting is not free).
+    labelled = len(games) <= MAX_DOTS
     points = [
         ChartPoint(g.balance, _("%(night)s, %(table)s, game %(game)d: %(amount)s (balance %(balance)s)",
                                 night=g.night, table=g.table, game=g.game,
-                                amount=money(g.cents, currency), balance=money(g.balance, currency)))
+                                amount=money(g.cents, currency), balance=money(g.balance, currency))
+                   if labelled else "")
         for g in games
     ]
     marks: list[tuple[int, str]] = []
