@@ -17,7 +17,13 @@ from chouette.extensions import db
 from chouette.models import Member
 from chouette.ops import OpsError, check_database, sqlite_database
 from tests.factories import gen_member, gen_table
-from tests.production.helpers import check_consistency, migrated_app, next_command, seat_table, sqlite_only
+from tests.production.helpers import (
+    check_consistency,
+    migrated_app,
+    next_command,
+    seat_table,
+    sqlite_only,
+)
 
 pytestmark = sqlite_only
 
