@@ -219,12 +219,15 @@ def late_pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int, outside:
 def late_double_plays(me: list[int], opp_at: list[int], die: int, outside: int) -> list[tuple]:
     """Doubles, nothing on the bar, at most three checkers outside: bear-offs are possible.
 
-    Returns ``(die, opp_at, *sources)`` per play, as many steps as can be played; sources are
-    taken in non-increasing order, and plays are deduplicated by resulting position.
+    Returns ``(die, opp_at, *sources)`` per play, as many steps as can be played. Sources are
+    taken in non-increasing order, and as in ``double_plays`` distinct multisets of sources are
+    distinct positions even with bear-offs: in sum(x**max(p - die, 0) - x**p) the highest point
+    where two multisets differ keeps different coefficients. So no duplicate check is needed,
+    and hits need no tracking (a point hit stays open).
     """
-    found: list[dict[int, tuple]] = [{}, {}, {}, {}, {}]
+    found: list[list[tuple]] = [[], [], [], [], []]
 
-    def search(cands: list[int], left: int, key: int, sources: tuple, outside: int) -> None:
+    def search(cands: list[int], left: int, sources: tuple, outside: int) -> None:
         top = 0 if outside else next((t for t in range(6, 0, -1) if me[t]), 0)
         extended = False
         for i, p in enumerate(cands):
@@ -233,35 +236,27 @@ def late_double_plays(me: list[int], opp_at: list[int], die: int, outside: int) 
                 if opp_at[q] >= 2:
                     continue
             elif outside or (q < 0 and p != top):
+                # Bear off only with all home; a larger die only from the highest point.
                 continue
             else:
                 q = 0
             extended = True
-            hit = q > 0 and opp_at[q] == 1
-            k = key + W[q] - W[p] + (HIT[q] if hit else 0)
             if left == 1:
-                found[4].setdefault(k, (*sources, p))
+                found[4].append((*sources, p))
                 continue
             me[p] -= 1
             me[q] += 1
-            if hit:
-                opp_at[q] = 0
             nxt = cands[: i + 1] if me[p] else cands[:i]
             if q and me[q] == 1:
                 insort(nxt, q)
-            search(nxt, left - 1, k, (*sources, p), outside - (p > 6 and q <= 6))
-            if hit:
-                opp_at[q] = 1
+            search(nxt, left - 1, (*sources, p), outside - (p > 6 and q <= 6))
             me[q] -= 1
             me[p] += 1
         if not extended:
-            found[len(sources) - 2].setdefault(key, sources)
+            found[len(sources) - 2].append(sources)
 
-    search([p for p in range(1, 25) if me[p]], 4, 0, (die, opp_at), outside)
-    for plays in reversed(found):
-        if plays:
-            return list(plays.values()) if plays is not found[0] else []
-    return []
+    search([p for p in range(1, 25) if me[p]], 4, (die, opp_at), outside)
+    return found[4] or found[3] or found[2] or found[1]
 
 
 def bar_double_plays(me: list[int], opp_at: list[int], die: int) -> list[tuple]:
