@@ -278,3 +278,33 @@ def test_balances_are_kept_apart_per_currency(app, organizer):
     assert set(groups) == {"EUR", "USD"}
     assert {line.player: line.balance for line in groups["USD"].players} == {"Ann": -500, "Bob": 500}
     assert {line.player: line.balance for line in groups["EUR"].players} == {"Ann": 300, "Bob": -300}
+
+
+def test_two_clerks_ticking_the_same_transfer_at_once_record_it_once(app, organizer):
+    import threading
+
+    from chouette.models import Member
+
+    night_id = _settled_night(app, organizer, {"Ann": 400, "Bob": -400})
+    organizer_id = organizer.id
+    results: list[str] = []
+
+    def clerk() -> None:
+        with app.app_context():
+            try:
+                services.record_payment(night_id, payer="Bob", payee="Ann", cents=400, method="cash",
+                                        actor=db.session.get(Member, organizer_id))
+                results.append("paid")
+            except services.ServiceError:
+                results.append("refused")
+            finally:
+                db.session.remove()
+
+    db.session.commit()
+    threads = [threading.Thread(target=clerk) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert sorted(results) == ["paid", "refused", "refused", "refused"]
+    assert db.session.scalar(select(func.count(Payment.id))) == 1
