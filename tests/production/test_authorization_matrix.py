@@ -1,0 +1,206 @@
+"""The authorization matrix: every mutating endpoint of the URL map (new ones included as they
+land) x every role: signed out, a player, a player seated at the table, the organizer of
+another table, the table's own organizer, an admin. A refusal changes nothing in the database.
+
+The policy, as the app states it (``commands.may_run`` and the role checks):
+- sign-in, first-run setup and sign-out are public;
+- a player may change his own account, and answer his own cube at a table where he sits;
+- a table is run by the organizer who opened its night or created it, and by the admins;
+  another organizer may watch it, not run it;
+- a night (its tables list, closing it, its payments) and the club's IOUs are any organizer's;
+- members are managed by the admins only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from flask import Flask, url_for
+from flask.testing import FlaskClient
+from sqlalchemy import func, select
+
+from chouette import commands, services
+from chouette.extensions import db
+from chouette.models import (
+    ChouetteTable,
+    LedgerEntry,
+    Member,
+    Night,
+    Payment,
+    TableEvent,
+)
+from tests.conftest import AuthActions
+from tests.factories import gen_member, gen_night, gen_table
+from tests.web.test_authorization import PLAYER_ALLOWED, PUBLIC
+
+ROLES = ("signed out", "player", "seated player", "other organizer", "table organizer", "admin")
+SEATED = ("Ann", "Bob", "Cy", "Dee")
+
+
+def _kind(endpoint: str, rule_arguments: set[str]) -> str:
+    """Who may post to ``endpoint``: public, player, seat (a player at that table), table,
+    admin or organizer."""
+    if endpoint in PUBLIC:
+        return "public"
+    if endpoint in PLAYER_ALLOWED:
+        return "seat" if "table_id" in rule_arguments else "player"
+    if endpoint.startswith("admin."):
+        return "admin"
+    if "table_id" in rule_arguments:
+        return "table"
+    return "organizer"
+
+
+def _may(role: str, kind: str) -> bool:
+    """The policy: may ``role`` post to an endpoint of ``kind`` (the role check alone)."""
+    if kind == "public" or role == "admin":
+        return True
+    if kind == "player":
+        return role != "signed out"
+    if kind == "seat":  # his own cube, at a table where he sits; or the table's organizer
+        return role in ("seated player", "table organizer")
+    if kind == "admin":
+        return False
+    if kind == "table":
+        return role == "table organizer"
+    return role in ("other organizer", "table organizer")
+
+
+def _counts() -> dict[str, int]:
+    """Rows per table: a refused request must leave them all as they were."""
+    return {model.__tablename__: db.session.scalar(select(func.count()).select_from(model)) or 0
+            for model in (Member, Night, ChouetteTable, TableEvent, LedgerEntry, Payment)}
+
+
+def _club(app: Flask) -> dict[str, Any]:
+    """A night and table run by one organizer, another organizer with his own, players Cy and
+    Dee seated with the box's double to their cubes waiting for their answers."""
+    with app.app_context():
+        owner = gen_member("organizer", name="Owner")
+        other = gen_member("organizer", name="Other")
+        admin = gen_member("admin", name="Admin")
+        seated = gen_member("player", name="Cy")
+        gen_member("player", name="Dee")
+        player = gen_member("player", name="Eve")
+        night = gen_night(opened_by_id=owner.id)
+        table = gen_table(night, created_by_id=owner.id)
+        other_night = gen_night(opened_by_id=other.id)
+        gen_table(other_night, created_by_id=other.id)
+        for name in SEATED:
+            commands.play(table.id, services.last_seq(table.id), {"type": "join", "player": name}, owner)
+        commands.play(table.id, services.last_seq(table.id), {"type": "order", "players": list(SEATED)}, owner)
+        played = commands.play(table.id, services.last_seq(table.id),
+                               {"type": "double", "by": "box", "cubes": ["Cy", "Dee"]}, owner)
+        users = {"player": player.username, "seated player": seated.username, "other organizer": other.username,
+                 "table organizer": owner.username, "admin": admin.username}
+        ids = {"night_id": night.id, "table_id": table.id, "member_id": player.id}
+        db.session.remove()
+    return {"users": users, "ids": ids, "seq": played.seq}
+
+
+def _mutations(app: Flask, ids: dict[str, int]) -> list[tuple[str, str, str]]:
+    """(endpoint, url, kind) of every rule accepting a mutating method, its arguments real."""
+    found = []
+    with app.test_request_context():
+        for rule in app.url_map.iter_rules():
+            if {"POST", "PUT", "PATCH", "DELETE"} & set(rule.methods or ()):
+                values = {name: ids.get(name, 1) for name in rule.arguments}
+                found.append((rule.endpoint, url_for(rule.endpoint, **values), _kind(rule.endpoint, set(rule.arguments))))
+    return sorted(found)
+
+
+def _form(seq: int) -> dict[str, Any]:
+    """A form that gets past parsing on most endpoints: the check under test is the role."""
+    return {"seq": str(seq), "answer": "take", "cube": "Cy", "name": "Zed", "player": "Zed",
+            "winner": "box", "kind": "single", "by": "box", "cubes": ["Cy"], "how": "roll"}
+
+
+def _refused(response, role: str, htmx: bool) -> bool:
+    """Whether the response is a refusal of the role (sign in first, or 403)."""
+    if role == "signed out":
+        if htmx:
+            return response.status_code == 401 and "/auth/login" in response.headers.get("HX-Redirect", "")
+        return response.status_code == 302 and "/auth/login" in response.headers.get("Location", "")
+    return response.status_code == 403
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_every_mutation_answers_each_role_as_the_policy_says_and_a_refusal_changes_nothing(tmp_path, role):
+    from tests.conftest import dispose, make_app
+
+    app = make_app(tmp_path)
+    try:
+        club = _club(app)
+        client: FlaskClient = app.test_client()
+        if role != "signed out":
+            assert AuthActions(client).login(club["users"][role]).status_code == 303
+        mutations = _mutations(app, club["ids"])
+        assert {"play.answer", "play.result", "play.undo", "nights.close", "admin.members"} <= {m[0] for m in mutations}
+        wrong = []
+        for endpoint, url, kind in mutations:
+            if endpoint in ("auth.logout", "auth.login", "main.setup"):
+                continue  # public, and signing out would end this test's session
+            for htmx in (False, True):
+                with app.app_context():
+                    before = _counts()
+                    seq = services.last_seq(club["ids"]["table_id"])
+                    db.session.remove()
+                headers = {"HX-Request": "true"} if htmx else {}
+                response = client.post(url, data=_form(seq), headers=headers)
+                refused = _refused(response, role, htmx)
+                may = _may(role, kind)
+                if refused == may:
+                    wrong.append((endpoint, "htmx" if htmx else "page", response.status_code))
+                if refused:
+                    with app.app_context():
+                        assert _counts() == before, f"{endpoint} refused to {role} but changed the database"
+                        db.session.remove()
+                assert response.status_code < 500
+        assert not wrong, f"{role}: answers against the policy (endpoint, kind of request, status): {wrong}"
+    finally:
+        dispose(app)
+
+
+def _answer(app: Flask, club: dict[str, Any], username: str, cube: str):
+    client = app.test_client()
+    assert AuthActions(client).login(username).status_code == 303
+    return client.post(f"/tables/{club['ids']['table_id']}/answer",
+                       data={"seq": str(club["seq"]), "answer": "take", "cube": cube},
+                       headers={"HX-Request": "true"})
+
+
+def test_a_player_may_not_answer_someone_elses_cube(app):
+    club = _club(app)
+    response = _answer(app, club, club["users"]["seated player"], "Dee")
+    assert response.status_code == 403
+    with app.app_context():
+        assert services.last_seq(club["ids"]["table_id"]) == club["seq"]
+
+
+def test_a_player_not_at_the_table_may_not_answer_any_cube(app):
+    club = _club(app)
+    assert _answer(app, club, club["users"]["player"], "Cy").status_code == 403
+    with app.app_context():
+        assert services.last_seq(club["ids"]["table_id"]) == club["seq"]
+
+
+def test_a_seated_player_answers_his_own_cube(app):
+    club = _club(app)
+    response = _answer(app, club, club["users"]["seated player"], "Cy")
+    assert response.status_code == 200, response.data[:500]
+    with app.app_context():
+        assert services.last_seq(club["ids"]["table_id"]) == club["seq"] + 1
+        assert services.table_log(club["ids"]["table_id"])[-1] == {"type": "take", "cube": "Cy"}
+
+
+def test_another_tables_organizer_may_watch_but_not_run_the_table(app):
+    club = _club(app)
+    client = app.test_client()
+    assert AuthActions(client).login(club["users"]["other organizer"]).status_code == 303
+    table_id = club["ids"]["table_id"]
+    assert client.get(f"/tables/{table_id}").status_code == 200
+    response = client.post(f"/tables/{table_id}/result", data={"seq": club["seq"], "winner": "team", "kind": "single"})
+    assert response.status_code == 403
+    with app.app_context():
+        assert services.last_seq(table_id) == club["seq"]
