@@ -75,6 +75,7 @@ from chouette.services.money import (  # noqa: F401
     pay_iou,
     projected_totals,
     record_payment,
+    undo_last_payment,
 )
 from chouette.services.exports import (  # noqa: F401
     MAX_IMPORT_BYTES,

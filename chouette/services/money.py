@@ -33,6 +33,7 @@ from chouette.models import (
     Member,
     Night,
     Payment,
+    utcnow,
 )
 from chouette.services.base import ServiceError, _transaction
 from chouette.services.nights import get_night
@@ -344,12 +345,28 @@ def pay_iou(night_id: int, *, payer: str, payee: str, cents: int, method: str,
                                  payer=payer, payee=payee))
         if amount > standing:
             raise ServiceError(_("The IOU is only %(amount)s.", amount=_format(standing, night.currency)))
+        at = utcnow()  # one moment for both rows: one undo takes both back
         db.session.add(Payment(night_id=night.id, payer=payee, payee=payer, cents=amount,
-                               method="iou", recorded_by_id=actor.id))
+                               method="iou", recorded_by_id=actor.id, at=at))
         payment = Payment(night_id=night.id, payer=payer, payee=payee, cents=amount,
-                          method=method, recorded_by_id=actor.id)
+                          method=method, recorded_by_id=actor.id, at=at)
         db.session.add(payment)
     return payment
+
+
+def undo_last_payment(night_id: int, *, actor: Member) -> list[Payment]:
+    """Take back the night's latest recording (a tick, or an IOU paid off: its two rows), made
+    by mistake; returns what was removed. Raises NotFound, ServiceError (nothing to undo)."""
+    with _transaction():
+        night = get_night(night_id)
+        latest = db.session.scalar(select(func.max(Payment.at)).where(Payment.night_id == night.id))
+        if latest is None:
+            raise ServiceError(_("There is no payment to undo on this night."))
+        removed = list(db.session.scalars(
+            select(Payment).where(Payment.night_id == night.id, Payment.at == latest)))
+        for payment in removed:
+            db.session.delete(payment)
+    return removed
 
 
 def _format(cents: int, currency: str) -> str:

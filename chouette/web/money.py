@@ -178,6 +178,24 @@ def _after_payment(night_id: int, leaver: str | None, message: str) -> BaseRespo
     return see_other("money.settle", **values)
 
 
+@bp.post("/nights/<int:night_id>/payments/undo")
+@role_required("organizer")
+def undo_payment(night_id: int) -> BaseResponse:
+    """Take back the night's latest payment (a wrong tick)."""
+    _night(night_id)
+    if not PostForm().validate_on_submit():
+        abort(400)
+    try:
+        removed = services.undo_last_payment(night_id, actor=current_user)
+    except services.ServiceError as error:
+        return _refused(night_id, None, str(error), {})
+    currency = _night(night_id).currency
+    last = removed[-1]
+    message = _("Taken back: %(payer)s to %(payee)s, %(amount)s.", payer=last.payer,
+                payee=last.payee, amount=signed_amount(last.cents, currency))
+    return _after_payment(night_id, None, message)
+
+
 @bp.post("/ious/pay")
 @role_required("organizer")
 def pay_iou() -> BaseResponse:

@@ -91,7 +91,12 @@ def test_settle_a_night_then_see_the_iou_carried_to_the_next(page: Page, live_se
     expect(page.locator("#leaver-transfers")).to_have_count(0)
     expect(page.locator("#settle-up tr[data-player='Fay']")).to_contain_text("✔")
 
-    # The rest: Cy gives Ann an IOU, the others pay in cash or by transfer.
+    # The rest: Cy gives Ann an IOU (ticked as cash first by mistake, taken back), the others
+    # pay in cash or by transfer.
+    tick(page, "Cy", "Ann", "cash")
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.get_by_role("button", name="Undo the last payment").click()
+    expect(page.locator("#settle-up .flash-success")).to_contain_text("Taken back: Cy to Ann, €4.00.")
     tick(page, "Cy", "Ann", "iou")
     page.set_viewport_size(PHONE)
     screenshot("money-settle-phone")

@@ -385,3 +385,42 @@ def test_money_is_formatted_for_the_language_and_currency(app, client, login_as,
     html = client.get(f"/nights/{night_id}/ledger").get_data(as_text=True)
     assert f'<span class="amount pos">{expected}</span>' in html
     assert '<span class="amount neg">-' in html
+
+
+# --------------------------------------------------------------------------- undo a payment
+
+
+def test_undo_a_payment_signed_out_and_as_player_is_refused(app, client, login_as, night):
+    with app.app_context():
+        services.record_payment(night, payer="Bob", payee="Ann", cents=400, method="cash",
+                                actor=gen_member("organizer"))
+    response = client.post(f"/nights/{night}/payments/undo")
+    assert response.status_code == 302 and "/auth/login" in response.headers["Location"]
+    login_as("player", name="Bob")
+    assert client.post(f"/nights/{night}/payments/undo").status_code == 403
+    assert len(_payments(app)) == 1
+
+
+@pytest.mark.parametrize("role", ["organizer", "admin"])
+def test_undo_the_last_payment(app, client, login_as, night, htmx, role):
+    login_as(role)
+    _pay(client, night)
+    html = client.get(f"/nights/{night}/settle").get_data(as_text=True)
+    assert "Undo the last payment" in html
+    response = client.post(f"/nights/{night}/payments/undo", headers=htmx)
+    html = response.get_data(as_text=True)
+    assert response.status_code == 200 and html.lstrip().startswith('<section id="settle-up"')
+    assert "Taken back: Bob to Ann, €4.00." in html and "2 transfers settle the night." in html
+    assert _payments(app) == []
+    response = client.post(f"/nights/{night}/payments/undo")
+    assert response.status_code == 422
+    assert "There is no payment to undo on this night." in response.get_data(as_text=True)
+
+
+def test_a_player_sees_no_undo_button(app, client, login_as, night):
+    with app.app_context():
+        services.record_payment(night, payer="Bob", payee="Ann", cents=400, method="cash",
+                                actor=gen_member("organizer"))
+    login_as("player")
+    html = client.get(f"/nights/{night}/settle").get_data(as_text=True)
+    assert 'id="payments"' in html and "Undo the last payment" not in html

@@ -308,3 +308,28 @@ def test_two_clerks_ticking_the_same_transfer_at_once_record_it_once(app, organi
         thread.join()
     assert sorted(results) == ["paid", "refused", "refused", "refused"]
     assert db.session.scalar(select(func.count(Payment.id))) == 1
+
+
+def test_undo_takes_back_the_latest_payment_only(app, organizer):
+    night_id = _settled_night(app, organizer, {"Ann": 700, "Bob": -400, "Cy": -300})
+    services.record_payment(night_id, payer="Bob", payee="Ann", cents=400, method="cash", actor=organizer)
+    services.record_payment(night_id, payer="Cy", payee="Ann", cents=300, method="iou", actor=organizer)
+    (removed,) = services.undo_last_payment(night_id, actor=organizer)
+    assert (removed.payer, removed.payee, removed.method) == ("Cy", "Ann", "iou")
+    assert services.night_settle_up(night_id).transfers == [Transfer("Cy", "Ann", 300)]
+    assert services.outstanding_ious() == []
+    services.undo_last_payment(night_id, actor=organizer)
+    assert services.night_settle_up(night_id).open_balances == {"Ann": 700, "Bob": -400, "Cy": -300}
+    with pytest.raises(services.ServiceError, match="There is no payment to undo on this night."):
+        services.undo_last_payment(night_id, actor=organizer)
+
+
+def test_undo_takes_back_an_iou_payoff_whole(app, organizer):
+    night_id = _settled_night(app, organizer, {"Ann": 400, "Bob": -400})
+    services.record_payment(night_id, payer="Bob", payee="Ann", cents=400, method="iou", actor=organizer)
+    services.pay_iou(night_id, payer="Bob", payee="Ann", cents=100, method="cash", actor=organizer)
+    removed = services.undo_last_payment(night_id, actor=organizer)
+    assert sorted((p.payer, p.method) for p in removed) == [("Ann", "iou"), ("Bob", "cash")]
+    (iou,) = services.outstanding_ious()
+    assert iou.cents == 400
+    assert db.session.scalar(select(func.count(Payment.id))) == 1
