@@ -8,6 +8,8 @@ only when something changed.
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 
@@ -17,7 +19,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from chouette import commands, services
-from chouette.extensions import read_only
+from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable, Night
 from chouette.standings import money
 from chouette.table import TableState
@@ -77,10 +79,40 @@ class TableView:
     url: str
 
 
-def seat_rows(state: TableState) -> tuple[list[SeatRow], list[SeatRow]]:
+class _MoneyCache:
+    """Each table's points and money per seq of its log, per process (a seq's state never
+    changes, and adding up a night of games is most of the cost of drawing the screen)."""
+
+    def __init__(self, size: int = 64) -> None:
+        self._size = size
+        self._found: OrderedDict[tuple[str, int, int], tuple[dict[str, int], dict[str, int]]] = (
+            OrderedDict())
+        self._lock = threading.Lock()
+
+    def money(self, table_id: int, seq: int, state: TableState
+              ) -> tuple[dict[str, int], dict[str, int]]:
+        """``standings.money(state)`` for the state of ``table_id`` at ``seq``."""
+        key = (str(db.engine.url), table_id, seq)
+        with self._lock:
+            found = self._found.get(key)
+        if found is None:
+            found = money(state)
+            with self._lock:
+                self._found[key] = found
+                while len(self._found) > self._size:
+                    self._found.popitem(last=False)
+        return found
+
+
+_money_cache = _MoneyCache()
+
+
+def seat_rows(state: TableState, scores: tuple[dict[str, int], dict[str, int]] | None = None
+              ) -> tuple[list[SeatRow], list[SeatRow]]:
     """The seated players in rotation order (box, partner, captain, line, waiting), then the
-    players who left with a result tonight."""
-    points, cents = money(state)
+    players who left with a result tonight. ``scores`` is ``standings.money(state)`` when the
+    caller has it already."""
+    points, cents = scores if scores is not None else money(state)
     game = state.game
 
     def row(name: str, seat: str, place: int | None = None) -> SeatRow:
@@ -160,7 +192,7 @@ def _qr(url: str) -> Markup:
 def table_view(table_id: int) -> TableView:
     """The screen's view of one table, from its folded log."""
     played = commands.load_play(table_id)
-    rows, gone = seat_rows(played.state)
+    rows, gone = seat_rows(played.state, _money_cache.money(table_id, played.seq, played.state))
     url = url_for("tables.show", table_id=table_id, _external=True)
     return TableView(played.table, played.table.night, rows, gone, table_status(played.state),
                      board_of(played.state), _qr(url), url)

@@ -166,7 +166,7 @@ def test_a_command_changes_the_etag_and_the_screen(app, client, htmx, organizer,
     assert etag_of(changed) != etag_of(first)
     html = changed.get_data(as_text=True)
     assert re.search(r'class="cube owner-middle status-live offered".*?<b class="cube-face">1</b>'
-                     r'.*?<b class="cube-face cube-offer">2</b>', html, re.S)
+                     r'.*?<b class="cube-face cube-offer">2</b>', html, re.DOTALL)
     assert "to answer" in html
     assert client.get("/display", headers={**htmx, "If-None-Match": etag_of(changed)}).status_code == 304
 
@@ -241,7 +241,7 @@ def test_cubes_show_value_owner_drops_and_offers(app, client, htmx, organizer, n
     html = client.get("/display", headers=htmx).get_data(as_text=True)
 
     def cell(name: str) -> str:
-        return re.search(rf'<span>{name}</span></td>\s*<td class="dt-cube">(.*?)</td>', html, re.S).group(1)
+        return re.search(rf'<span>{name}</span></td>\s*<td class="dt-cube">(.*?)</td>', html, re.DOTALL).group(1)
 
     assert 'owner-member status-live' in cell("Bob") and '<b class="cube-face">2</b>' in cell("Bob")
     assert "owns" in cell("Bob")
@@ -260,7 +260,7 @@ def test_running_scores_show_points_and_money_in_the_nights_currency(app, client
 
     def scores(name: str) -> tuple[str, str]:
         found = re.search(rf'<span>{name}</span></td>.*?<td class="dt-points[^"]*">([^<]+)</td>'
-                          rf'\s*<td class="dt-money[^"]*">([^<]+)</td>', html, re.S)
+                          rf'\s*<td class="dt-money[^"]*">([^<]+)</td>', html, re.DOTALL)
         return found.group(1), found.group(2)
 
     assert scores("Ann") == ("\u22124", "-$4.00")
@@ -294,8 +294,8 @@ def test_board_mode_shows_the_board_and_scoresheet_mode_does_not(app, client, ht
     board_id = new_table(app, night_id, "On the board", board_table, organizer, ["Ann", "Bob", "Cy"])
     sheet_id = new_table(app, night_id, "On paper", seat, organizer, ["Dee", "Eve", "Fred"])
     html = client.get("/display", headers=htmx).get_data(as_text=True)
-    board = re.search(rf'id="display-table-{board_id}".*?</article>', html, re.S).group(0)
-    sheet = re.search(rf'id="display-table-{sheet_id}".*?</article>', html, re.S).group(0)
+    board = re.search(rf'id="display-table-{board_id}".*?</article>', html, re.DOTALL).group(0)
+    sheet = re.search(rf'id="display-table-{sheet_id}".*?</article>', html, re.DOTALL).group(0)
     assert re.search(r"<svg [^>]*class=\"board ", board) and "with-board" in board
     assert 'aria-label="Board:' in board and "Ann (box)" in board
     assert "<svg" in sheet and not re.search(r"<svg [^>]*class=\"board ", sheet)  # a QR code only
