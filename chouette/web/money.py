@@ -71,7 +71,9 @@ def _name(field: str) -> str:
 def _amount(text: str) -> int:
     """Typed money (``12.50`` or ``12,50``) as int cents. Raises ServiceError on garbage."""
     try:
-        return parse_cents(text.strip().replace(",", ".")[:20])
+        if len(text) > 20:
+            raise LedgerError(text[:20])
+        return parse_cents(text.strip().replace(",", "."))
     except LedgerError:
         raise services.ServiceError(_("Enter an amount such as 12.50.")) from None
 

@@ -209,6 +209,7 @@ def test_ticking_paid_without_javascript_redirects_with_a_flash(app, client, log
         ({"amount": "four euros"}, "Enter an amount such as 12.50."),
         ({"amount": "1.234"}, "Enter an amount such as 12.50."),
         ({"amount": ""}, "Enter an amount such as 12.50."),
+        ({"amount": "1" * 30}, "Enter an amount such as 12.50."),
         ({"method": "cheque"}, "Unknown payment method: cheque."),
         ({"payer": "<script>x</script>"}, "&lt;script&gt;x&lt;/script&gt; owes nothing on this night."),
     ],
