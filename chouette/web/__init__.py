@@ -7,8 +7,9 @@ from flask import Flask, Response
 
 def init_app(app: Flask) -> None:
     """Register every blueprint, the error handlers and the template helpers."""
-    from chouette.web import admin, auth, display, errors, main, nights, tables, templating
+    from chouette.web import admin, auth, converters, display, errors, main, nights, tables, templating
 
+    converters.init_app(app)  # first: the routes below use it
     for module in (main, auth, admin, nights, tables, display):
         app.register_blueprint(module.bp)
     from chouette.web import money as money_pages  # the ledger, settle-up, balances
