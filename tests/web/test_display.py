@@ -377,3 +377,9 @@ def test_the_screen_speaks_italian(app, client, htmx, organizer, night_id):
                                               "If-None-Match": etag_of(english)})
     assert italian.status_code == 200 and etag_of(italian) != etag_of(english)
     assert "Capitano" in italian.get_data(as_text=True)
+
+
+def test_the_night_page_links_to_its_big_screen(app, client, login_as, night_id):
+    login_as("player")
+    html = client.get(f"/nights/{night_id}").get_data(as_text=True)
+    assert f'href="/display/{night_id}"' in html and "Big screen" in html
