@@ -18,7 +18,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from pathlib import Path
-from typing import Any
+from typing import Any, Self
 
 ROOT = Path(__file__).resolve().parents[2]
 SEQ = re.compile(rb'name="seq" value="(\d+)"')
@@ -50,7 +50,7 @@ class Gunicorn:
         """The server's base URL."""
         return f"http://127.0.0.1:{self.port}"
 
-    def start(self, timeout: float = 30) -> Gunicorn:
+    def start(self, timeout: float = 30) -> Self:
         """Start the server and wait until ``/health`` answers."""
         env = {**os.environ, "DATABASE_URL": f"sqlite:///{self.database}", "SECRET_KEY": "production-tests",
                "SESSION_COOKIE_SECURE": "0", **self.extra_env}
@@ -99,7 +99,7 @@ class Gunicorn:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(5)
 
-    def __enter__(self) -> Gunicorn:
+    def __enter__(self) -> Self:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:
