@@ -37,7 +37,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.production.live import Client, Gunicorn, command_form  # noqa: E402
+from tests.production.live import Client, Gunicorn, command_form
 
 TABLES = 6
 SEATED = 6
@@ -105,9 +105,10 @@ class Recorder:
                 self.errors[kind][status] += 1
 
 
-def _timed(recorder: Recorder, kind: str, call) -> tuple[int, bytes, dict[str, str]] | None:
+def _timed(recorder: Recorder, kind: str, call, *args) -> tuple[int, bytes, dict[str, str]] | None:
+    """Make one request ``call(*args)`` and record it."""
     try:
-        status, body, seconds, headers = call()
+        status, body, seconds, headers = call(*args)
     except OSError as error:
         recorder.record(kind, f"connection: {type(error).__name__}", None)
         return None
@@ -131,6 +132,11 @@ def _request(client: Client, path: str, headers: dict[str, str]):
         return error.code, body, time.perf_counter() - started, {"ETag": error.headers.get("ETag", "")}
 
 
+def _post(client: Client, path: str, form: dict):
+    """POST a command as htmx does; returns status, body, seconds, no headers."""
+    return (*client.htmx("POST", path, form), {})
+
+
 def organizer(app, url: str, username: str, table_id: int, stop: threading.Event, recorder: Recorder,
               seed: int) -> None:
     """A tablet running one table: a legal command every 2-4 s."""
@@ -148,7 +154,7 @@ def organizer(app, url: str, username: str, table_id: int, stop: threading.Event
             event, seq = next_command(played.state, rng), played.seq
             db.session.remove()
         path, fields = command_form(table_id, event)
-        _timed(recorder, "command", lambda: (*client.htmx("POST", path, {**fields, "seq": seq}), {}))
+        _timed(recorder, "command", _post, client, path, {**fields, "seq": seq})
 
 
 def phone(url: str, username: str, table_id: int, stop: threading.Event, recorder: Recorder, seed: int) -> None:
@@ -161,11 +167,10 @@ def phone(url: str, username: str, table_id: int, stop: threading.Event, recorde
         return
     for cycle in range(10**9):
         if cycle % 6 == 5:
-            _timed(recorder, "phone: table page", lambda: _request(client, f"/tables/{table_id}", {}))
+            _timed(recorder, "phone: table page", _request, client, f"/tables/{table_id}", {})
         else:
             headers = {"HX-Request": "true", **({"If-None-Match": etag} if etag else {})}
-            answer = _timed(recorder, "phone: live fragment",
-                            lambda: _request(client, f"/tables/{table_id}/live", headers))
+            answer = _timed(recorder, "phone: live fragment", _request, client, f"/tables/{table_id}/live", headers)
             if answer and answer[0] == 200:
                 etag = answer[2]["ETag"]
         if stop.wait(4):
@@ -180,7 +185,7 @@ def screen(url: str, night_id: int, stop: threading.Event, recorder: Recorder, s
         return
     while True:
         headers = {"HX-Request": "true", **({"If-None-Match": etag} if etag else {})}
-        answer = _timed(recorder, "screen: display fragment", lambda: _request(client, f"/display/{night_id}", headers))
+        answer = _timed(recorder, "screen: display fragment", _request, client, f"/display/{night_id}", headers)
         if answer and answer[0] == 200:
             etag = answer[2]["ETag"]
         if stop.wait(2):
