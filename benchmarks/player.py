@@ -27,12 +27,12 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from app import create_app  # noqa: E402
-from chouette import commands, services  # noqa: E402
-from chouette.extensions import db  # noqa: E402
-from chouette.table import fold, new_table  # noqa: E402
-from chouette.table.simulate import random_night  # noqa: E402
-from tests.factories import PASSWORD, TEST_HASH, gen_member, gen_night, gen_table  # noqa: E402
+from app import create_app
+from chouette import commands, services
+from chouette.extensions import db
+from chouette.table import fold, new_table
+from chouette.table.simulate import random_night
+from tests.factories import PASSWORD, TEST_HASH, gen_member, gen_night, gen_table
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 

@@ -30,10 +30,23 @@ from sqlalchemy import func, select
 
 from chouette.extensions import db
 from chouette.ledger import cents_to_decimal
-from chouette.models import ChouetteTable, LedgerEntry, Member, Night, TableEvent, utcnow
+from chouette.models import (
+    ChouetteTable,
+    LedgerEntry,
+    Member,
+    Night,
+    TableEvent,
+    utcnow,
+)
 from chouette.services.base import ServiceError, _transaction
 from chouette.services.nights import CURRENCY_RE, get_night
-from chouette.services.tables import LedgerRow, get_table, normalize_settings, table_log
+from chouette.services.tables import (
+    LedgerRow,
+    get_table,
+    normalize_settings,
+    preset_of,
+    table_log,
+)
 from chouette.standings import GameMoney, games_money
 from chouette.table import GameRecord, TableError, TableState, apply_event, new_table
 
@@ -256,6 +269,8 @@ def read_night_export(raw: bytes | str) -> dict[str, Any]:
         data = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
         raise ImportRefused(_("The file is not a JSON export: %(reason)s", reason=str(error))) from error
+    except RecursionError as error:  # "[[[[...]]]]" nested beyond any export's depth
+        raise ImportRefused(_("A night export is a JSON object with a night and its tables.")) from error
     if not isinstance(data, dict):
         raise ImportRefused(_("A night export is a JSON object with a night and its tables."))
     return data
@@ -369,7 +384,7 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
         db.session.flush()
         for checked in tables:
             table = ChouetteTable(night_id=night.id, name=checked.name, settings=checked.settings,
-                                  preset=_preset(checked.settings))
+                                  preset=preset_of(checked.settings))
             db.session.add(table)
             db.session.flush()
             for seq, (event, rows) in enumerate(zip(checked.events, checked.rows), start=1):
@@ -384,12 +399,6 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
                     for row in rows
                 )
     return night
-
-
-def _preset(settings: Mapping[str, Any]) -> str | None:
-    from chouette.services.tables import preset_of
-
-    return preset_of(settings)
 
 
 def night_ledger_totals(night_id: int) -> dict[str, tuple[int, int]]:
@@ -408,8 +417,22 @@ def night_filename(night: Night, suffix: str) -> str:
 
 
 __all__: Sequence[str] = (
-    "ImportRefused", "ImportTooLarge", "MAX_IMPORT_BYTES", "SheetRow", "TableSheet", "check_night_export",
-    "import_night", "ledger_csv", "night_export", "night_filename", "night_ledger_totals",
-    "read_night_export", "result_words", "score_sheet", "score_sheet_csv", "table_export",
-    "table_sheet", "to_json",
+    "MAX_IMPORT_BYTES",
+    "ImportRefused",
+    "ImportTooLarge",
+    "SheetRow",
+    "TableSheet",
+    "check_night_export",
+    "import_night",
+    "ledger_csv",
+    "night_export",
+    "night_filename",
+    "night_ledger_totals",
+    "read_night_export",
+    "result_words",
+    "score_sheet",
+    "score_sheet_csv",
+    "table_export",
+    "table_sheet",
+    "to_json",
 )

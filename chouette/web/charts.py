@@ -47,7 +47,7 @@ def _ticks(low: int, high: int, count: int = 4) -> list[int]:
 def _number(value: float) -> str:
     """A coordinate with at most one decimal (small files, exact enough)."""
     text = f"{value:.1f}"
-    return text[:-2] if text.endswith(".0") else text
+    return text.removesuffix(".0")
 
 
 def balance_chart(points: Sequence[ChartPoint], *, title: str, description: str,
@@ -72,11 +72,12 @@ def balance_chart(points: Sequence[ChartPoint], *, title: str, description: str,
     def y(value: float) -> float:
         return TOP + (high_edge - value) * plot_h / (high_edge - low_edge)
 
+    chart_id = str(escape(chart_id))
     title_id, desc_id = f"{chart_id}-title", f"{chart_id}-desc"
     parts = [
-        f'<svg id="{escape(chart_id)}" class="chart" xmlns="http://www.w3.org/2000/svg" '
-        f'viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="{title_id} {desc_id}" '
-        f'data-games="{count}">',
+        (f'<svg id="{chart_id}" class="chart" xmlns="http://www.w3.org/2000/svg" '
+         f'viewBox="0 0 {WIDTH} {HEIGHT}" role="img" aria-labelledby="{title_id} {desc_id}" '
+         f'data-games="{count}">'),
         f'<title id="{title_id}">{escape(title)}</title>',
         f'<desc id="{desc_id}">{escape(description)}</desc>',
         f'<rect class="chart-plot" x="{LEFT}" y="{TOP}" width="{plot_w}" height="{plot_h}"/>',

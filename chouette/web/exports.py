@@ -7,8 +7,7 @@ import sys
 from typing import Any
 
 import click
-
-from flask import Blueprint, Response, flash, make_response, render_template, request
+from flask import Blueprint, Response, flash, make_response, request
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user

@@ -34,7 +34,7 @@ def known(app):
 
 
 def _chart(html: str) -> ET.Element:
-    match = re.search(r'<svg id="balance-chart".*?</svg>', html, re.S)
+    match = re.search(r'<svg id="balance-chart".*?</svg>', html, re.DOTALL)
     assert match, "no chart on the page"
     return ET.fromstring(match.group(0))
 
@@ -115,7 +115,7 @@ def test_player_page_shows_seats_decisions_nights_and_money(app, client, known, 
     assert "<!doctype html>" in html and 'id="player-page"' in html
     assert re.search(r'id="seat-box"><th scope="row">Box</th><td class="num">2</td><td class="num">2</td><td class="num">0</td>', html)
     assert re.search(r'id="seat-captain"><th scope="row">Captain</th><td class="num">1</td><td class="num">1</td>', html)
-    assert re.search(r'id="decision-take">.*?<td class="num">2</td>\s*<td class="num">2</td>\s*<td class="num">0</td>', html, re.S)
+    assert re.search(r'id="decision-take">.*?<td class="num">2</td>\s*<td class="num">2</td>\s*<td class="num">0</td>', html, re.DOTALL)
     assert "Friday" in html and "€10.00" in html and "member" in html
     assert "/players/Bob" in client.get("/players/").data.decode()
 
