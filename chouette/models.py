@@ -211,3 +211,15 @@ class Payment(Model):
     method: Mapped[str] = mapped_column(String(16), default="cash")
     recorded_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
     at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class PaymentVoid(Model):
+    """A payment taken back (a tick made by mistake): the payment row stays, this row cancels
+    it, so the payments' history is appended to and never rewritten."""
+
+    __tablename__ = "payment_void"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    payment_id: Mapped[int] = mapped_column(ForeignKey("payment.id"), unique=True)
+    voided_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
+    at: Mapped[datetime] = mapped_column(default=utcnow)

@@ -20,9 +20,10 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import func, select
+from sqlalchemy import exists, func, select
 
 from chouette.extensions import db
 from chouette.ledger import LedgerError, Transfer, settle_leaver, settle_up
@@ -33,6 +34,7 @@ from chouette.models import (
     Member,
     Night,
     Payment,
+    PaymentVoid,
     utcnow,
 )
 from chouette.services.base import ServiceError, _transaction
@@ -239,9 +241,15 @@ class Iou:
     cents: int
 
 
+def _standing() -> Any:
+    """The condition of a payment that was not taken back."""
+    return ~exists().where(PaymentVoid.payment_id == Payment.id)
+
+
 def night_payments(night_id: int) -> list[Payment]:
-    """The payments recorded for a night, oldest first."""
-    query = select(Payment).where(Payment.night_id == night_id).order_by(Payment.at, Payment.id)
+    """The payments recorded for a night and not taken back, oldest first."""
+    query = (select(Payment).where(Payment.night_id == night_id, _standing())
+             .order_by(Payment.at, Payment.id))
     return list(db.session.scalars(query))
 
 
@@ -273,7 +281,7 @@ def _ious(payments: Iterable[Payment], nights: dict[int, Night]) -> list[Iou]:
 def outstanding_ious(*, players: Iterable[str] | None = None, before: Night | None = None) -> list[Iou]:
     """Standing IOUs, oldest night first; only those involving ``players`` and made on nights
     before ``before`` (by date, then id) when given."""
-    payments = list(db.session.scalars(select(Payment).where(Payment.method == "iou")))
+    payments = list(db.session.scalars(select(Payment).where(Payment.method == "iou", _standing())))
     nights = {night.id: night for night in db.session.scalars(select(Night))}
     ious = _ious(payments, nights)
     if players is not None:
@@ -356,17 +364,18 @@ def pay_iou(night_id: int, *, payer: str, payee: str, cents: int, method: str,
 
 def undo_last_payment(night_id: int, *, actor: Member) -> list[Payment]:
     """Take back the night's latest recording (a tick, or an IOU paid off: its two rows), made
-    by mistake; returns what was removed. Raises NotFound, ServiceError (nothing to undo)."""
+    by mistake; returns what was taken back. Nothing is deleted: a PaymentVoid row cancels
+    each payment. Raises NotFound, ServiceError (nothing to undo)."""
     with _transaction():
         night = get_night(night_id)
-        latest = db.session.scalar(select(func.max(Payment.at)).where(Payment.night_id == night.id))
+        latest = db.session.scalar(select(func.max(Payment.at))
+                                   .where(Payment.night_id == night.id, _standing()))
         if latest is None:
             raise ServiceError(_("There is no payment to undo on this night."))
-        removed = list(db.session.scalars(
-            select(Payment).where(Payment.night_id == night.id, Payment.at == latest)))
-        for payment in removed:
-            db.session.delete(payment)
-    return removed
+        voided = list(db.session.scalars(
+            select(Payment).where(Payment.night_id == night.id, Payment.at == latest, _standing())))
+        db.session.add_all(PaymentVoid(payment_id=p.id, voided_by_id=actor.id) for p in voided)
+    return voided
 
 
 def _format(cents: int, currency: str) -> str:
@@ -477,7 +486,8 @@ def club_balances(player: str | None = None) -> list[CurrencyBalances]:
         select(LedgerEntry.night_id, LedgerEntry.player, func.sum(LedgerEntry.cents))
         .group_by(LedgerEntry.night_id, LedgerEntry.player)
     ).all()
-    payments = list(db.session.scalars(select(Payment).where(Payment.night_id.is_not(None))))
+    payments = list(db.session.scalars(select(Payment).where(Payment.night_id.is_not(None),
+                                                             _standing())))
     ious = _ious(payments, nights)
     per_currency: dict[str, dict[str, _Tally]] = defaultdict(dict)
     used: dict[str, set[int]] = defaultdict(set)

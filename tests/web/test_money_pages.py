@@ -12,7 +12,7 @@ from sqlalchemy import select
 
 from chouette import services
 from chouette.extensions import db
-from chouette.models import LedgerEntry, Payment
+from chouette.models import LedgerEntry, Payment, PaymentVoid
 from tests.conftest import csrf_token_from
 from tests.factories import gen_member, gen_night, gen_table
 from tests.web.test_money_services import play_night
@@ -37,8 +37,10 @@ def night(app) -> int:
 
 
 def _payments(app) -> list[tuple[str, str, int, str]]:
+    """The standing payments (those not taken back)."""
     with app.app_context():
-        rows = db.session.scalars(select(Payment).order_by(Payment.id))
+        voided = select(PaymentVoid.payment_id)
+        rows = db.session.scalars(select(Payment).where(Payment.id.not_in(voided)).order_by(Payment.id))
         return [(p.payer, p.payee, p.cents, p.method) for p in rows]
 
 

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from chouette import commands, services
 from chouette.extensions import db
 from chouette.ledger import Transfer
-from chouette.models import LedgerEntry, Payment
+from chouette.models import LedgerEntry, Payment, PaymentVoid
 from tests.factories import gen_member, gen_night, gen_table
 
 PARTNER_TABLE = {**services.TABLE_DEFAULTS, "partner_min_players": 4}
@@ -332,4 +332,7 @@ def test_undo_takes_back_an_iou_payoff_whole(app, organizer):
     assert sorted((p.payer, p.method) for p in removed) == [("Ann", "iou"), ("Bob", "cash")]
     (iou,) = services.outstanding_ious()
     assert iou.cents == 400
-    assert db.session.scalar(select(func.count(Payment.id))) == 1
+    # Nothing is deleted: the three rows stay, two are cancelled by payment_void rows.
+    assert db.session.scalar(select(func.count(Payment.id))) == 3
+    assert db.session.scalar(select(func.count(PaymentVoid.id))) == 2
+    assert [p.method for p in services.night_payments(night_id)] == ["iou"]
