@@ -211,3 +211,31 @@ def test_the_page_follows_the_log_after_a_new_game(app, client, known, login_as)
         db.session.commit()
     html = client.get("/players/Bob").data.decode()
     assert _chart(html).get("data-games") == "4"
+
+
+def test_the_player_page_speaks_italian(app, client, known, login_as):
+    login_as("player", locale="it")
+    html = client.get("/players/Bob").data.decode()
+    assert "Decisioni sul cubo" in html and "Saldo di Bob, partita per partita" in html
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_facts_fold_like_the_rules_and_note_every_answer(seed):
+    import random
+
+    from chouette.table.simulate import random_night
+    from chouette.table.state import effective_events
+
+    rng = random.Random(seed)
+    settings = {"beavers": True, "raccoons": True, "cube_mode": "single" if seed % 3 == 2 else "multi",
+                "extras": seed % 2 == 1}
+    _state, events = random_night(settings, ["Ann", "Bob", "Cy", "Dee", "Eve"], 8, rng.choice,
+                                  lambda: rng.randint(1, 6), board=seed % 3 == 0)
+    facts = table_facts(settings, events)
+    assert facts.games == tuple(fold(settings, events).games)
+    answers = [events[i] for i in effective_events(events)
+               if events[i]["type"] in ("take", "drop", "beaver", "raccoon")]
+    assert len(facts.decisions) == len(answers)
+    for decision in facts.decisions:
+        assert decision.outcome in ("won", "lost", "even", "open")
+        assert (decision.points > 0) == (decision.outcome == "won")
