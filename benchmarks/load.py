@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import random
+import re
 import statistics
 import sys
 import tempfile
@@ -138,7 +139,7 @@ def _post(client: Client, path: str, form: dict):
 
 
 def organizer(app, url: str, username: str, table_id: int, stop: threading.Event, recorder: Recorder,
-              seed: int) -> None:
+              seed: int, ready: threading.Barrier) -> None:
     """A tablet running one table: a legal command every 2-4 s."""
     from chouette import commands
     from chouette.extensions import db, read_only
@@ -146,7 +147,8 @@ def organizer(app, url: str, username: str, table_id: int, stop: threading.Event
 
     rng = random.Random(seed)
     client = Client(url)
-    client.sign_in(username, PASSWORD, page=f"/tables/{table_id}")
+    client.sign_in(username, PASSWORD)
+    ready.wait()
     while not stop.wait(rng.uniform(2, 4)):
         with app.app_context():
             read_only()
@@ -157,11 +159,13 @@ def organizer(app, url: str, username: str, table_id: int, stop: threading.Event
         _timed(recorder, "command", _post, client, path, {**fields, "seq": seq})
 
 
-def phone(url: str, username: str, table_id: int, stop: threading.Event, recorder: Recorder, seed: int) -> None:
+def phone(url: str, username: str, table_id: int, stop: threading.Event, recorder: Recorder, seed: int,
+          ready: threading.Barrier) -> None:
     """A player's phone on his table: the fragment every 4 s, the whole page every sixth time."""
     rng = random.Random(seed)
     client = Client(url)
-    client.sign_in(username, PASSWORD, page=f"/tables/{table_id}")
+    client.sign_in(username, PASSWORD)
+    ready.wait()
     etag = ""
     if stop.wait(rng.uniform(0, 4)):
         return
@@ -177,9 +181,11 @@ def phone(url: str, username: str, table_id: int, stop: threading.Event, recorde
             return
 
 
-def screen(url: str, night_id: int, stop: threading.Event, recorder: Recorder, seed: int) -> None:
+def screen(url: str, night_id: int, stop: threading.Event, recorder: Recorder, seed: int,
+           ready: threading.Barrier) -> None:
     """A big screen: the night's display fragment every 2 s."""
     client = Client(url)
+    ready.wait()
     etag = ""
     if stop.wait(random.Random(seed).uniform(0, 2)):
         return
@@ -217,6 +223,21 @@ def report(recorder: Recorder, seconds: float) -> None:
     print(f"errors: {errors or 0}")
 
 
+def server_times(access_log: Path) -> dict[str, list[float]]:
+    """Milliseconds spent in the server per kind of request, from gunicorn's access log."""
+    kinds = ((re.compile(r"POST /tables/\d+/"), "command"),
+             (re.compile(r"GET /tables/\d+/live$"), "phone: live fragment"),
+             (re.compile(r"GET /tables/\d+$"), "phone: table page"),
+             (re.compile(r"GET /display/\d+$"), "screen: display fragment"))
+    found: dict[str, list[float]] = defaultdict(list)
+    for line in access_log.read_text().splitlines():
+        method, path, _status, micros = line.split()
+        for pattern, kind in kinds:
+            if pattern.match(f"{method} {path}"):
+                found[kind].append(int(micros) / 1000)
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=60, help="how long the load runs (default 60)")
@@ -226,20 +247,24 @@ def main() -> None:
         print(f"preparing: {TABLES} tables x {SEATED} players x {GAMES} games of history ...", flush=True)
         app, night_id, table_ids, organizer_name, players = prepare(database)
         recorder, stop = Recorder(), threading.Event()
-        with Gunicorn(database, workers=2, log=Path(folder) / "gunicorn.log") as server:
+        ready = threading.Barrier(TABLES + PHONES + SCREENS + 1)  # everyone signed in: the load starts
+        access_log = Path(folder) / "access.log"
+        with Gunicorn(database, workers=2, log=Path(folder) / "gunicorn.log", access_log=access_log) as server:
             threads = [threading.Thread(target=organizer, args=(app, server.url, organizer_name, table_id, stop,
-                                                                recorder, n))
+                                                                recorder, n, ready))
                        for n, table_id in enumerate(table_ids)]
             threads += [threading.Thread(target=phone, args=(server.url, players[n], table_ids[n % TABLES], stop,
-                                                             recorder, 100 + n))
+                                                             recorder, 100 + n, ready))
                         for n in range(PHONES)]
-            threads += [threading.Thread(target=screen, args=(server.url, night_id, stop, recorder, 200 + n))
+            threads += [threading.Thread(target=screen, args=(server.url, night_id, stop, recorder, 200 + n, ready))
                         for n in range(SCREENS)]
             print(f"load: {TABLES} organizers (a command every 2-4 s), {PHONES} phones (every 4 s), "
                   f"{SCREENS} big screens (every 2 s), for {args.seconds:.0f} s on {server.url}", flush=True)
             for thread in threads:
                 thread.daemon = True
                 thread.start()
+            ready.wait(120)
+            access_log.write_text("")  # the sign-ins are not part of the night's load
             started = time.monotonic()
             try:
                 time.sleep(args.seconds)
@@ -249,6 +274,10 @@ def main() -> None:
                     thread.join(15)
             elapsed = time.monotonic() - started
         report(recorder, elapsed)
+        print("\nserver time (gunicorn's access log, from request to response):")
+        for kind, ms in server_times(access_log).items():
+            print(f"{kind:26} {len(ms):6d}         {statistics.median(ms):7.1f} {_percentile(ms, 0.95):7.1f} "
+                  f"{_percentile(ms, 0.99):7.1f} {max(ms):7.1f}")
         with app.app_context():
             from chouette.extensions import db
 

@@ -89,7 +89,7 @@ def check_database(path: Path) -> DatabaseSummary:
         revision = connection.execute("SELECT version_num FROM alembic_version").fetchone()
         if revision is None or revision[0] not in known_revisions():
             raise OpsError(f"{path}: its schema revision {revision and revision[0]!r} is unknown to this version of the app")
-        count = {name: connection.execute(f"SELECT count(*) FROM {name}").fetchone()[0]  # noqa: S608 (fixed names)
+        count = {name: connection.execute(f"SELECT count(*) FROM {name}").fetchone()[0]
                  for name in ("member", "chouette_table", "table_event")}
     except sqlite3.DatabaseError as error:
         raise OpsError(f"{path}: not a SQLite database of this app ({error})") from error

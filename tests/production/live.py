@@ -37,8 +37,9 @@ class Gunicorn:
     """``gunicorn 'app:create_app()'`` with sync workers on a SQLite file, as in production."""
 
     def __init__(self, database: Path, *, workers: int = 2, log: Path | None = None,
-                 extra_env: dict[str, str] | None = None) -> None:
+                 extra_env: dict[str, str] | None = None, access_log: Path | None = None) -> None:
         self.database = database
+        self.access_log = access_log
         self.workers = workers
         self.port = free_port()
         self.log = log or database.with_suffix(".gunicorn.log")
@@ -57,6 +58,9 @@ class Gunicorn:
         command = [sys.executable, "-m", "gunicorn", "--workers", str(self.workers),
                    "--bind", f"127.0.0.1:{self.port}", "--no-control-socket",
                    "--graceful-timeout", "2", "--timeout", "30", "app:create_app()"]
+        if self.access_log is not None:  # method, path, status, server time in microseconds
+            command[-1:-1] = ["--access-logfile", str(self.access_log),
+                              "--access-logformat", "%(m)s %(U)s %(s)s %(D)s"]
         handle = self.log.open("ab")
         self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=handle, stderr=handle,
                                         start_new_session=True)

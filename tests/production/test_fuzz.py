@@ -141,7 +141,7 @@ def test_every_get_survives_hostile_query_strings(hostile):
     app, client, ids = hostile
     routes = [route for route in _routes(app, ids, "GET") if route[0] != "health"]
 
-    @settings(max_examples=8 * len(routes), deadline=None, database=None,
+    @settings(max_examples=4 * len(routes), deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow])
     @given(route=st.sampled_from(routes), query=forms, htmx=st.booleans())
     def fetch(route, query, htmx):
@@ -170,7 +170,7 @@ def test_every_post_survives_hypothesis_forms_with_a_clear_4xx(hostile):
     posts = [route for route in _routes(app, ids, "POST") if route[0] not in ("auth.logout", "auth.login")]
     statuses: dict[str, set[int]] = {}
 
-    @settings(max_examples=25 * len(posts), deadline=None, database=None,
+    @settings(max_examples=15 * len(posts), deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much])
     @given(route=st.sampled_from(posts), form=forms, htmx=st.booleans(), current_seq=st.booleans())
     def post(route, form, htmx, current_seq):
