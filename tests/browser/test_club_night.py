@@ -1,0 +1,188 @@
+"""A whole club night in a real browser, as a new organizer runs it with real clicks.
+
+First run (the admin), an organizer, a night, a table, five players, the order rolled, a game on
+the board to its end (the test asks the engine for a legal play each turn and taps it on the SVG
+board), a cube doubled and dropped, a game on the score sheet, an undo; the big screen, open in
+a second page, follows by itself. Screenshots of the table page (tablet, phone, TV) go to
+test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Locator, Page, expect
+
+from chouette import commands
+from chouette.engine import apply_move, legal_moves
+from chouette.extensions import db
+
+PASSWORD = "a-long-password"
+PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+TABLET = {"width": 1024, "height": 1366}
+PHONE = {"width": 390, "height": 844}
+
+
+def sign_in(page: Page, base: str, username: str) -> None:
+    page.goto(f"{base}/auth/login")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+
+
+def table_state(app, table_id: int):
+    """The table as the server sees it (read through the commands, like any request)."""
+    with app.app_context():
+        state = commands.load_play(table_id).state
+        db.session.commit()
+        return state
+
+
+def live(page: Page, table_id: int) -> Locator:
+    return page.locator(f"#table-live-{table_id}")
+
+
+def seq_of(page: Page, table_id: int) -> int:
+    return int(live(page, table_id).get_attribute("data-seq"))
+
+
+def wait_for_change(page: Page, table_id: int, before: int) -> None:
+    """Wait until htmx has swapped in the table after the action made at ``before``."""
+    expect(live(page, table_id)).not_to_have_attribute("data-seq", str(before))
+
+
+def click_and_wait(page: Page, table_id: int, target: Locator) -> None:
+    before = seq_of(page, table_id)
+    target.click()
+    wait_for_change(page, table_id, before)
+
+
+def board_point(page: Page, table_id: int, n: int) -> Locator:
+    board = f"#board-{table_id} svg"
+    if n == 25:
+        return page.locator(f"{board} g.bar-area")
+    if n == 0:
+        return page.locator(f"{board} g.tray[data-point='0']")
+    return page.locator(f"{board} g.point[data-point='{n}']")
+
+
+@pytest.mark.browser
+def test_a_whole_club_night_at_one_table(live_server, page: Page, context, screenshot):
+    base, app = live_server.url, live_server.app
+    page.set_viewport_size(TABLET)
+    page.on("dialog", lambda dialog: dialog.accept())
+
+    # First run: the admin; he adds an organizer.
+    page.goto(base + "/")
+    page.get_by_label("Your name").fill("Ada Admin")
+    page.get_by_label("Username").fill("ada")
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password again").fill(PASSWORD)
+    page.get_by_role("button", name="Create the admin").click()
+    page.get_by_label("Name", exact=True).fill("Olga Organizer")
+    page.get_by_label("Username").fill("olga")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_label("Role").select_option("organizer")
+    page.get_by_role("button", name="Add the member").click()
+    expect(page.locator("#flash")).to_contain_text("Olga Organizer is a member.")
+    page.get_by_role("button", name="Sign out").click()
+
+    # The organizer opens a night and creates a table.
+    sign_in(page, base, "olga")
+    page.get_by_role("link", name="Open a night").first.click()
+    page.get_by_label("Name").fill("Friday chouette")
+    page.get_by_role("button", name="Open the night").click()
+    page.get_by_role("link", name="New table").click()
+    page.get_by_label("Table name").fill("By the window")
+    page.get_by_role("button", name="Create the table").click()
+    expect(page.get_by_role("heading", name="By the window", exact=True)).to_be_visible()
+    table_id = int(re.search(r"/tables/(\d+)", page.url).group(1))
+    panel = live(page, table_id)
+
+    # Five players sit down (typed names; htmx swaps the live table in place).
+    for name in PLAYERS:
+        page.get_by_label("Name (a member or a guest)").fill(name)
+        click_and_wait(page, table_id, page.get_by_role("button", name="Sit down"))
+        expect(panel.locator("#table-seats-%d" % table_id)).to_contain_text(name)
+
+    # The big screen, in a second page, follows the night by itself.
+    screen = context.new_page()
+    screen.set_viewport_size({"width": 1920, "height": 1080})
+    screen.goto(f"{base}/display")
+    expect(screen.locator(f"#display-table-{table_id}")).to_be_visible()
+    page.bring_to_front()  # a tab in the background gets few animation frames: clicks wait
+
+    # The app rolls the starting order; ties roll again until everyone has a seat.
+    click_and_wait(page, table_id, page.get_by_role("button", name="Roll for everyone"))
+    while page.get_by_role("button", name="Roll again for the tied").count():
+        click_and_wait(page, table_id, page.get_by_role("button", name="Roll again for the tied"))
+    state = table_state(app, table_id)
+    assert state.ordered and state.box and state.captain and len(state.line) == 3
+    expect(panel.locator(".seat-box")).to_contain_text(state.box)
+    expect(panel.locator(".next-up")).to_contain_text(state.line[0])
+    expect(screen.locator(f"#display-table-{table_id}")).to_contain_text(state.box, timeout=10_000)
+    screenshot("club-night-seated", page)
+
+    # Game 1 on the board: the server rolls, the engine picks a legal play, we tap it in.
+    click_and_wait(page, table_id, page.get_by_role("button", name="Opening roll"))
+    dropped = None
+    turns = 0
+    while table_state(app, table_id).game is not None:
+        state = table_state(app, table_id)
+        game = state.game
+        if game.position is None:  # a tied opening roll: roll again
+            click_and_wait(page, table_id, page.get_by_role("button", name="Opening roll"))
+            continue
+        if game.dice is None:
+            if dropped is None and game.on_roll == "box" and turns >= 1:
+                # The box doubles the last member in line, who drops.
+                dropped = game.members[-1]
+                row = panel.locator(f'.cube-row[data-member="{dropped}"]')
+                row.get_by_label("box doubles").check()
+                click_and_wait(page, table_id, page.get_by_role("button", name="The box doubles the ticked cubes"))
+                expect(screen.locator(f"#display-table-{table_id}")).to_contain_text("to answer", timeout=10_000)
+                if turns < 3:
+                    screenshot("club-night-double", page)
+                click_and_wait(page, table_id, panel.locator(f'.cube-row[data-member="{dropped}"]').get_by_role("button", name="Drop"))
+                expect(panel.locator(f'.cube-row[data-member="{dropped}"]')).to_have_class(re.compile("cube-dropped"))
+                continue
+            click_and_wait(page, table_id, page.get_by_role("button", name="Roll", exact=True))
+            continue
+        plays = legal_moves(game.position, game.dice)
+        # The play that leaves the fewest pips: a race, so the game ends sooner.
+        move = min(plays, key=lambda m: (apply_move(game.position, m).pips()[0], str(m)))
+        move_input = page.locator(f"#board-{table_id} input[name='move']")
+        for start, end, _hit in move.steps:
+            board_point(page, table_id, start).click()
+            board_point(page, table_id, end).click()
+        typed = move_input.input_value()
+        if sorted(typed.split()) != sorted(str(move).replace("*", "").split()):
+            move_input.fill(str(move))  # a click path the board reads otherwise: type it
+        if turns == 4:
+            screenshot("club-night-board", page)
+        click_and_wait(page, table_id, page.locator(f"#board-{table_id}").get_by_role("button", name="Play"))
+        turns += 1
+    first = table_state(app, table_id).games[0]
+    assert first.mode == "board" and first.winner in ("box", "team") and dropped is not None
+    expect(panel.locator('#table-history-%d tr[data-game="1"]' % table_id)).to_contain_text("board")
+    screenshot("club-night-after-board-game", page)
+
+    # Game 2 on the score sheet: the team wins a gammon.
+    click_and_wait(page, table_id, page.get_by_role("button", name="Team wins gammon"))
+    expect(panel.locator('#table-history-%d tr[data-game="2"]' % table_id)).to_contain_text("Team wins gammon")
+    expect(screen.locator(f"#display-table-{table_id}")).to_contain_text("3", timeout=10_000)
+
+    # Undo, confirmed in the browser's dialog: game 2 is gone, the undo is in the log.
+    click_and_wait(page, table_id, page.get_by_role("link", name="Undo"))
+    expect(panel.locator('#table-history-%d tr[data-game="2"]' % table_id)).to_have_count(0)
+    expect(panel.locator(".recent-log li").first).to_contain_text("undo")
+    assert table_state(app, table_id).game is None and len(table_state(app, table_id).games) == 1
+
+    # The table page on a tablet, a phone and a TV.
+    screenshot("club-night-table-tablet", page)
+    page.set_viewport_size(PHONE)
+    screenshot("club-night-table-phone", page)
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    screenshot("club-night-table-tv", page)
+    screenshot("club-night-display", screen)
