@@ -40,7 +40,8 @@ class SeatRow:
     """One player at a table as the screen shows him: his seat, his cube, his night so far.
 
     ``seat`` is ``"box"``, ``"partner"``, ``"captain"``, ``"line"`` (``place`` 1, 2... behind
-    the captain; the first is next up) or ``"waiting"`` (not in the rotation yet).
+    the captain; the first is next up), ``"waiting"`` (not in the rotation yet) or ``"gone"``
+    (left the table).
     """
 
     name: str
