@@ -15,7 +15,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, render_template, request, url_for
+from flask import Blueprint, abort, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import select
@@ -507,7 +507,3 @@ def position(table_id: int) -> BaseResponse:
                        table=played.table, night=played.table.night, text=text[:MAX_FIELD],
                        on_roll=on_roll, error=error, svg=svg, shown=shown)
 
-
-def render_live(played: commands.TablePlay) -> str:
-    """The live fragment alone (for other pages that embed it)."""
-    return render_template("tables/_live.html", **live_context(played))

@@ -35,7 +35,8 @@ def rows(app):
 
 def test_the_url_map_has_the_mutations_this_test_guards(app):
     endpoints = {endpoint for endpoint, _url in _mutations(app)}
-    assert {"admin.members", "admin.edit_member", "nights.new", "nights.close", "tables.new", "main.account"} <= endpoints
+    assert {"admin.members", "admin.edit_member", "nights.new", "nights.close", "tables.new", "main.account",
+            "play.join", "play.answer", "play.move", "play.undo", "play.correct"} <= endpoints
 
 
 def test_every_mutation_signed_out_sends_to_sign_in_and_htmx_is_told_so(app, client, rows):

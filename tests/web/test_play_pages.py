@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from chouette import commands, services
 from chouette.extensions import db
-from chouette.models import LedgerEntry, Member, TableEvent
+from chouette.models import LedgerEntry, Member
 from tests.conftest import csrf_token_from
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
@@ -540,7 +540,7 @@ def test_undo_confirmation_page_without_javascript(app, client, table, htmx):
     assert post(client, table, "undo").status_code == 303
     assert table.log()[-1] == {"type": "undo"} and table.state().game is None
     history = client.get(f"{table.url}/live", headers=htmx).get_data(as_text=True)
-    assert re.search(r'class="log-undo">.*?<b>undo</b>.*?Olga', history, re.S)
+    assert re.search(r'class="log-undo">.*?<b>undo</b>.*?Olga', history, re.DOTALL)
 
 
 def test_undo_page_is_for_the_tables_organizers(app, client, table, login_as):
