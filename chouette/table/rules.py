@@ -51,7 +51,7 @@ def _player(state: TableState, value: object, what: str = "player") -> str:
     from chouette.table.state import check_name
 
     name = check_name(value, what)
-    if name not in state.seated:
+    if not state.is_seated(name):
         raise TableError(f"{name} is not at this table")
     return name
 
@@ -61,7 +61,7 @@ def on_join(state: TableState, event: dict[str, Any]) -> None:
     from chouette.table.state import check_name
 
     name = check_name(event.get("player"))
-    if name in state.seated:
+    if state.is_seated(name):
         raise TableError(f"{name} is already at the table")
     stake = event.get("stake_cents")
     if stake is not None:

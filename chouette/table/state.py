@@ -79,6 +79,13 @@ class TableState:
         ordering = [p for g in self.order_groups or [] for p in g]
         return self.waiting + ordering + self.seats.seated + self.pending_joiners
 
+    def is_seated(self, name: str) -> bool:
+        """Whether ``name`` is at the table now (cheaper than ``name in seated``)."""
+        seats = self.seats
+        return (name == seats.box or name == seats.captain or name == seats.partner
+                or name in seats.line or name in self.waiting or name in self.pending_joiners
+                or any(name in group for group in self.order_groups or ()))
+
     @property
     def in_game(self) -> bool:
         """Whether a game has started and not finished."""
@@ -203,16 +210,31 @@ def fold(settings: Settings | Mapping[str, Any] | None, events: Iterable[Mapping
          ) -> TableState:
     """Replay a whole log (undo events included) from an empty table.
 
+    The state being built is private to the fold, so plain events change it in place; only
+    the snapshot of each finished game, undo and corrections make copies.
+
     Raises:
         LogError: names the event number (from 1) and the reason.
     """
     state = new_table(settings)
     for index, event in enumerate(events, start=1):
         try:
-            state = apply_event(state, event)
+            if isinstance(event, Mapping) and event.get("type") not in ("undo", "correct"):
+                _apply_in_place(state, dict(event))
+            else:
+                state = apply_event(state, event)
         except TableError as exc:
             raise LogError(index, event, str(exc)) from exc
     return state
+
+
+def _apply_in_place(state: TableState, event: dict[str, Any]) -> None:
+    """Apply a plain event to a state nobody else holds (the fold's own)."""
+    games = len(state.games)
+    rules.apply(state, event)
+    state.effective.append(event)
+    if state.game is None and len(state.games) > games:
+        state.snapshots[len(state.effective)] = state.copy()
 
 
 def effective_events(events: Iterable[Mapping[str, Any]]) -> list[int]:
