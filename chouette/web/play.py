@@ -147,9 +147,12 @@ def _cube_rows(state: TableState) -> list[dict[str, Any]]:
     """Every member's cube: the game's, or before a game the team's cubes in the middle."""
     game = state.game
     if game is not None:
+        # A box's double is settled once every member answered: show who already has.
+        answered = game.box_double.answers if game.box_double is not None else {}
         return [{"name": m, "view": CubeView.from_member_cube(game.cubes[m]),
-                 "captain": m == game.acting_captain} for m in game.members]
-    return [{"name": m, "view": CubeView(m), "captain": m == state.captain}
+                 "captain": m == game.acting_captain, "answered": answered.get(m)}
+                for m in game.members]
+    return [{"name": m, "view": CubeView(m), "captain": m == state.captain, "answered": None}
             for m in state.seats.team]
 
 

@@ -187,3 +187,61 @@ def test_a_whole_club_night_at_one_table(live_server, page: Page, context, scree
     page.set_viewport_size({"width": 1920, "height": 1080})
     screenshot("club-night-table-tv", page)
     screenshot("club-night-display", screen)
+
+
+@pytest.mark.browser
+def test_a_player_answers_on_his_phone_and_the_organizers_tablet_follows(live_server, browser, screenshot):
+    from chouette import services
+    from tests.browser.conftest import OFF_SITE
+    from tests.factories import PASSWORD as MEMBER_PASSWORD
+    from tests.factories import gen_member, gen_night, gen_table
+
+    app, base = live_server.app, live_server.url
+    with app.app_context():
+        olga = gen_member("organizer", name="Olga")
+        cy = gen_member("player", name="Cy")
+        night = gen_night(opened_by_id=olga.id)
+        table_id = gen_table(night, created_by_id=olga.id).id
+        for event in ([{"type": "join", "player": n} for n in ("Ann", "Bob", "Cy", "Dee")]
+                      + [{"type": "order", "players": ["Ann", "Bob", "Cy", "Dee"]},
+                         {"type": "double", "by": "box", "cubes": ["Cy", "Dee"]}]):
+            commands.play(table_id, services.last_seq(table_id), event, olga)
+        logins = {"olga": olga.username, "cy": cy.username}
+        db.session.commit()
+
+    def device(username, size):
+        context = browser.new_context(viewport=size)
+        context.route(OFF_SITE, lambda route: route.abort())
+        context.set_default_timeout(10_000)
+        page = context.new_page()
+        page.goto(f"{base}/auth/login")
+        page.get_by_label("Username").fill(username)
+        page.get_by_label("Password").fill(MEMBER_PASSWORD)
+        page.get_by_role("button", name="Sign in").click()
+        page.goto(f"{base}/tables/{table_id}")
+        page.evaluate("""window.polls = 0;
+            document.body.addEventListener("htmx:afterRequest", (e) => {
+                if (e.detail.requestConfig.verb === "get") window.polls += 1; });""")
+        return page
+
+    tablet, phone = device(logins["olga"], TABLET), device(logins["cy"], PHONE)
+    # Nothing changes: the tablet polls, and what the organizer typed stays.
+    tablet.get_by_label("Name (a member or a guest)").fill("Zed")
+    tablet.wait_for_function("window.polls >= 2", timeout=15_000)
+    expect(tablet.get_by_label("Name (a member or a guest)")).to_have_value("Zed")
+
+    # Cy's phone offers his own decision only; he takes.
+    mine = phone.locator('.cube-row[data-member="Cy"]')
+    expect(mine.get_by_role("button")).to_have_count(2)
+    expect(phone.locator('.cube-row[data-member="Dee"]').get_by_role("button")).to_have_count(0)
+    expect(phone.get_by_role("button", name="Sit down")).to_have_count(0)
+    screenshot("club-night-player-phone", phone)
+    phone.bring_to_front()
+    mine.get_by_role("button", name="Take").click()
+    expect(phone.locator('.cube-row[data-member="Cy"]')).not_to_have_class(re.compile("waiting"))
+
+    # The organizer's tablet follows by itself.
+    tablet.bring_to_front()
+    expect(tablet.locator('.cube-row[data-member="Cy"]')).not_to_have_class(re.compile("waiting"), timeout=15_000)
+    expect(tablet.locator('.cube-row[data-member="Dee"]').get_by_role("button", name="Drop")).to_be_visible()
+    assert table_state(app, table_id).game.box_double.answers == {"Cy": "take"}

@@ -295,6 +295,18 @@ def test_cube_buttons_appear_only_for_legal_actions(app, client, table):
     assert ">Take<" not in html[html.index('data-member="B"'):html.index('data-member="C"')]
 
 
+def test_an_answer_to_the_boxs_double_shows_while_the_others_decide(app, client, table):
+    table.seat("ABCD")
+    table.play({"type": "double", "by": "box", "cubes": ["C", "D"]}, {"type": "take", "cube": "C"})
+    sign_in(client, table.owner)
+    html = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
+    cube_c = html[html.index('data-member="C"'):html.index('data-member="D"')]
+    assert "C: Take; waiting for the others" in cube_c and 'name="answer"' not in cube_c
+    assert "cube-row cube-live answered" in html
+    cube_d = html[html.index('data-member="D"'):]
+    assert ">Drop<" in cube_d[:cube_d.index("</li>")]
+
+
 def test_single_cube_team_double_is_answered_by_the_box_as_one(app, client):
     commands.clear_cache()
     single = Table(app, {"cube_mode": "single"})
