@@ -738,3 +738,10 @@ def test_actions_need_the_csrf_token(csrf_app):
     token = csrf_token_from(page.data)
     accepted = client.post(f"{table.url}/double", data={"seq": str(table.seq()), "by": "B", "csrf_token": token})
     assert accepted.status_code == 303 and table.log()[-1] == {"type": "double", "by": "B"}
+
+
+def test_the_live_table_speaks_italian(app, client, table):
+    table.play(*[{"type": "join", "player": n} for n in "ABC"])
+    sign_in(client, table.owner)
+    html = client.get(f"{table.url}/live", headers={**HTMX, "Accept-Language": "it"}).get_data(as_text=True)
+    assert "Tira per tutti" in html and "Siediti al tavolo" in html and "In attesa dell'ordine di partenza" in html
