@@ -6,6 +6,7 @@ set (the PostgreSQL run), emptied around each test.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -21,9 +22,17 @@ from chouette.extensions import db
 from tests.factories import PASSWORD, TEST_HASH
 
 
+_apps = itertools.count(1)
+
+
 def make_app(tmp_path: Path, **config: Any) -> Flask:
     """A test app with its own empty database."""
     uri = os.environ.get("DATABASE_URL") or f"sqlite:///{tmp_path / 'test.sqlite'}"
+    if os.environ.get("DATABASE_URL"):
+        # One shared database, emptied per test, where ids start again at 1: a URL of its own
+        # per test (a harmless libpq parameter), so caches keyed by the URL never serve rows
+        # of an earlier test, as each test's own SQLite file ensures on SQLite.
+        uri += f"{'&' if '?' in uri else '?'}application_name=chouette-test-{next(_apps)}"
     settings: dict[str, Any] = {
         "TESTING": True,
         "SQLALCHEMY_DATABASE_URI": uri,
