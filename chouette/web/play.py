@@ -195,7 +195,25 @@ def _actions(state: TableState) -> dict[str, Any]:
             grouped["extras"].append(event)
         elif kind == "result":
             grouped["results"].append(event)
+    grouped["extra_cubes"] = _extra_cube_actions(state)
     return grouped
+
+
+def _extra_cube_actions(state: TableState) -> dict[str, list[dict[str, Any]]]:
+    """The legal redoubles and answers on each live extra cube, per giver."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    game = state.game
+    for extra in game.extras if game is not None else []:
+        candidates: list[dict[str, Any]] = [
+            {"type": "double", "by": who, "extra": extra.giver} for who in (extra.taker, extra.giver)]
+        candidates += [{"type": kind, "extra": extra.giver} for kind in commands.ANSWERS]
+        for event in candidates:
+            try:
+                apply_event(state, event)
+            except TableError:
+                continue
+            found.setdefault(extra.giver, []).append(event)
+    return found
 
 
 def _board(table: ChouetteTable, state: TableState, *, runs: bool, move_value: str,
@@ -255,7 +273,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
 
 def _actions_none() -> dict[str, Any]:
     return {"partner": [], "draw": False, "box_cubes": [], "box_double": False,
-            "member_doubles": [], "answers": {}, "extras": [], "results": []}
+            "member_doubles": [], "answers": {}, "extras": [], "results": [], "extra_cubes": {}}
 
 
 def page_context(played: commands.TablePlay, **live: Any) -> dict[str, Any]:
@@ -387,6 +405,9 @@ def double(table_id: int) -> BaseResponse:
     """The box doubles the chosen members' cubes, or a member doubles the box."""
     def build(state: TableState) -> dict[str, Any]:
         by = _field("by")
+        extra = _field("extra")
+        if extra:
+            return {"type": "double", "by": by, "extra": extra}
         if by != "box":
             return {"type": "double", "by": by}
         cubes = [c.strip() for c in request.form.getlist("cubes")[:100]]
@@ -406,6 +427,9 @@ def answer(table_id: int) -> BaseResponse:
         kind = request.form.get("answer")
         if kind not in commands.ANSWERS:
             raise BadInput(_("Unknown action."))
+        extra = _field("extra")
+        if extra:
+            return {"type": kind, "extra": extra}
         return {"type": kind, "cube": _field("cube")}
     return _command(table_id, build, player_may=True)
 

@@ -278,6 +278,25 @@ def test_extra_cube_given_to_the_lone_taker(app, client):
     assert extras.log()[-1] == {"type": "extra", "from": "C", "to": "B"}
 
 
+def test_an_extra_cube_is_redoubled_and_answered(app, client):
+    commands.clear_cache()
+    extras = Table(app, {"extras": True})
+    extras.seat("ABCD")
+    extras.play({"type": "double", "by": "box", "cubes": ["B", "C", "D"]},
+                {"type": "take", "cube": "B"}, {"type": "drop", "cube": "C"}, {"type": "drop", "cube": "D"},
+                {"type": "extra", "from": "C", "to": "B"})
+    sign_in(client, extras.owner)
+    html = client.get(f"{extras.url}/live", headers=HTMX).get_data(as_text=True)
+    assert "Extra cube 2 from C to B" in html and "B redoubles" in html
+    assert post(client, extras, "double", {"by": "B", "extra": "C"}).status_code == 303
+    assert extras.log()[-1] == {"type": "double", "by": "B", "extra": "C"}
+    html = client.get(f"{extras.url}/live", headers=HTMX).get_data(as_text=True)
+    extra = html[html.index('data-extra="C"'):]
+    assert ">Take<" in extra[:extra.index("</li>")]
+    assert post(client, extras, "answer", {"answer": "take", "extra": "C"}).status_code == 303
+    assert extras.log()[-1] == {"type": "take", "extra": "C"}
+
+
 # --------------------------------------------------------------------------- buttons only when legal
 
 
