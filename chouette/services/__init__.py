@@ -54,6 +54,7 @@ from chouette.services.tables import (  # noqa: F401
 from chouette.services.display import (  # noqa: F401
     display_nights,
     display_version,
+    last_event_mark,
 )
 from chouette.services.money import (  # noqa: F401
     MONEY_METHODS,

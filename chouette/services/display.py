@@ -69,3 +69,12 @@ def display_version(night_id: int | None = None) -> str:
         if not rows:
             raise NotFound(_("No such night."))
     return ";".join(":".join(str(value) for value in row) for row in rows) or "none"
+
+
+def last_event_mark(table_id: int) -> tuple[int, str]:
+    """The seq and the time of a table's last event, ``(0, "")`` before the first: what tells
+    one state of a table from another, even across a restored backup or an emptied database."""
+    row = db.session.execute(
+        select(TableEvent.seq, TableEvent.at).where(TableEvent.table_id == table_id)
+        .order_by(TableEvent.seq.desc()).limit(1)).first()
+    return (row[0], row[1].isoformat()) if row is not None else (0, "")

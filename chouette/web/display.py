@@ -12,8 +12,10 @@ import threading
 from collections import OrderedDict
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
+from typing import Any
 
-from flask import Blueprint, abort, request, url_for
+from flask import Blueprint, abort, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
@@ -72,6 +74,7 @@ class TableView:
 
     table: ChouetteTable
     night: Night
+    seq: int  # the last event of the log folded
     rows: list[SeatRow]
     gone: list[SeatRow]  # players who left the table with points or money
     status: str
@@ -80,40 +83,46 @@ class TableView:
     url: str
 
 
-class _MoneyCache:
-    """Each table's points and money per seq of its log, per process (a seq's state never
-    changes, and adding up a night of games is most of the cost of drawing the screen)."""
+class _SeqCache:
+    """Values per state of a table's log, per process (a state never changes); keys start
+    with the database, as a process may serve several in tests."""
 
-    def __init__(self, size: int = 64) -> None:
+    def __init__(self, size: int) -> None:
         self._size = size
-        self._found: OrderedDict[tuple[str, int, int], tuple[dict[str, int], dict[str, int]]] = (
-            OrderedDict())
+        self._found: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
         self._lock = threading.Lock()
 
-    def money(self, table_id: int, seq: int, state: TableState
-              ) -> tuple[dict[str, int], dict[str, int]]:
-        """``standings.money(state)`` for the state of ``table_id`` at ``seq``."""
-        key = (str(db.engine.url), table_id, seq)
+    def get(self, key: tuple[Any, ...]) -> Any:
+        """The value stored under ``(database, *key)``, or None."""
         with self._lock:
-            found = self._found.get(key)
-        if found is None:
-            found = money(state)
-            with self._lock:
-                self._found[key] = found
-                while len(self._found) > self._size:
-                    self._found.popitem(last=False)
-        return found
+            return self._found.get((str(db.engine.url), *key))
+
+    def clear(self) -> None:
+        """Forget everything."""
+        with self._lock:
+            self._found.clear()
+
+    def put(self, key: tuple[Any, ...], value: Any) -> None:
+        """Store ``value``; the oldest values go beyond the cache's size."""
+        with self._lock:
+            self._found[(str(db.engine.url), *key)] = value
+            while len(self._found) > self._size:
+                self._found.popitem(last=False)
 
 
-_money_cache = _MoneyCache()
+#: Each table drawn, per state of its log, language, address and what it shows of its night.
+_table_html = _SeqCache(256)
 
 
-def seat_rows(state: TableState, scores: tuple[dict[str, int], dict[str, int]] | None = None
-              ) -> tuple[list[SeatRow], list[SeatRow]]:
+def clear_cache() -> None:
+    """Forget every table drawn (tests; after a restore)."""
+    _table_html.clear()
+
+
+def seat_rows(state: TableState) -> tuple[list[SeatRow], list[SeatRow]]:
     """The seated players in rotation order (box, partner, captain, line, waiting), then the
-    players who left with a result tonight. ``scores`` is ``standings.money(state)`` when the
-    caller has it already."""
-    points, cents = scores if scores is not None else money(state)
+    players who left with a result tonight."""
+    points, cents = money(state)
     game = state.game
 
     def row(name: str, seat: str, place: int | None = None) -> SeatRow:
@@ -193,10 +202,10 @@ def _qr(url: str) -> Markup:
 def table_view(table_id: int) -> TableView:
     """The screen's view of one table, from its folded log."""
     played = commands.load_play(table_id)
-    rows, gone = seat_rows(played.state, _money_cache.money(table_id, played.seq, played.state))
+    rows, gone = seat_rows(played.state)
     url = url_for("tables.show", table_id=table_id, _external=True)
-    return TableView(played.table, played.table.night, rows, gone, table_status(played.state),
-                     board_of(played.state), _qr(url), url)
+    return TableView(played.table, played.table.night, played.seq, rows, gone,
+                     table_status(played.state), board_of(played.state), _qr(url), url)
 
 
 class Screen:
@@ -211,10 +220,9 @@ class Screen:
         return services.display_nights(self.night_id)
 
     @cached_property
-    def tables(self) -> list[TableView]:
+    def tables(self) -> list[tuple[ChouetteTable, Night]]:
         """Every table of the open nights shown, in the order they were created."""
-        return [table_view(table.id) for night in self.nights if night.is_open
-                for table in night.tables]
+        return [(table, night) for night in self.nights if night.is_open for table in night.tables]
 
     @property
     def closed(self) -> bool:
@@ -224,7 +232,27 @@ class Screen:
     @property
     def several_nights(self) -> bool:
         """Whether tables of more than one night are shown (then each names its night)."""
-        return len({view.night.id for view in self.tables}) > 1
+        return len({night.id for _table, night in self.tables}) > 1
+
+    @cached_property
+    def tables_html(self) -> list[Markup]:
+        """Each table drawn (``display/_table.html``), or taken from the cache when its log has
+        not moved: a command at one table redraws that table only."""
+        several = self.several_nights
+        context = (str(get_locale()), request.host_url, several)
+        drawn = []
+        for table, night in self.tables:
+            key = (table.id, *services.last_event_mark(table.id), night.name, night.currency,
+                   *context)
+            html = _table_html.get(key)
+            if html is None:
+                html = Markup(render_template(
+                    "display/_table.html", view=table_view(table.id), several_nights=several,
+                    signed_money=signed_money, signed_points=signed_points))
+                # A command made meanwhile is drawn too: the next poll draws it again.
+                _table_html.put(key, html)
+            drawn.append(html)
+        return drawn
 
 
 def signed_money(cents: int, currency: str) -> str:
@@ -252,7 +280,7 @@ def _screen(night_id: int | None) -> BaseResponse:
     return render_if_changed(
         version, "display/index.html", "display/_board.html",
         screen=Screen(night_id), poll_url=request.path, poll_seconds=POLL_SECONDS,
-        poll_timeout_ms=POLL_TIMEOUT_MS, signed_money=signed_money, signed_points=signed_points,
+        poll_timeout_ms=POLL_TIMEOUT_MS,
     )
 
 

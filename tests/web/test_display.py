@@ -383,3 +383,34 @@ def test_the_night_page_links_to_its_big_screen(app, client, login_as, night_id)
     login_as("player")
     html = client.get(f"/nights/{night_id}").get_data(as_text=True)
     assert f'href="/display/{night_id}"' in html and "Big screen" in html
+
+
+def test_a_command_at_one_table_redraws_that_table_only(app, client, htmx, organizer, night_id):
+    quiet = new_table(app, night_id, "Quiet", seat, organizer, ["Ann", "Bob", "Cy"])
+    busy = new_table(app, night_id, "Busy", seat, organizer, ["Dee", "Eve", "Fred"])
+    first = client.get("/display", headers=htmx)
+    with app.app_context():
+        play(busy, organizer, {"type": "double", "by": "box", "cubes": ["Eve"]})
+    # The quiet table is taken from the cache: rename its box's row behind the app's back to
+    # see which table was drawn again (the cache is keyed by each log's last event).
+    from chouette.web import display
+
+    marked = {key: html.replace("<span>Ann</span>", "<span>Ann (cached)</span>")
+              for key, html in display._table_html._found.items()}
+    display._table_html._found.update(marked)
+    html = client.get("/display", headers={**htmx, "If-None-Match": etag_of(first)}).get_data(
+        as_text=True)
+    quiet_html = re.search(rf'id="display-table-{quiet}".*?</article>', html, re.DOTALL).group(0)
+    busy_html = re.search(rf'id="display-table-{busy}".*?</article>', html, re.DOTALL).group(0)
+    assert "Ann (cached)" in quiet_html
+    assert "to answer" in busy_html
+
+
+def test_display_clear_cache_forgets_every_table_drawn(app, client, htmx, night_id):
+    from chouette.web import display
+
+    new_table(app, night_id, "Table one")
+    client.get("/display", headers=htmx)
+    assert display._table_html._found
+    display.clear_cache()
+    assert not display._table_html._found
