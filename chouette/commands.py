@@ -124,10 +124,24 @@ def _fold_table(table: ChouetteTable, cached: tuple[int, TableState] | None) -> 
     return fold(table.settings, services.table_log(table.id))
 
 
+def _touched_games(before: TableState, after: TableState) -> set[int]:
+    """The games whose money may differ: game records are immutable and shared between
+    states, so a record that is the same object in both is unchanged (a plain command
+    touches only the game in progress; undo and corrections may rebuild every record)."""
+    touched = {g.number for g in (before.game, after.game) if g is not None}
+    longest = max(len(before.games), len(after.games))
+    for index in range(longest):
+        if (index >= len(before.games) or index >= len(after.games)
+                or before.games[index] is not after.games[index]):
+            touched.add(index + 1)
+    return touched
+
+
 def ledger_changes(before: TableState, after: TableState) -> list[services.LedgerRow]:
     """The ledger rows that take the money of ``before`` to that of ``after``, per game."""
-    old = {g.number: g for g in games_money(before)}
-    new = {g.number: g for g in games_money(after)}
+    touched = _touched_games(before, after)
+    old = {g.number: g for g in games_money(before, touched)}
+    new = {g.number: g for g in games_money(after, touched)}
     rows = []
     for number in sorted(set(old) | set(new)):
         was = old.get(number) or GameMoney(number, {}, {}, False)

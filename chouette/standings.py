@@ -37,16 +37,19 @@ def _money(state: TableState, number: int, box: str, partner: str | None, pairs,
     )
 
 
-def games_money(state: TableState) -> list[GameMoney]:
-    """Every finished game's money, then what the game in progress has settled so far."""
+def games_money(state: TableState, numbers: set[int] | None = None) -> list[GameMoney]:
+    """Every finished game's money, then what the game in progress has settled so far
+    (only the games whose number is in ``numbers``, when given)."""
     per_player = state.settings.per_player_stakes
     result = []
     for record in state.games:
+        if numbers is not None and record.number not in numbers:
+            continue
         stakes = dict(record.stakes) if per_player else None
         result.append(_money(state, record.number, record.box, record.partner, record.pairs,
                              record.extras, stakes, True))
     game = state.game
-    if game is not None and state.box is not None:
+    if game is not None and state.box is not None and (numbers is None or game.number in numbers):
         pairs, extras = settled_so_far(game)
         if pairs or extras:
             stakes = dict(game.stakes) if per_player else None
