@@ -233,6 +233,10 @@ def _board(table: ChouetteTable, state: TableState, *, runs: bool, move_value: s
     )
 
 
+#: Finished games the live table shows (the latest first); ``?history=all`` shows them all.
+HISTORY_SHOWN = 10
+
+
 def live_context(played: commands.TablePlay, *, error: str | None = None,
                  typed: dict[str, str] | None = None, move_value: str = "") -> dict[str, Any]:
     """Everything ``tables/_live.html`` needs."""
@@ -246,6 +250,10 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         members = list(db.session.scalars(
             select(Member.name).where(Member.active.is_(True)).order_by(Member.name)))
     last_order = next((e for e in reversed(state.effective) if e.get("type") == "order_roll"), None)
+    # The live table shows the latest games; the whole history is one click away (a night's
+    # sixty games redrawn after every command would cost most of the command's time).
+    full_history = request.args.get("history") == "all"
+    shown = state.games if full_history else state.games[-HISTORY_SHOWN:]
     return {
         "table": table, "night": night, "state": state, "seq": played.seq, "game": game,
         "runs": runs, "me": _me(state), "consult": may_consult(state) if state.ordered else [],
@@ -262,7 +270,9 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "members": [m for m in members if m not in state.seated],
         "last_order": last_order,
         "board": _board(table, state, runs=runs, move_value=move_value, seq=played.seq),
-        "games_money": {g.number: g for g in games_money(state)},
+        "history_games": shown,
+        "history_hidden": len(state.games) - len(shown),
+        "games_money": {g.number: g for g in games_money(state, {r.number for r in shown})},
         "correctors": _correctors(table.id) if state.games else {},
         "recent": _recent(table.id),
         "error": error, "typed": typed or {},
