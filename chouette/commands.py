@@ -26,7 +26,7 @@ from chouette import services
 from chouette.engine import SecretsDice, legal_moves
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent
-from chouette.standings import GameMoney, games_money
+from chouette.standings import money_changes
 from chouette.table import TableError, TableState, apply_event, fold
 
 ORGANIZER_ROLES = ("organizer", "admin")
@@ -124,34 +124,9 @@ def _fold_table(table: ChouetteTable, cached: tuple[int, TableState] | None) -> 
     return fold(table.settings, services.table_log(table.id))
 
 
-def _touched_games(before: TableState, after: TableState) -> set[int]:
-    """The games whose money may differ: game records are immutable and shared between
-    states, so a record that is the same object in both is unchanged (a plain command
-    touches only the game in progress; undo and corrections may rebuild every record)."""
-    touched = {g.number for g in (before.game, after.game) if g is not None}
-    longest = max(len(before.games), len(after.games))
-    for index in range(longest):
-        if (index >= len(before.games) or index >= len(after.games)
-                or before.games[index] is not after.games[index]):
-            touched.add(index + 1)
-    return touched
-
-
 def ledger_changes(before: TableState, after: TableState) -> list[services.LedgerRow]:
     """The ledger rows that take the money of ``before`` to that of ``after``, per game."""
-    touched = _touched_games(before, after)
-    old = {g.number: g for g in games_money(before, touched)}
-    new = {g.number: g for g in games_money(after, touched)}
-    rows = []
-    for number in sorted(set(old) | set(new)):
-        was = old.get(number) or GameMoney(number, {}, {}, False)
-        now = new.get(number) or GameMoney(number, {}, {}, False)
-        for player in sorted(set(was.points) | set(now.points) | set(was.cents) | set(now.cents)):
-            points = now.points.get(player, 0) - was.points.get(player, 0)
-            cents = now.cents.get(player, 0) - was.cents.get(player, 0)
-            if points or cents:
-                rows.append(services.LedgerRow(number, player, points, cents))
-    return rows
+    return [services.LedgerRow(*change) for change in money_changes(before, after)]
 
 
 def is_organizer(member: Member | None) -> bool:

@@ -70,4 +70,35 @@ def money(state: TableState) -> tuple[dict[str, int], dict[str, int]]:
     return points, cents
 
 
-__all__ = ["GameMoney", "GameRecord", "games_money", "money"]
+def _touched_games(before: TableState, after: TableState) -> set[int]:
+    """The games whose money may differ: game records are immutable and shared between
+    states, so a record that is the same object in both is unchanged (a plain event
+    touches only the game in progress; undo and corrections may rebuild every record)."""
+    touched = {g.number for g in (before.game, after.game) if g is not None}
+    longest = max(len(before.games), len(after.games))
+    for index in range(longest):
+        if (index >= len(before.games) or index >= len(after.games)
+                or before.games[index] is not after.games[index]):
+            touched.add(index + 1)
+    return touched
+
+
+def money_changes(before: TableState, after: TableState) -> list[tuple[int, str, int, int]]:
+    """(game, player, points, cents) taking the money of ``before`` to that of ``after``:
+    the ledger rows an event writes (a drop at once, a finished game, an undo's reversal)."""
+    touched = _touched_games(before, after)
+    old = {g.number: g for g in games_money(before, touched)}
+    new = {g.number: g for g in games_money(after, touched)}
+    changes = []
+    for number in sorted(set(old) | set(new)):
+        was = old.get(number) or GameMoney(number, {}, {}, False)
+        now = new.get(number) or GameMoney(number, {}, {}, False)
+        for player in sorted(set(was.points) | set(now.points) | set(was.cents) | set(now.cents)):
+            points = now.points.get(player, 0) - was.points.get(player, 0)
+            cents = now.cents.get(player, 0) - was.cents.get(player, 0)
+            if points or cents:
+                changes.append((number, player, points, cents))
+    return changes
+
+
+__all__ = ["GameMoney", "GameRecord", "games_money", "money", "money_changes"]

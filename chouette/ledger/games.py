@@ -19,6 +19,17 @@ def _add(totals: dict[str, int], player: str, amount: int) -> None:
     totals[player] = totals.get(player, 0) + amount
 
 
+def _book_box_side(totals: dict[str, int], box: str, partner: str | None, amount: int,
+                   partner_percent: int) -> None:
+    """The box side's result to the box, or split with the partner (odd unit to the box)."""
+    if partner is None:
+        _add(totals, box, amount)
+        return
+    box_part, partner_part = split_share(amount, partner_percent)
+    _add(totals, box, box_part)
+    _add(totals, partner, partner_part)
+
+
 def game_points(box: str, partner: str | None, pairs: Pairs, extras: Extras = (),
                 partner_percent: int = 50) -> dict[str, int]:
     """Each player's points for one game; they sum to zero.
@@ -35,12 +46,7 @@ def game_points(box: str, partner: str | None, pairs: Pairs, extras: Extras = ()
         _add(totals, taker, points)
         _add(totals, giver, -points)
     box_side = -sum(points for _, points in pairs)
-    if partner is None:
-        _add(totals, box, box_side)
-    else:
-        box_part, partner_part = split_share(box_side, partner_percent)
-        _add(totals, box, box_part)
-        _add(totals, partner, partner_part)
+    _book_box_side(totals, box, partner, box_side, partner_percent)
     return totals
 
 
@@ -77,10 +83,5 @@ def game_cents(box: str, partner: str | None, pairs: Pairs, extras: Extras = (),
         cents = points_to_cents(points, pair_stake_cents(stake(giver), stake(taker)))
         _add(totals, taker, cents)
         _add(totals, giver, -cents)
-    if partner is None:
-        _add(totals, box, box_side)
-    else:
-        box_part, partner_part = split_share(box_side, partner_percent)
-        _add(totals, box, box_part)
-        _add(totals, partner, partner_part)
+    _book_box_side(totals, box, partner, box_side, partner_percent)
     return totals

@@ -47,7 +47,7 @@ from chouette.services.tables import (
     preset_of,
     table_log,
 )
-from chouette.standings import GameMoney, games_money
+from chouette.standings import GameMoney, games_money, money_changes
 from chouette.table import GameRecord, TableError, TableState, apply_event, new_table
 
 #: The largest night export an import accepts (a busy night's logs are well under 1 MB).
@@ -293,24 +293,6 @@ def _night_fields(data: Mapping[str, Any]) -> tuple[str, dt.date, str, bool]:
     return name.strip(), date, currency, bool(night.get("closed", False))
 
 
-def _money_by_game(state: TableState) -> dict[int, GameMoney]:
-    return {m.number: m for m in games_money(state)}
-
-
-def _rows_between(old: dict[int, GameMoney], new: dict[int, GameMoney]) -> list[LedgerRow]:
-    """The ledger rows taking the money of ``old`` to that of ``new`` (as the commands do)."""
-    rows = []
-    for number in sorted(set(old) | set(new)):
-        was = old.get(number) or GameMoney(number, {}, {}, False)
-        now = new.get(number) or GameMoney(number, {}, {}, False)
-        for player in sorted(set(was.points) | set(now.points) | set(was.cents) | set(now.cents)):
-            points = now.points.get(player, 0) - was.points.get(player, 0)
-            cents = now.cents.get(player, 0) - was.cents.get(player, 0)
-            if points or cents:
-                rows.append(LedgerRow(number, player, points, cents))
-    return rows
-
-
 def _check_table(index: int, raw: object, seen: set[str]) -> _CheckedTable:
     """One table of the import through the rules. Raises ImportRefused naming what fails."""
     if not isinstance(raw, Mapping):
@@ -333,7 +315,6 @@ def _check_table(index: int, raw: object, seen: set[str]) -> _CheckedTable:
     except ServiceError as error:
         raise ImportRefused(_("Table “%(name)s”: %(reason)s", name=name, reason=str(error))) from error
     state = new_table(settings)
-    money = _money_by_game(state)
     rows: list[list[LedgerRow]] = []
     for number, event in enumerate(events, start=1):
         kind = event.get("type") if isinstance(event, Mapping) else None
@@ -341,13 +322,11 @@ def _check_table(index: int, raw: object, seen: set[str]) -> _CheckedTable:
             raise ImportRefused(_("Table “%(name)s”, event %(number)d: an event needs a type.",
                                   name=name, number=number))
         try:
-            state = apply_event(state, event)
+            before, state = state, apply_event(state, event)
         except TableError as error:
             raise ImportRefused(_("Table “%(name)s”, event %(number)d (%(type)s): %(reason)s",
                                   name=name, number=number, type=kind, reason=str(error))) from error
-        after = _money_by_game(state)
-        rows.append(_rows_between(money, after))
-        money = after
+        rows.append([LedgerRow(*change) for change in money_changes(before, state)])
     return _CheckedTable(name, settings, [dict(e) for e in events], rows)
 
 
