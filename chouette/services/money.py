@@ -304,6 +304,14 @@ def _check_payment(payer: str, payee: str, cents: object, method: str, methods: 
     return cents
 
 
+def _locked_night(night_id: int) -> Night:
+    """The night, locked for this transaction: payments are read-check-write, and two clerks
+    ticking the same transfer at once must record it once (SQLite already serializes writing
+    transactions with BEGIN IMMEDIATE; PostgreSQL needs the row lock)."""
+    db.session.execute(select(Night.id).where(Night.id == night_id).with_for_update())
+    return get_night(night_id)
+
+
 def record_payment(night_id: int, *, payer: str, payee: str, cents: int, method: str,
                    actor: Member) -> Payment:
     """Record that ``payer`` paid ``payee`` for a night (cash, transfer, or an IOU).
@@ -314,7 +322,7 @@ def record_payment(night_id: int, *, payer: str, payee: str, cents: int, method:
     """
     amount = _check_payment(payer, payee, cents, method, PAYMENT_METHODS)
     with _transaction():
-        night = get_night(night_id)
+        night = _locked_night(night_id)
         open_balances = _open_balances(night.id, night_payments(night.id))
         owes = -open_balances.get(payer, 0)
         owed = open_balances.get(payee, 0)
@@ -345,7 +353,7 @@ def pay_iou(night_id: int, *, payer: str, payee: str, cents: int, method: str,
     """
     amount = _check_payment(payer, payee, cents, method, MONEY_METHODS)
     with _transaction():
-        night = get_night(night_id)
+        night = _locked_night(night_id)
         standing = sum(iou.cents for iou in _ious(night_payments(night.id), {night.id: night})
                        if iou.payer == payer and iou.payee == payee)
         if standing <= 0:
@@ -367,7 +375,7 @@ def undo_last_payment(night_id: int, *, actor: Member) -> list[Payment]:
     by mistake; returns what was taken back. Nothing is deleted: a PaymentVoid row cancels
     each payment. Raises NotFound, ServiceError (nothing to undo)."""
     with _transaction():
-        night = get_night(night_id)
+        night = _locked_night(night_id)
         latest = db.session.scalar(select(func.max(Payment.at))
                                    .where(Payment.night_id == night.id, _standing()))
         if latest is None:
