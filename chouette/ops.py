@@ -218,8 +218,11 @@ def restore_command(path: Path, yes: bool) -> None:
     except OpsError as error:
         raise click.ClickException(str(error)) from error
     from chouette.commands import clear_cache
+    from chouette.web.display import clear_cache as clear_display_cache
 
+    # Folded states and drawn tables cached in this process belong to the old database.
     clear_cache()
+    clear_display_cache()
     kept = database.with_name(database.name + ".before-restore")
     click.echo(f"restored: {restored.describe()}")
     if kept.exists():
