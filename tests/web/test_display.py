@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
 import re
 import sqlite3
 from collections.abc import Iterable, Mapping
@@ -17,6 +16,7 @@ from chouette.extensions import db
 from chouette.models import Member
 from chouette.table.actions import board_events
 from tests.factories import gen_member, gen_night, gen_table
+from tests.web.test_database import sqlite_only
 
 EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fred", "Gus", "Hal"]
 
@@ -196,7 +196,7 @@ def test_page_and_fragment_have_different_etags(app, client, htmx, night_id):
     assert fragment.status_code == 200 and etag_of(fragment) != etag_of(page)
 
 
-@pytest.mark.skipif(bool(os.environ.get("DATABASE_URL")), reason="SQLite's write lock")
+@sqlite_only  # SQLite's write lock: deselected in the PostgreSQL run
 def test_a_poll_answers_while_a_writer_holds_the_lock(app, client, htmx, night_id):
     new_table(app, night_id, "Table one")
     first = client.get("/display", headers=htmx)
