@@ -5,8 +5,6 @@ from __future__ import annotations
 import json
 import pathlib
 
-import pytest
-
 from chouette.engine import (
     Position,
     WinKind,
@@ -16,10 +14,13 @@ from chouette.engine import (
     outcome,
 )
 
-SCENARIO = pathlib.Path(__file__).resolve().parents[3] / "shared" / "scenarios" / "04-board-game.json"
+_HERE = pathlib.Path(__file__).resolve()
+_SHARED = _HERE.parents[3] / "shared" / "scenarios" / "04-board-game.json"
+# The shared folder beside the repository is the source; the repository keeps a copy of the
+# scenarios so this test runs in a checkout without it.
+SCENARIO = _SHARED if _SHARED.exists() else _HERE.parents[1] / "table" / "scenarios" / "04-board-game.json"
 
 
-@pytest.mark.skipif(not SCENARIO.exists(), reason="the shared scenarios are not beside the repository")
 def test_whole_board_game_is_accepted_and_ends_in_a_backgammon():
     events = json.loads(SCENARIO.read_text())["events"]
     position = Position.initial()
