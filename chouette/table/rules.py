@@ -6,7 +6,7 @@ players understand, and otherwise changes the (already copied) state in place.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from chouette.engine import (
     Cube,
@@ -373,15 +373,26 @@ def _answer_extra(state: TableState, game: Game, giver: object, answer: str) -> 
     if side is None:
         raise TableError(f"there is no double to {answer} on {extra.giver}'s extra cube")
     _check_allowed(state, answer)
+    game.extras[index] = _act(extra, side, answer, extra.giver, extra.taker)
+
+
+Holder = TypeVar("Holder", MemberCube, Extra)
+
+
+def _act(holder: Holder, side: int, answer: str, box_side: str, member_side: str) -> Holder:
+    """``side`` answers the offer waiting on a member's cube or an extra cube.
+
+    Raises:
+        TableError: the engine's cube refuses it (its reason, with the sides named).
+    """
     try:
         if answer == "drop":
-            game.extras[index] = extra.dropped(side)
-        else:
-            action = {"take": extra.cube.take, "beaver": extra.cube.beaver,
-                      "raccoon": extra.cube.raccoon}[answer]
-            game.extras[index] = extra.with_cube(action(side))
+            return holder.dropped(side)
+        action = {"take": holder.cube.take, "beaver": holder.cube.beaver,
+                  "raccoon": holder.cube.raccoon}[answer]
+        return holder.with_cube(action(side))
     except CubeError as exc:
-        raise TableError(_cube_words(exc, side, extra.giver, extra.taker)) from exc
+        raise TableError(_cube_words(exc, side, box_side, member_side)) from exc
 
 
 def _check_allowed(state: TableState, answer: str) -> None:
@@ -489,15 +500,7 @@ def _answer(state: TableState, game: Game, member: str, answer: str) -> None:
     if side == BOX_SIDE and member in game.member_doubles and offer and offer.kind == "double":
         _same_value_same_action(state, game, member, answer)
         game.box_answers[member] = (answer, cube.value)
-    try:
-        if answer == "drop":
-            game.cubes[member] = cube.dropped(side)
-        else:
-            action = {"take": cube.cube.take, "beaver": cube.cube.beaver,
-                      "raccoon": cube.cube.raccoon}[answer]
-            game.cubes[member] = cube.with_cube(action(side))
-    except CubeError as exc:
-        raise TableError(_cube_words(exc, side, "the box", member)) from exc
+    game.cubes[member] = _act(cube, side, answer, "the box", member)
 
 
 def _after_drops(state: TableState, game: Game, won: list[str], lost: list[str]) -> None:
