@@ -6,7 +6,8 @@ players understand, and otherwise changes the (already copied) state in place.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, TypeVar
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from chouette.engine import (
     Cube,
@@ -19,7 +20,16 @@ from chouette.engine import (
     outcome,
 )
 from chouette.table import seats as seating
-from chouette.table.cubes import BOX_SIDE, DROPPED, LIVE, MEMBER_SIDE, WON, BoxDouble, Extra, MemberCube
+from chouette.table.cubes import (
+    BOX_SIDE,
+    DROPPED,
+    LIVE,
+    MEMBER_SIDE,
+    WON,
+    BoxDouble,
+    Extra,
+    MemberCube,
+)
 from chouette.table.errors import TableError
 from chouette.table.game import BOARD, KINDS, SCORESHEET, Game, GameRecord, settle
 
