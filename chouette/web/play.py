@@ -234,7 +234,7 @@ def _board(table: ChouetteTable, state: TableState, *, runs: bool, move_value: s
 
 
 #: Finished games the live table shows (the latest first); ``?history=all`` shows them all.
-HISTORY_SHOWN = 10
+HISTORY_SHOWN = 5
 
 
 def live_context(played: commands.TablePlay, *, error: str | None = None,

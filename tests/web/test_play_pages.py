@@ -766,13 +766,13 @@ def test_the_live_table_speaks_italian(app, client, table):
     assert "Tira per tutti" in html and "Siediti al tavolo" in html and "In attesa dell'ordine di partenza" in html
 
 
-def test_live_table_shows_the_latest_ten_games_and_links_to_all(app, client, table, login_as):
+def test_live_table_shows_the_latest_five_games_and_links_to_all(app, client, table, login_as):
     table.seat("ABC")
     table.play(*[{"type": "result", "winner": "box", "kind": "single"}] * 12)
     login_as("player")
     html = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
     shown = re.findall(r'data-game="(\d+)"', html)
-    assert shown == [str(n) for n in range(12, 2, -1)]
+    assert shown == [str(n) for n in range(12, 7, -1)]
     assert "Show all 12 games" in html
     full = client.get(f"{table.url}?history=all").get_data(as_text=True)
     assert re.findall(r'data-game="(\d+)"', full) == [str(n) for n in range(12, 0, -1)]
