@@ -99,7 +99,7 @@ def load_play(table_id: int) -> TablePlay:
     cached = _cache.get(table_id)
     if cached is not None and cached[0] == seq and cached[1].settings.to_dict() == _settings(table):
         return TablePlay(table, cached[1], seq)
-    state = _fold_table(table, cached)
+    state = _fold_table(table, seq, cached)
     _cache.put(table_id, seq, state)
     return TablePlay(table, state, seq)
 
@@ -110,18 +110,26 @@ def _settings(table: ChouetteTable) -> dict[str, Any]:
     return Settings.from_dict(table.settings).to_dict()
 
 
-def _fold_table(table: ChouetteTable, cached: tuple[int, TableState] | None) -> TableState:
-    """Fold the log: from the cached state when only plain events follow it, else all of it."""
-    if cached is not None and cached[0] <= services.last_seq(table.id):
+def _fold_table(table: ChouetteTable, seq: int, cached: tuple[int, TableState] | None
+                ) -> TableState:
+    """The state after exactly the first ``seq`` events: from the cached state when it is
+    older and only plain events follow it, else from the start.
+
+    Exactly ``seq``: another worker may have appended (and cached) since ``seq`` was read
+    (PostgreSQL reads committed data statement by statement), and a state ahead of its seq
+    would judge the next command against the wrong table.
+    """
+    if cached is not None and cached[0] < seq:
         query = (select(TableEvent).where(TableEvent.table_id == table.id,
-                                          TableEvent.seq > cached[0]).order_by(TableEvent.seq))
+                                          TableEvent.seq > cached[0], TableEvent.seq <= seq)
+                 .order_by(TableEvent.seq))
         newer = list(db.session.scalars(query))
         if all(event.type != "undo" for event in newer):
             state = cached[1]
             for event in newer:
                 state = apply_event(state, event.as_dict())
             return state
-    return fold(table.settings, services.table_log(table.id))
+    return fold(table.settings, services.table_log(table.id)[:seq])
 
 
 def ledger_changes(before: TableState, after: TableState) -> list[services.LedgerRow]:
