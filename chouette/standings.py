@@ -8,6 +8,7 @@ command and by the web's ledger rows.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 from chouette.ledger.games import game_cents, game_points
 from chouette.table import GameRecord, TableState
@@ -27,12 +28,21 @@ class GameMoney:
 def _money(state: TableState, number: int, box: str, partner: str | None, pairs, extras,
            stakes: dict[str, int] | None, final: bool) -> GameMoney:
     settings = state.settings
-    share = settings.partner_share_percent
+    return _priced(number, box, partner, tuple(pairs), tuple(extras),
+                   tuple(sorted(stakes.items())) if stakes is not None else None,
+                   settings.partner_share_percent, settings.stake_cents, final)
+
+
+@lru_cache(maxsize=65536)
+def _priced(number: int, box: str, partner: str | None, pairs: tuple, extras: tuple,
+            stakes: tuple | None, share: int, stake_cents: int, final: bool) -> GameMoney:
+    """A game's points and cents, remembered: game records are immutable and every page of a
+    table prices its whole night again. The answer is shared: callers only read it."""
     return GameMoney(
         number,
         game_points(box, partner, pairs, extras, share),
-        game_cents(box, partner, pairs, extras, share, stake_cents=settings.stake_cents,
-                   stakes=stakes),
+        game_cents(box, partner, pairs, extras, share, stake_cents=stake_cents,
+                   stakes=dict(stakes) if stakes is not None else None),
         final,
     )
 

@@ -12,12 +12,17 @@ it (``commands.may_run``); a signed-in player answers his own cube; everyone sig
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
-from flask import Blueprint, abort, request, url_for
+from flask import Blueprint, abort, render_template, request, url_for
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
 from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -235,6 +240,55 @@ def _board(table: ChouetteTable, state: TableState, *, runs: bool, move_value: s
 
 #: Finished games the live table shows (the latest first); ``?history=all`` shows them all.
 HISTORY_SHOWN = 5
+#: How many drawn histories each process remembers (a few per table and language).
+HISTORY_CACHE_SIZE = 256
+#: Markers for what differs between two pages showing the same games: put in after drawing.
+SEQ_MARK, CSRF_MARK = "\x00seq\x00", "\x00csrf\x00"
+
+_history_cache: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+_history_lock = threading.Lock()
+
+
+def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, runs: bool,
+                       typed: dict[str, str], full: bool) -> Markup:
+    """The finished games of the history (``tables/_history_games.html``).
+
+    A live table is drawn again after every command and every phone's poll, but its finished
+    games change only when a game ends, is corrected or undone: the drawing is remembered,
+    keyed by everything it shows (the game records themselves, which are immutable, their
+    money, who corrected them, the language, whether the viewer runs the table). What differs
+    per page, the forms' seq and the session's CSRF token, is put in afterwards. A form given
+    back with what was typed in it is drawn afresh.
+    """
+    shown = state.games if full else state.games[-HISTORY_SHOWN:]
+    paid = {g.number: g for g in games_money(state, {r.number for r in shown})}
+    correctors = _correctors(table.id) if any(r.correction for r in shown) else {}
+    context = {
+        "table": table, "games_count": len(state.games), "history_games": shown,
+        "history_hidden": len(state.games) - len(shown), "games_money": paid,
+        "correctors": correctors, "currency": table.night.currency, "runs": runs,
+        "typed": typed, "kinds": KINDS, "seq_mark": SEQ_MARK, "csrf_mark": CSRF_MARK,
+    }
+    key = None
+    if "game" not in typed:
+        key = (table.id, tuple(shown), len(state.games),
+               tuple((n, tuple(g.points.items()), tuple(g.cents.items())) for n, g in paid.items()),
+               tuple(sorted(correctors.items(), key=lambda item: item[0])), table.night.currency,
+               runs, str(get_locale()))
+    html = None
+    if key is not None:
+        with _history_lock:
+            html = _history_cache.get(key)
+            if html is not None:
+                _history_cache.move_to_end(key)
+    if html is None:
+        html = render_template("tables/_history_games.html", **context)
+        if key is not None:
+            with _history_lock:
+                _history_cache[key] = html
+                while len(_history_cache) > HISTORY_CACHE_SIZE:
+                    _history_cache.popitem(last=False)
+    return Markup(html.replace(SEQ_MARK, str(seq)).replace(CSRF_MARK, generate_csrf()))
 
 
 def live_context(played: commands.TablePlay, *, error: str | None = None,
@@ -253,7 +307,6 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     # The live table shows the latest games; the whole history is one click away (a night's
     # sixty games redrawn after every command would cost most of the command's time).
     full_history = request.args.get("history") == "all"
-    shown = state.games if full_history else state.games[-HISTORY_SHOWN:]
     return {
         "table": table, "night": night, "state": state, "seq": played.seq, "game": game,
         "runs": runs, "me": _me(state), "consult": may_consult(state) if state.ordered else [],
@@ -270,10 +323,8 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "members": [m for m in members if m not in state.seated],
         "last_order": last_order,
         "board": _board(table, state, runs=runs, move_value=move_value, seq=played.seq),
-        "history_games": shown,
-        "history_hidden": len(state.games) - len(shown),
-        "games_money": {g.number: g for g in games_money(state, {r.number for r in shown})},
-        "correctors": _correctors(table.id) if state.games else {},
+        "history_games_html": history_games_html(table, state, seq=played.seq, runs=runs,
+                                                 typed=typed or {}, full=full_history),
         "recent": _recent(table.id),
         "error": error, "typed": typed or {},
         "kinds": KINDS,
@@ -287,10 +338,13 @@ def _actions_none() -> dict[str, Any]:
 
 
 def page_context(played: commands.TablePlay, **live: Any) -> dict[str, Any]:
-    """The table page's context: the live table and the house-rules card."""
+    """The table page's context: the live table, and the house-rules card when the whole page
+    is drawn (an htmx answer swaps the live table only: the card would be drawn for nothing)."""
     table = played.table
-    return {**live_context(played, **live),
-            "rules": house_rules.describe(table.settings, table.night.currency)}
+    context = live_context(played, **live)
+    if not is_htmx():
+        context["rules"] = house_rules.describe(table.settings, table.night.currency)
+    return context
 
 
 def _live_response(played: commands.TablePlay, status: int = 200, *, changed: bool = False,

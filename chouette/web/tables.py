@@ -63,9 +63,10 @@ def show(table_id: int) -> BaseResponse:
     from chouette import commands
     from chouette.web.play import page_context
 
-    get_table(table_id)
-    return render_page("tables/show.html", "tables/_rules_card.html",
-                       **page_context(commands.load_play(table_id)))
+    table = get_table(table_id)
+    context = page_context(commands.load_play(table_id))
+    context["rules"] = house_rules.describe(table.settings, table.night.currency)
+    return render_page("tables/show.html", "tables/_rules_card.html", **context)
 
 
 @bp.get("/tables/<int:table_id>/rules")

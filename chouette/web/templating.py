@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Flask
-from flask_babel import get_locale
+from babel.support import NullTranslations
+from flask import Flask, g
+from flask_babel import get_locale, get_translations
 from flask_login import current_user
 
 from chouette.web import house_rules
@@ -14,8 +15,38 @@ from chouette.web.forms import PostForm
 from chouette.web.qr import qr_svg
 
 
+def _translations() -> NullTranslations:
+    """The current language's catalog, looked up once per request (and again under
+    ``force_locale``).
+
+    Flask-Babel's own template callables look the catalog up again for every string, through
+    several context lookups each time; a live table has about eighty strings, and that was a
+    quarter of its redraw. The catalog is remembered beside the locale it belongs to, so a
+    ``force_locale`` block (which sets another locale object) gets its own.
+    """
+    ctx = g.get("_flask_babel")
+    locale = getattr(ctx, "babel_locale", None)
+    if locale is not None:
+        remembered = getattr(ctx, "chouette_catalog", None)
+        if remembered is not None and remembered[0] is locale:
+            return remembered[1]
+    catalog = get_translations()
+    ctx = g.get("_flask_babel")
+    locale = getattr(ctx, "babel_locale", None)
+    if locale is not None:
+        ctx.chouette_catalog = (locale, catalog)
+    return catalog
+
+
 def init_app(app: Flask) -> None:
     """Register the template globals and filters."""
+    app.jinja_env.install_gettext_callables(
+        gettext=lambda s: _translations().ugettext(s),
+        ngettext=lambda s, p, n: _translations().ungettext(s, p, n),
+        pgettext=lambda c, s: _translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: _translations().unpgettext(c, s, p, n),
+        newstyle=True,
+    )
 
     @app.context_processor
     def globals_for_templates() -> dict[str, Any]:

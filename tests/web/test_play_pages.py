@@ -777,3 +777,93 @@ def test_live_table_shows_the_latest_five_games_and_links_to_all(app, client, ta
     full = client.get(f"{table.url}?history=all").get_data(as_text=True)
     assert re.findall(r'data-game="(\d+)"', full) == [str(n) for n in range(12, 0, -1)]
     assert "Show all 12 games" not in full
+
+
+# --------------------------------------------------------------------------- the history, drawn apart
+
+
+def _history_forms(html: str) -> list[tuple[str, str]]:
+    """(seq, CSRF token) of every correction form in the history."""
+    history = html[html.index('id="table-history'):]
+    return re.findall(r'<form method="post" action="[^"]*/correct"[^>]*>\s*'
+                      r'<input type="hidden" name="seq" value="([^"]*)">'
+                      r'<input type="hidden" name="csrf_token" value="([^"]*)">', history)
+
+
+def test_history_forms_carry_each_pages_seq_and_each_sessions_csrf_token(csrf_app):
+    """The finished games are drawn once and remembered; the correction forms in them must
+    still carry the page's seq and the viewer's own CSRF token, never another session's."""
+    table = Table(csrf_app)
+    table.seat("ABCD")
+    table.play({"type": "result", "winner": "team", "kind": "single"},
+               {"type": "result", "winner": "box", "kind": "gammon"})
+    with csrf_app.app_context():
+        other = gen_member("admin", name="Ada")
+    tokens = []
+    for member in (table.owner, other):
+        client = csrf_app.test_client()
+        login_page = client.get("/auth/login")
+        client.post("/auth/login", data={"username": member.username, "password": PASSWORD,
+                                         "csrf_token": csrf_token_from(login_page.data)})
+        html = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
+        forms = _history_forms(html)
+        assert len(forms) == 2
+        assert {seq for seq, _token in forms} == {str(table.seq())}
+        token = forms[0][1]
+        assert all(t == token for _seq, t in forms) and "\x00" not in html
+        tokens.append((client, token))
+        # The token works: a correction posted with it is recorded.
+    assert tokens[0][1] != tokens[1][1]
+    client, token = tokens[1]
+    before = len(table.log())
+    response = client.post(f"{table.url}/correct", headers=HTMX, data={
+        "seq": str(table.seq()), "csrf_token": token, "game": "1", "fix": "void", "reason": "wrong"})
+    assert response.status_code == 200 and len(table.log()) == before + 1
+    # The next page's forms carry the new seq, and the history shows the correction.
+    html = response.get_data(as_text=True)
+    assert {seq for seq, _token in _history_forms(html)} == {str(table.seq())}
+    assert "Corrected by Ada: wrong" in html
+
+
+def test_history_is_drawn_again_when_its_games_change(app, client, table):
+    table.seat("ABCD")
+    table.play({"type": "result", "winner": "team", "kind": "single"})
+    sign_in(client, table.owner)
+    first = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
+    assert 'data-game="1"' in first and 'data-game="2"' not in first
+    # A second game ends: drawn with it.
+    table.play({"type": "result", "winner": "box", "kind": "backgammon"})
+    second = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
+    assert 'data-game="2"' in second and "Box wins backgammon" in second
+    # Undone: gone again, and the page is the first one's history again.
+    table.play({"type": "undo"})
+    third = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
+    assert 'data-game="2"' not in third and 'data-game="1"' in third
+    # A correction of game 1 shows at once.
+    table.play({"type": "correct", "game": 1, "reason": "misread", "result": {"winner": "box", "kind": "single"}})
+    fourth = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
+    game = fourth[fourth.index('data-game="1"'):]
+    assert "Box wins single" in game[:game.index("</tr>")] and "Corrected by Olga: misread" in fourth
+
+
+def test_history_follows_the_viewers_language_and_role(app, client, table, login_as):
+    table.seat("ABCD")
+    table.play({"type": "result", "winner": "team", "kind": "gammon"})
+    sign_in(client, table.owner)
+    english = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
+    assert "Team wins gammon" in english and "Correct game 1" in english
+    italian_client = app.test_client()
+    with app.app_context():
+        viewer = gen_member("player", name="Pia", locale="it")
+    sign_in(italian_client, viewer)
+    italian = italian_client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
+    history = italian[italian.index('id="table-history'):]
+    assert "Team wins gammon" not in history and "Correct game 1" not in history
+    assert 'data-game="1"' in history and "Vince la squadra" in history
+    # A player who watches in English gets no correction forms (drawn for the organizer first).
+    watcher_client = app.test_client()
+    with app.app_context():
+        watcher = gen_member("player", name="Wes", locale="en")
+    sign_in(watcher_client, watcher)
+    watched = watcher_client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
+    assert "Team wins gammon" in watched and "Correct game 1" not in watched
