@@ -16,12 +16,13 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
     from chouette.config import configure
 
     configure(app, config)
-    if app.config["TRUSTED_PROXIES"]:
-        hops = app.config["TRUSTED_PROXIES"]
-        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
     extensions.init_app(app)
     web.init_app(app)
     cli.init_app(app)
+    # Outermost, so everything inside (the screens' shortcut too) sees the client's address.
+    if app.config["TRUSTED_PROXIES"]:
+        hops = app.config["TRUSTED_PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
 
     @app.get("/health")
     def health() -> dict[str, str]:

@@ -10,6 +10,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 from sqlalchemy import Select, bindparam, func, select
+from sqlalchemy.engine import Connection
 
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Night, TableEvent
@@ -62,12 +63,21 @@ def display_version(night_id: int | None = None) -> str:
     read from the end of the ``UNIQUE(table_id, seq)`` index: microseconds, however long the
     night. Raises NotFound when ``night_id`` names no night.
     """
+    version = version_on(db.session.connection(), night_id)
+    if version is None:
+        raise NotFound(_("No such night."))
+    return version
+
+
+def version_on(connection: Connection, night_id: int | None = None) -> str | None:
+    """``display_version`` read on ``connection`` (None when ``night_id`` names no night):
+    for the screens' shortcut, which runs before Flask and without a session."""
     if night_id is None:
-        rows = db.session.execute(_VERSION_OPEN).all()
+        rows = connection.execute(_VERSION_OPEN).all()
     else:
-        rows = db.session.execute(_VERSION_ONE, {"night_id": night_id}).all()
+        rows = connection.execute(_VERSION_ONE, {"night_id": night_id}).all()
         if not rows:
-            raise NotFound(_("No such night."))
+            return None
     return ";".join(":".join(str(value) for value in row) for row in rows) or "none"
 
 

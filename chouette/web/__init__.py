@@ -25,6 +25,11 @@ def init_app(app: Flask) -> None:
     errors.init_app(app)
     templating.init_app(app)
     app.after_request(security_headers)
+    from chouette.web.quiet_screens import QuietScreens  # the big screens' unchanged polls
+
+    screens = QuietScreens(app, app.wsgi_app)
+    app.extensions["quiet_screens"] = screens
+    app.wsgi_app = screens  # type: ignore[method-assign]
 
 
 def security_headers(response: Response) -> Response:

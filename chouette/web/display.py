@@ -29,6 +29,7 @@ from chouette.web.board_svg import CubeView, render_board
 from chouette.web.house_rules import money as format_money
 from chouette.web.htmx import render_if_changed
 from chouette.web.qr import qr_svg
+from chouette.web.quiet_screens import ENVIRON_KEY
 
 bp = Blueprint("display", __name__, url_prefix="/display")
 
@@ -275,6 +276,8 @@ def _screen(night_id: int | None) -> BaseResponse:
         version = services.display_version(night_id)
     except services.NotFound:
         abort(404)
+    # What the ETag is made from, for the screens' shortcut (chouette.web.quiet_screens).
+    request.environ[ENVIRON_KEY] = (night_id, version)
     # The QR codes carry the address the screen was opened with.
     version = f"{version}|{request.host_url}"
     return render_if_changed(
