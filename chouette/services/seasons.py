@@ -177,6 +177,17 @@ class SeasonSettleUp:
         return not self.open_balances
 
     @property
+    def can_undo(self) -> bool:
+        """True when the latest recording at the season may be taken back: any, while the
+        season is open; once closed, only one that changes no balance (an IOU paid off)."""
+        if not self.payments:
+            return False
+        if self.season.is_open:
+            return True
+        latest = max(payment.at for payment in self.payments)
+        return not any(_moved(p for p in self.payments if p.at == latest).values())
+
+    @property
     def nights_by_id(self) -> dict[int, Night]:
         """Its nights by id."""
         return {night.id: night for night in self.nights}
@@ -349,12 +360,17 @@ def _check_undo(season: Season, payments: Iterable[Payment]) -> None:
     """Refuse taking back payments of a closed season when that would reopen a balance."""
     if season.is_open:
         return
+    if any(_moved(payments).values()):
+        _refuse_closed(season)
+
+
+def _moved(payments: Iterable[Payment]) -> dict[str, int]:
+    """What these payments change in each player's balance."""
     moved: dict[str, int] = defaultdict(int)
     for payment in payments:
         moved[payment.payer] += payment.cents
         moved[payment.payee] -= payment.cents
-    if any(moved.values()):
-        _refuse_closed(season)
+    return moved
 
 
 def undo_last_season_payment(season_id: int, *, actor: Member) -> list[Payment]:

@@ -232,6 +232,7 @@ def test_a_closed_season_says_who_closed_it_and_refuses_ticks(app, client, login
     text = client.get(f"/seasons/{season}").get_data(as_text=True)
     assert "Closed by Treasurer on" in text and "Final standings" in text
     assert "pay-form" not in text and "Close the season</button>" not in text
+    assert "Undo the last payment" not in text  # it would reopen a balance
     response = _tick(client, season, amount="1")
     assert response.status_code == 422
     assert "The season Autumn is closed: its payments are final." in response.get_data(as_text=True)

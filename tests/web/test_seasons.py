@@ -235,6 +235,7 @@ def test_an_iou_at_the_season_is_carried_to_a_later_night_and_paid_off(app, orga
     services.record_season_payment(season.id, payer="Bob", payee="Ann", cents=400, method="iou",
                                    actor=organizer)
     services.close_season(season.id, actor=organizer)  # an IOU clears the balance
+    assert not services.season_settle_up(season.id).can_undo  # taking the IOU back would reopen it
     later = night_with({"Bob": 100, "Cy": -100}, "January", dt.date(2027, 1, 8))
     (iou,) = services.night_settle_up(later).carried
     assert (iou.payer, iou.payee, iou.cents, iou.season_id, iou.night_id, iou.night_name) == (
@@ -262,6 +263,7 @@ def test_an_iou_at_the_season_is_carried_to_a_later_night_and_paid_off(app, orga
     (eur,) = services.club_balances()
     assert {line.player: line.balance for line in eur.players} == {"Ann": 0, "Bob": 100, "Cy": -100}
     # The payoff (changing no balance) may be taken back even at a closed season.
+    assert services.season_settle_up(season.id).can_undo
     removed = services.undo_last_season_payment(season.id, actor=organizer)
     assert sorted((p.method, p.cents) for p in removed) == [("iou", 250), ("transfer", 250)]
     assert services.outstanding_ious()[0].cents == 250
