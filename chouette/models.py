@@ -211,6 +211,8 @@ class Payment(Model):
     method: Mapped[str] = mapped_column(String(16), default="cash")
     recorded_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
     at: Mapped[datetime] = mapped_column(default=utcnow)
+    # Recorded at a season's settle-up (then it has no night).
+    season_id: Mapped[int | None] = mapped_column(ForeignKey("season.id"), index=True)
 
 
 class PaymentVoid(Model):
@@ -223,3 +225,34 @@ class PaymentVoid(Model):
     payment_id: Mapped[int] = mapped_column(ForeignKey("payment.id"), unique=True)
     voided_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
     at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class Season(Model):
+    """A season: the nights of one currency between two dates, settled and closed together.
+
+    Its nights are not stored: they are the nights whose date lies in ``first_date`` ..
+    ``last_date`` and whose currency is the season's (seasons of one currency never overlap).
+    """
+
+    __tablename__ = "season"
+    __table_args__ = (CheckConstraint("first_date <= last_date", name="dates_in_order"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(80))
+    first_date: Mapped[dt.date] = mapped_column(Date)
+    last_date: Mapped[dt.date] = mapped_column(Date)
+    currency: Mapped[str] = mapped_column(String(3), default="EUR")
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    closed_at: Mapped[datetime | None]
+    closed_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
+
+    closed_by: Mapped[Member | None] = relationship(foreign_keys=[closed_by_id])
+
+    @property
+    def is_open(self) -> bool:
+        """True until the season is closed."""
+        return self.closed_at is None
+
+    def __repr__(self) -> str:
+        return f"<Season {self.id} {self.first_date}..{self.last_date} {self.currency} {self.name!r}>"

@@ -106,3 +106,22 @@ from chouette.services.players import (  # noqa: F401
     player_names,
     table_facts,
 )
+from chouette.services.seasons import (  # noqa: F401
+    SeasonSettleUp,
+    SeasonStanding,
+    close_season,
+    create_season,
+    get_season,
+    is_settled_at_season,
+    list_seasons,
+    record_season_payment,
+    season_filename,
+    season_nights,
+    season_of,
+    season_payments,
+    season_payments_csv,
+    season_settle_up,
+    season_standings_csv,
+    undo_last_season_payment,
+    usual_currency,
+)

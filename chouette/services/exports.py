@@ -351,9 +351,16 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
     """A new night from a night export: its tables, every event through the rules, and the
     ledger rows the events cause, in one transaction.
 
-    Raises ImportRefused (the table, the event number and the reason): nothing is written.
+    Raises ImportRefused (the table, the event number and the reason; a date inside a closed
+    season): nothing is written.
     """
     (name, date, currency, closed), tables = check_night_export(data)
+    from chouette.services.seasons import refuse_night_in_closed_season
+
+    try:
+        refuse_night_in_closed_season(date, currency)
+    except ServiceError as error:
+        raise ImportRefused(str(error)) from None
     actor_id = actor.id if actor is not None else None
     at = utcnow()
     with _transaction():

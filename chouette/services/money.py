@@ -13,17 +13,22 @@ transaction, the reverse IOU (which cancels it) and the cash or transfer payment
 - a pair's standing IOU on a night = IOUs payer->payee minus IOUs payee->payer;
 - a player's real balance over all nights = ledger + cash and transfer payments (IOUs do not
   move money) = what his nights still owe him + his standing IOUs.
+
+A payment may also be recorded at a season's settle-up (``Payment.season_id``, no night; see
+``chouette.services.seasons``): its currency is the season's, and an IOU made there is carried
+over and paid off like a night's.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import exists, func, select
+from sqlalchemy import exists, func, or_, select
 
 from chouette.extensions import db
 from chouette.ledger import LedgerError, Transfer, settle_leaver, settle_up
@@ -35,6 +40,7 @@ from chouette.models import (
     Night,
     Payment,
     PaymentVoid,
+    Season,
     utcnow,
 )
 from chouette.services.base import ServiceError, _transaction
@@ -231,14 +237,17 @@ def night_balances(night_id: int) -> dict[str, int]:
 
 @dataclass(frozen=True)
 class Iou:
-    """A standing IOU: ``payer`` still owes ``payee`` ``cents`` from ``night``."""
+    """A standing IOU: ``payer`` still owes ``payee`` ``cents`` from a night (``night_id``), or
+    from a season's settle-up (``season_id``; ``night_id`` is None and ``night_name`` is the
+    season's name)."""
 
-    night_id: int
+    night_id: int | None
     night_name: str
     currency: str
     payer: str
     payee: str
     cents: int
+    season_id: int | None = None
 
 
 def _standing() -> Any:
@@ -262,34 +271,60 @@ def _open_balances(night_id: int, payments: Iterable[Payment]) -> dict[str, int]
     return {name: totals[name] for name in sorted(totals) if totals[name]}
 
 
-def _ious(payments: Iterable[Payment], nights: dict[int, Night]) -> list[Iou]:
-    """The standing IOUs of these payments, netted per night and pair."""
-    net: dict[tuple[int, str, str], int] = defaultdict(int)
+def _ious(payments: Iterable[Payment], nights: dict[int, Night],
+          seasons: dict[int, Season] | None = None) -> list[Iou]:
+    """The standing IOUs of these payments, netted per night (or season) and pair, oldest first
+    (a season's IOUs count from its last date)."""
+    seasons = seasons or {}
+    net: dict[tuple[str, int, str, str], int] = defaultdict(int)
     for payment in payments:
-        if payment.method != "iou" or payment.night_id is None:
+        if payment.method != "iou":
             continue
-        net[(payment.night_id, payment.payer, payment.payee)] += payment.cents
-        net[(payment.night_id, payment.payee, payment.payer)] -= payment.cents
+        if payment.night_id is not None:
+            where = ("night", payment.night_id)
+        elif payment.season_id is not None:
+            where = ("season", payment.season_id)
+        else:
+            continue
+        net[(*where, payment.payer, payment.payee)] += payment.cents
+        net[(*where, payment.payee, payment.payer)] -= payment.cents
     result = []
-    for (night_id, payer, payee), cents in sorted(net.items()):
-        if cents > 0:
-            night = nights[night_id]
-            result.append(Iou(night_id, night.name, night.currency, payer, payee, cents))
-    return sorted(result, key=lambda iou: (nights[iou.night_id].date, iou.night_id, iou.payer, iou.payee))
+    for (kind, place, payer, payee), cents in sorted(net.items()):
+        if cents <= 0:
+            continue
+        if kind == "night":
+            night = nights[place]
+            result.append(Iou(place, night.name, night.currency, payer, payee, cents))
+        else:
+            season = seasons[place]
+            result.append(Iou(None, season.name, season.currency, payer, payee, cents, place))
+    return sorted(result, key=lambda iou: (*_iou_order(iou, nights, seasons), iou.payer, iou.payee))
+
+
+def _iou_order(iou: Iou, nights: dict[int, Night], seasons: dict[int, Season]) -> tuple[dt.date, int, int]:
+    """Where an IOU sorts: its night's date, or its season's last date (after that day's nights)."""
+    if iou.season_id is not None:
+        return (seasons[iou.season_id].last_date, 1, iou.season_id)
+    assert iou.night_id is not None
+    return (nights[iou.night_id].date, 0, iou.night_id)
 
 
 def outstanding_ious(*, players: Iterable[str] | None = None, before: Night | None = None) -> list[Iou]:
-    """Standing IOUs, oldest night first; only those involving ``players`` and made on nights
-    before ``before`` (by date, then id) when given."""
+    """Standing IOUs, oldest first; only those involving ``players`` and made before ``before``
+    when given (a night's: on nights before it by date, then id; a season's: when the season
+    ended before its date)."""
     payments = list(db.session.scalars(select(Payment).where(Payment.method == "iou", _standing())))
     nights = {night.id: night for night in db.session.scalars(select(Night))}
-    ious = _ious(payments, nights)
+    seasons = {season.id: season for season in db.session.scalars(select(Season))}
+    ious = _ious(payments, nights, seasons)
     if players is not None:
         wanted = set(players)
         ious = [iou for iou in ious if iou.payer in wanted or iou.payee in wanted]
     if before is not None:
         ious = [iou for iou in ious
-                if (nights[iou.night_id].date, iou.night_id) < (before.date, before.id)]
+                if _iou_order(iou, nights, seasons)[0] < before.date
+                or (iou.season_id is None and (nights[iou.night_id].date, iou.night_id)  # type: ignore[index]
+                    < (before.date, before.id))]
     return ious
 
 
@@ -318,7 +353,8 @@ def record_payment(night_id: int, *, payer: str, payee: str, cents: int, method:
 
     The payer must still owe at least ``cents`` on the night and the payee be owed as much.
     Raises NotFound, ServiceError (unknown method, amount not positive, same player, more than
-    owed). One transaction: nothing is written when it raises.
+    owed, its season closed or settled at the season). One transaction: nothing is written
+    when it raises.
     """
     amount = _check_payment(payer, payee, cents, method, PAYMENT_METHODS)
     with _transaction():
@@ -336,35 +372,49 @@ def record_payment(night_id: int, *, payer: str, payee: str, cents: int, method:
         if amount > owed:
             raise ServiceError(_("%(payee)s is owed only %(amount)s on this night.",
                                  payee=payee, amount=_format(owed, night.currency)))
+        from chouette.services.seasons import check_night_payment
+
+        check_night_payment(night)
         payment = Payment(night_id=night.id, payer=payer, payee=payee, cents=amount,
                           method=method, recorded_by_id=actor.id)
         db.session.add(payment)
     return payment
 
 
-def pay_iou(night_id: int, *, payer: str, payee: str, cents: int, method: str,
-            actor: Member) -> Payment:
-    """Record that ``payer`` paid off (some of) his IOU to ``payee`` from night ``night_id``.
+def pay_iou(night_id: int | None, *, payer: str, payee: str, cents: int, method: str,
+            actor: Member, season_id: int | None = None) -> Payment:
+    """Record that ``payer`` paid off (some of) his IOU to ``payee`` from night ``night_id``
+    (or, with ``night_id`` None, from the settle-up of season ``season_id``).
 
     Writes the reverse IOU (cancelling that much of it) and the cash or transfer payment,
-    both on the IOU's night, in one transaction; returns the payment.
+    both on the IOU's night (or season), in one transaction; returns the payment. Together
+    they change no balance, so a closed season's IOUs stay payable.
     Raises NotFound, ServiceError (method not cash or transfer, amount not positive, same
     player, no such IOU, more than the IOU).
     """
     amount = _check_payment(payer, payee, cents, method, MONEY_METHODS)
     with _transaction():
-        night = _locked_night(night_id)
-        standing = sum(iou.cents for iou in _ious(night_payments(night.id), {night.id: night})
-                       if iou.payer == payer and iou.payee == payee)
+        if night_id is None:
+            from chouette.services.seasons import _locked_season, season_payments
+
+            season = _locked_season(season_id or 0)
+            place, currency = {"season_id": season.id}, season.currency
+            ious = _ious(season_payments(season.id), {}, {season.id: season})
+            nothing = _("%(payer)s has no IOU to %(payee)s from this season.", payer=payer, payee=payee)
+        else:
+            night = _locked_night(night_id)
+            place, currency = {"night_id": night.id}, night.currency
+            ious = _ious(night_payments(night.id), {night.id: night})
+            nothing = _("%(payer)s has no IOU to %(payee)s from this night.", payer=payer, payee=payee)
+        standing = sum(iou.cents for iou in ious if iou.payer == payer and iou.payee == payee)
         if standing <= 0:
-            raise ServiceError(_("%(payer)s has no IOU to %(payee)s from this night.",
-                                 payer=payer, payee=payee))
+            raise ServiceError(nothing)
         if amount > standing:
-            raise ServiceError(_("The IOU is only %(amount)s.", amount=_format(standing, night.currency)))
+            raise ServiceError(_("The IOU is only %(amount)s.", amount=_format(standing, currency)))
         at = utcnow()  # one moment for both rows: one undo takes both back
-        db.session.add(Payment(night_id=night.id, payer=payee, payee=payer, cents=amount,
+        db.session.add(Payment(**place, payer=payee, payee=payer, cents=amount,
                                method="iou", recorded_by_id=actor.id, at=at))
-        payment = Payment(night_id=night.id, payer=payer, payee=payee, cents=amount,
+        payment = Payment(**place, payer=payer, payee=payee, cents=amount,
                           method=method, recorded_by_id=actor.id, at=at)
         db.session.add(payment)
     return payment
@@ -373,7 +423,8 @@ def pay_iou(night_id: int, *, payer: str, payee: str, cents: int, method: str,
 def undo_last_payment(night_id: int, *, actor: Member) -> list[Payment]:
     """Take back the night's latest recording (a tick, or an IOU paid off: its two rows), made
     by mistake; returns what was taken back. Nothing is deleted: a PaymentVoid row cancels
-    each payment. Raises NotFound, ServiceError (nothing to undo)."""
+    each payment. Raises NotFound, ServiceError (nothing to undo; its season closed, unless
+    it was an IOU paid off, which changes no balance)."""
     with _transaction():
         night = _locked_night(night_id)
         latest = db.session.scalar(select(func.max(Payment.at))
@@ -382,6 +433,9 @@ def undo_last_payment(night_id: int, *, actor: Member) -> list[Payment]:
             raise ServiceError(_("There is no payment to undo on this night."))
         voided = list(db.session.scalars(
             select(Payment).where(Payment.night_id == night.id, Payment.at == latest, _standing())))
+        from chouette.services.seasons import check_night_undo
+
+        check_night_undo(night, voided)
         db.session.add_all(PaymentVoid(payment_id=p.id, voided_by_id=actor.id) for p in voided)
     return voided
 
@@ -487,16 +541,17 @@ class CurrencyBalances:
 
 
 def club_balances(player: str | None = None) -> list[CurrencyBalances]:
-    """Every player's running balance over all nights, payments and IOUs included, per currency
-    (only ``player``'s row and IOUs when named)."""
+    """Every player's running balance over all nights, payments (on the nights and at the
+    seasons) and IOUs included, per currency (only ``player``'s row and IOUs when named)."""
     nights = {night.id: night for night in db.session.scalars(select(Night))}
     ledger = db.session.execute(
         select(LedgerEntry.night_id, LedgerEntry.player, func.sum(LedgerEntry.cents))
         .group_by(LedgerEntry.night_id, LedgerEntry.player)
     ).all()
-    payments = list(db.session.scalars(select(Payment).where(Payment.night_id.is_not(None),
-                                                             _standing())))
-    ious = _ious(payments, nights)
+    seasons = {season.id: season for season in db.session.scalars(select(Season))}
+    payments = list(db.session.scalars(select(Payment).where(
+        or_(Payment.night_id.is_not(None), Payment.season_id.is_not(None)), _standing())))
+    ious = _ious(payments, nights, seasons)
     per_currency: dict[str, dict[str, _Tally]] = defaultdict(dict)
     used: dict[str, set[int]] = defaultdict(set)
 
@@ -509,8 +564,8 @@ def club_balances(player: str | None = None) -> list[CurrencyBalances]:
             tally(currency, name).nights[night_id] = int(cents)
             used[currency].add(night_id)
     for payment in payments:
-        if payment.method in MONEY_METHODS and payment.night_id is not None:
-            currency = nights[payment.night_id].currency
+        if payment.method in MONEY_METHODS:
+            currency = _payment_currency(payment, nights, seasons)
             tally(currency, payment.payer).paid += payment.cents
             tally(currency, payment.payee).paid -= payment.cents
     for iou in ious:
@@ -537,3 +592,10 @@ def club_balances(player: str | None = None) -> list[CurrencyBalances]:
         result.append(CurrencyBalances(currency, columns, rows, transfers, currency_ious))
     return result
 
+
+
+def _payment_currency(payment: Payment, nights: dict[int, Night], seasons: dict[int, Season]) -> str:
+    """A payment's currency: its night's, or its season's."""
+    if payment.night_id is not None:
+        return nights[payment.night_id].currency
+    return seasons[payment.season_id].currency  # type: ignore[index]

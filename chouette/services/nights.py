@@ -42,13 +42,17 @@ def get_night(night_id: int) -> Night:
 
 
 def open_night(*, name: str, on: dt.date, currency: str = "EUR", actor: Member) -> Night:
-    """Open a club night. Raises ServiceError on an empty name or a malformed currency code."""
+    """Open a club night. Raises ServiceError on an empty name, a malformed currency code, or a
+    date inside a closed season of that currency."""
     name = name.strip()
     currency = currency.strip().upper()
     if not name or len(name) > 80:
         raise ServiceError(_("A night needs a name (at most 80 characters)."))
     if not CURRENCY_RE.match(currency):
         raise ServiceError(_("A currency is a three-letter code such as EUR."))
+    from chouette.services.seasons import refuse_night_in_closed_season
+
+    refuse_night_in_closed_season(on, currency)
     with _transaction():
         night = Night(name=name, date=on, currency=currency, opened_by_id=actor.id)
         db.session.add(night)

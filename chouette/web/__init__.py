@@ -22,6 +22,9 @@ def init_app(app: Flask) -> None:
     from chouette.web import play  # the live table: seats, cubes, board, undo, history
 
     app.register_blueprint(play.bp)
+    from chouette.web import seasons  # a season's nights, settle-up, closing, exports
+
+    app.register_blueprint(seasons.bp)
     errors.init_app(app)
     templating.init_app(app)
     app.after_request(security_headers)

@@ -16,6 +16,7 @@ from chouette import services
 from chouette.ledger import LedgerError, cents_to_decimal, parse_cents
 from chouette.models import PAYMENT_METHODS
 from chouette.web.auth import has_role, role_required
+from chouette.web.converters import MAX_ID
 from chouette.web.forms import PostForm
 from chouette.web.htmx import is_htmx, render_page, see_other
 
@@ -95,7 +96,15 @@ def _settle_context(night_id: int, leaver: str | None, scope: str) -> dict[str, 
         cumulative = next((group for group in services.club_balances()
                            if group.currency == plan.night.currency), None)
     return {"plan": plan, "night": plan.night, "scope": scope, "cumulative": cumulative,
-            "typed": None, "error": None}
+            "typed": None, "error": None, **_season_context(plan.night)}
+
+
+def _season_context(night: Any) -> dict[str, Any]:
+    """The night's season, and whether its payments are made there (the season closed, or
+    settled as a whole): then the night's ticks are not offered."""
+    season = services.season_of(night)
+    at_season = season is not None and (not season.is_open or services.is_settled_at_season(season))
+    return {"season": season, "at_season": at_season}
 
 
 def _scope() -> str:
@@ -205,15 +214,16 @@ def pay_iou() -> BaseResponse:
     if not PostForm().validate_on_submit():
         abort(400)
     back = request.form.get("back_night", "")
-    try:
-        iou_night = int(request.form.get("iou_night", ""))
-    except ValueError:
-        iou_night = 0
+    back_season = request.form.get("back_season", "")
+    iou_night: int | None = _form_id("iou_night")
+    iou_season = _form_id("iou_season") if "iou_season" in request.form else None
+    if iou_season is not None:  # an IOU made at a season's settle-up
+        iou_night = None
     try:
         payment = services.pay_iou(
             iou_night, payer=_name("payer"), payee=_name("payee"),
             cents=_amount(request.form.get("amount") or ""),
-            method=(request.form.get("method") or "")[:20], actor=current_user,
+            method=(request.form.get("method") or "")[:20], actor=current_user, season_id=iou_season,
         )
     except services.NotFound:
         abort(404)
@@ -221,17 +231,28 @@ def pay_iou() -> BaseResponse:
         if is_htmx():
             raise
         flash(str(error), "error")
-        return _back_to(back)
+        return _back_to(back, back_season)
+    currency = (_night(iou_night).currency if iou_night is not None
+                else services.get_season(iou_season or 0).currency)
     flash(_("%(payer)s paid off %(amount)s of his IOU to %(payee)s.", payer=payment.payer,
-            payee=payment.payee, amount=signed_amount(payment.cents, _night(iou_night).currency)),
+            payee=payment.payee, amount=signed_amount(payment.cents, currency)),
           "success")
-    return _back_to(back)
+    return _back_to(back, back_season)
 
 
-def _back_to(back: str) -> BaseResponse:
-    """The settle-up page the form came from, else the balances."""
-    if back.isdigit():
+def _form_id(field: str) -> int:
+    """An id posted in the form (0, which names no row, when it is not a number)."""
+    text = request.form.get(field, "")
+    number = int(text) if text.isdecimal() and len(text) <= 10 else 0
+    return number if number <= MAX_ID else 0
+
+
+def _back_to(back: str, back_season: str = "") -> BaseResponse:
+    """The settle-up page (of a night, or a season) the form came from, else the balances."""
+    if back.isdecimal() and len(back) <= 10:
         return see_other("money.settle", night_id=int(back))
+    if back_season.isdecimal() and len(back_season) <= 10:
+        return see_other("seasons.show", season_id=int(back_season))
     return see_other("money.balances")
 
 

@@ -8,6 +8,7 @@ The policy, as the app states it (``commands.may_run`` and the role checks):
 - a table is run by the organizer who opened its night or created it, and by the admins;
   another organizer may watch it, not run it;
 - a night (its tables list, closing it, its payments) and the club's IOUs are any organizer's;
+- so is a season (creating one, its payments, closing it);
 - members are managed by the admins only.
 """
 
@@ -28,6 +29,8 @@ from chouette.models import (
     Member,
     Night,
     Payment,
+    PaymentVoid,
+    Season,
     TableEvent,
 )
 from tests.conftest import AuthActions
@@ -70,7 +73,7 @@ def _may(role: str, kind: str) -> bool:
 def _counts() -> dict[str, int]:
     """Rows per table: a refused request must leave them all as they were."""
     return {model.__tablename__: db.session.scalar(select(func.count()).select_from(model)) or 0
-            for model in (Member, Night, ChouetteTable, TableEvent, LedgerEntry, Payment)}
+            for model in (Member, Night, ChouetteTable, TableEvent, LedgerEntry, Payment, PaymentVoid, Season)}
 
 
 def _club(app: Flask) -> dict[str, Any]:
@@ -95,6 +98,10 @@ def _club(app: Flask) -> dict[str, Any]:
         users = {"player": player.username, "seated player": seated.username, "other organizer": other.username,
                  "table organizer": owner.username, "admin": admin.username}
         ids = {"night_id": night.id, "table_id": table.id, "member_id": player.id}
+        # A season over the nights: its payments and closing are any organizer's.
+        season = services.create_season(name="Season", first=night.date, last=night.date,
+                                         currency=night.currency, actor=owner)
+        ids["season_id"] = season.id
         db.session.remove()
     return {"users": users, "ids": ids, "seq": played.seq}
 
@@ -136,7 +143,8 @@ def test_every_mutation_answers_each_role_as_the_policy_says_and_a_refusal_chang
         if role != "signed out":
             assert AuthActions(client).login(club["users"][role]).status_code == 303
         mutations = _mutations(app, club["ids"])
-        assert {"play.answer", "play.result", "play.undo", "nights.close", "admin.members"} <= {m[0] for m in mutations}
+        assert {"play.answer", "play.result", "play.undo", "nights.close", "admin.members", "seasons.new",
+                "seasons.record_payment", "seasons.undo_payment", "seasons.close"} <= {m[0] for m in mutations}
         wrong = []
         for endpoint, url, kind in mutations:
             if endpoint in ("auth.logout", "auth.login", "main.setup"):

@@ -44,6 +44,7 @@ FIELDS = (
     "cube_mode", "stake_cents", "per_player_stakes", "jacoby", "beavers", "raccoons", "automatic_doubles",
     "all_but_one", "all_but_one_min_players", "extras", "partner_min_players", "partner_share_percent",
     "box_retention", "join_position", "consulting", "same_value_same_action", "paid", "transfer",
+    "first_date", "last_date", "iou_night", "iou_season", "back_night", "back_season",
 )
 
 moves = st.from_regex(r"\A((bar|2[0-5]|1?[0-9])/(off|2[0-5]|1?[0-9])\*?(\(\d\))? ?){0,5}\Z")
@@ -83,6 +84,9 @@ def _seed(app: Flask) -> dict[str, Any]:
             except Exception:  # noqa: BLE001 (the rotation decides who may double next)
                 db.session.rollback()
         ids = {"night_id": night.id, "table_id": table.id, "member_id": admin.id}
+        season = services.create_season(name=QUOTE, first=night.date, last=night.date,
+                                        currency=night.currency, actor=admin)
+        ids["season_id"] = season.id
         db.session.remove()
     return ids
 
@@ -134,7 +138,7 @@ def test_every_page_shows_hostile_names_escaped(hostile):
             if ESCAPED_SCRIPT in response.get_data(as_text=True):
                 shown.append(endpoint)
     # The names were really on the pages, escaped: the check above was not vacuous.
-    assert {"tables.show", "nights.show", "play.live"} <= set(shown), shown
+    assert {"tables.show", "nights.show", "play.live", "seasons.show"} <= set(shown), shown
 
 
 def test_every_get_survives_hostile_query_strings(hostile):
