@@ -8,7 +8,7 @@ import re
 
 from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import delete, func, select
+from sqlalchemy import delete, func, select, text
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from chouette.extensions import db
@@ -130,9 +130,14 @@ def create_first_admin(*, name: str, username: str, password: str) -> Member:
     """Create the first member, an admin. Raises AlreadySetUp once any member exists.
 
     The check and the insert are one transaction (on SQLite it holds the write lock from its
-    start), so two first visitors cannot both become admin.
+    start; on PostgreSQL it locks the member table first), so two first visitors cannot both
+    become admin.
     """
     with _transaction():
+        if db.session.get_bind().dialect.name == "postgresql":
+            # Read committed would let both see "no member yet": the second waits here, then
+            # sees the first's admin.
+            db.session.execute(text("LOCK TABLE member IN SHARE ROW EXCLUSIVE MODE"))
         if not needs_setup():
             raise AlreadySetUp(_("The club is already set up: please sign in."))
         member = _add_member(name, username, password, "admin", None)
