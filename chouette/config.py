@@ -7,6 +7,9 @@ Settings that matter in production come from the environment:
   ``make run`` works on a fresh machine without ever running on a guessable key.
 - ``DATABASE_URL``: any SQLAlchemy URL; default a SQLite file in the instance folder.
 - ``SESSION_COOKIE_SECURE``: ``1`` when the app is served over HTTPS (it should be).
+- ``CLUB_CURRENCY``: the currency new nights and seasons start with (three letters; EUR).
+- ``MONEY_LOCALE``: how the club writes amounts, a locale such as ``it_IT`` (``1.234,50 €``)
+  or ``en_US`` (``$1,234.50``); unset, amounts follow each reader's language.
 - ``TRUSTED_PROXIES``: how many reverse proxies (nginx...) stand in front of the app; their
   ``X-Forwarded-For``/``-Proto``/``-Host`` are then believed (the sign-in limiter keys on the
   client's address). Default 0: the app is reached directly.
@@ -106,7 +109,12 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
         HTMX_SRI="sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg",
         HTMX_VENDORED="vendor/htmx-2.0.11.min.js",
         TRUSTED_PROXIES=0,
+        CLUB_CURRENCY="EUR",
+        MONEY_LOCALE=None,
     )
+    for name in ("CLUB_CURRENCY", "MONEY_LOCALE"):
+        if os.environ.get(name, "").strip():
+            app.config[name] = os.environ[name].strip()
     if "SECRET_KEY" in os.environ:
         app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
     if os.environ.get("TRUSTED_PROXIES", "").isdigit():
@@ -122,3 +130,21 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
             app.config["SECRET_KEY"] = instance_secret_key(app.instance_path)
     if not app.config.get("SQLALCHEMY_DATABASE_URI"):
         app.config["SQLALCHEMY_DATABASE_URI"] = default_database_url(app.instance_path)
+    if str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
+        # A SQLite file never drops a connection: no test query before each request's.
+        options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+        options["pool_pre_ping"] = False
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+    _check_money_settings(app)
+
+
+def _check_money_settings(app: Flask) -> None:
+    """``CLUB_CURRENCY`` and ``MONEY_LOCALE``, checked at start: a typo stops the app with a
+    clear message rather than writing every amount wrong all night."""
+    from chouette.amounts import check_money_locale
+
+    currency = str(app.config.get("CLUB_CURRENCY") or "EUR").strip().upper()
+    if len(currency) != 3 or not currency.isascii() or not currency.isalpha():
+        raise ValueError(f"CLUB_CURRENCY: {currency!r} is not a three-letter code such as EUR")
+    app.config["CLUB_CURRENCY"] = currency
+    app.config["MONEY_LOCALE"] = check_money_locale(app.config.get("MONEY_LOCALE"))

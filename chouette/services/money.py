@@ -30,6 +30,7 @@ from typing import Any
 from flask_babel import gettext as _
 from sqlalchemy import exists, func, or_, select
 
+from chouette.amounts import format_cents
 from chouette.extensions import db
 from chouette.ledger import LedgerError, Transfer, settle_leaver, settle_up
 from chouette.models import (
@@ -441,12 +442,8 @@ def undo_last_payment(night_id: int, *, actor: Member) -> list[Payment]:
 
 
 def _format(cents: int, currency: str) -> str:
-    """An amount in the current language, for messages."""
-    from decimal import Decimal
-
-    from flask_babel import format_currency
-
-    return str(format_currency(Decimal(cents) / 100, currency))
+    """An amount as the club writes them, for messages."""
+    return format_cents(cents, currency)
 
 
 # --------------------------------------------------------------------------- settle-up

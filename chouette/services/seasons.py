@@ -25,6 +25,7 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import func, or_, select, text
 
@@ -81,10 +82,11 @@ def season_nights(season: Season) -> list[Night]:
 
 
 def usual_currency() -> str:
-    """The club's usual currency: the one most of its nights used (EUR before the first night)."""
+    """The club's usual currency: the one most of its nights used (before the first night, the
+    club's ``CLUB_CURRENCY``)."""
     counts = Counter(dict(db.session.execute(select(Night.currency, func.count(Night.id))
                                              .group_by(Night.currency)).all()))
-    return counts.most_common(1)[0][0] if counts else "EUR"
+    return counts.most_common(1)[0][0] if counts else current_app.config["CLUB_CURRENCY"]
 
 
 def create_season(*, name: str, first: dt.date, last: dt.date, currency: str, actor: Member) -> Season:

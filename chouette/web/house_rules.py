@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
-from functools import lru_cache
 from typing import Any
 
-from babel.numbers import format_currency
-from flask_babel import get_locale, ngettext
+from flask_babel import ngettext
 from flask_babel import lazy_gettext as _l
 
 from chouette import services
+from chouette.amounts import format_cents
 
 SETTING_NAMES: dict[str, Any] = {
     "cube_mode": _l("Cube"),
@@ -67,17 +65,8 @@ def preset_choices() -> list[tuple[str, Any]]:
 
 
 def money(cents: int, currency: str) -> str:
-    """``cents`` as an amount of ``currency`` in the current language (exact: no float).
-
-    Remembered per amount, currency and language: a live table formats the same few amounts
-    dozens of times a page, and Babel's formatting is most of a redraw's time otherwise.
-    """
-    return _money(int(cents), currency, str(get_locale()))
-
-
-@lru_cache(maxsize=8192)
-def _money(cents: int, currency: str, locale: str) -> str:
-    return str(format_currency(Decimal(cents) / 100, currency, locale=locale))
+    """``cents`` as an amount of ``currency`` as the club writes them (``chouette.amounts``)."""
+    return format_cents(cents, currency)
 
 
 def _yes_no(value: bool, yes: Any, no: Any) -> str:

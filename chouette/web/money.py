@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from flask import Blueprint, abort, flash, request
-from flask_babel import format_currency
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response as BaseResponse
 
 from chouette import services
+from chouette.amounts import format_cents
 from chouette.ledger import LedgerError, cents_to_decimal, parse_cents
 from chouette.models import PAYMENT_METHODS
 from chouette.web.auth import has_role, role_required
@@ -28,7 +27,7 @@ MAX_NAME = 80
 @bp.app_template_filter("signed_money")
 def signed_money(cents: int, currency: str) -> Markup:
     """``cents`` in ``currency`` as a span marked by sign: ``+€5.00`` (won), ``-€5.00`` (owes)."""
-    text = str(format_currency(Decimal(cents) / 100, currency))
+    text = format_cents(cents, currency)
     if cents > 0:
         kind, text = "pos", "+" + text
     elif cents < 0:
@@ -156,7 +155,7 @@ def record_payment(night_id: int) -> BaseResponse:
 
 def signed_amount(cents: int, currency: str) -> str:
     """An amount as plain text for messages."""
-    return str(format_currency(Decimal(cents) / 100, currency))
+    return format_cents(cents, currency)
 
 
 def _refused(night_id: int, leaver: str | None, message: str, typed: dict[str, str]) -> BaseResponse:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 
-from flask import Blueprint, abort, flash, render_template
+from flask import Blueprint, abort, current_app, flash, render_template
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as BaseResponse
@@ -44,6 +44,7 @@ def new() -> BaseResponse | tuple[str, int]:
     if not form.is_submitted():
         form.date.data = dt.date.today()
         form.name.data = _("Club night")
+        form.currency.data = current_app.config["CLUB_CURRENCY"]
     if form.validate_on_submit():
         try:
             night = services.open_night(

@@ -27,6 +27,7 @@ from sqlalchemy import select
 from werkzeug.wrappers import Response as BaseResponse
 
 from chouette import commands, services
+from chouette.amounts import money_locale
 from chouette.engine import Position, RulesError
 from chouette.extensions import db, read_only
 from chouette.ledger import LedgerError, parse_cents
@@ -274,7 +275,7 @@ def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, run
         key = (table.id, tuple(shown), len(state.games),
                tuple((n, tuple(g.points.items()), tuple(g.cents.items())) for n, g in paid.items()),
                tuple(sorted(correctors.items(), key=lambda item: item[0])), table.night.currency,
-               runs, str(get_locale()))
+               runs, str(get_locale()), money_locale())
     html = None
     if key is not None:
         with _history_lock:
