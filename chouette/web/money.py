@@ -127,10 +127,16 @@ def settle(night_id: int) -> BaseResponse:
 
 
 @bp.post("/nights/<int:night_id>/payments")
-@role_required("organizer")
+@login_required
 def record_payment(night_id: int) -> BaseResponse:
-    """Tick a transfer as paid (cash, transfer or IOU): records a payment; the list recomputes."""
+    """Tick a transfer as paid (cash, transfer or IOU): records a payment; the list recomputes.
+
+    An organizer ticks any transfer; a player ticks the ones paid to him (the payee confirms
+    what he received, so a night settles without the treasurer at every handshake).
+    """
     _night(night_id)
+    if not has_role(current_user, "organizer") and _name("payee") != current_user.name:
+        abort(403)
     if not PostForm().validate_on_submit():
         abort(400)
     typed = {key: (request.form.get(key) or "")[:40] for key in ("payer", "payee", "amount", "method")}

@@ -7,7 +7,8 @@ The policy, as the app states it (``commands.may_run`` and the role checks):
 - a player may change his own account, and answer his own cube at a table where he sits;
 - a table is run by the organizer who opened its night or created it, and by the admins;
   another organizer may watch it, not run it;
-- a night (its tables list, closing it, its payments) and the club's IOUs are any organizer's;
+- a night (its tables list, closing it, its payments) and the club's IOUs are any organizer's
+  (a player may tick a night's transfer paid to him: tests/web/test_money_pages.py);
 - so is a season (creating one, its payments, closing it);
 - members are managed by the admins only.
 """

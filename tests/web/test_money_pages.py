@@ -172,11 +172,29 @@ def test_recording_a_payment_signed_out_sends_to_sign_in_and_writes_nothing(app,
     assert _payments(app) == []
 
 
-def test_a_player_may_not_record_a_payment_not_even_his_own_receipt(app, client, login_as, night):
-    login_as("player", name="Ann")
+def test_a_player_ticks_only_what_is_paid_to_him(app, client, login_as, night, htmx):
+    """The payee confirms what he received; the payer cannot tick his own payment, nor a
+    player someone else's."""
+    login_as("player", name="Bob")  # Bob owes Ann: he may not say he paid
     assert _pay(client, night).status_code == 403
-    assert _pay(client, night, payer="Bob", payee="Ann").status_code == 403
+    client.post("/auth/logout")
+    login_as("player", name="Cy")  # a bystander to Bob -> Ann
+    assert _pay(client, night).status_code == 403
     assert _payments(app) == []
+    client.post("/auth/logout")
+    ann = login_as("player", name="Ann")
+    page = client.get(f"/nights/{night}/settle").get_data(as_text=True)
+    # Her rows carry the form, nobody else's; no undo for a player.
+    assert page.count(">Paid</button>") == page.count('data-payee="Ann"') >= 1
+    assert "Undo the last payment" not in page
+    response = _pay(client, night, headers=htmx, amount="4.00", method="transfer")
+    assert response.status_code == 200 and "Bob paid Ann" in response.get_data(as_text=True)
+    assert _payments(app) == [("Bob", "Ann", 400, "transfer")]
+    with app.app_context():
+        assert db.session.scalars(select(Payment)).one().recorded_by_id == ann.id
+    # Another pair's transfer stays the organizers'.
+    assert _pay(client, night, payer="Cy", payee="Bob", amount="1.00").status_code == 403
+    assert len(_payments(app)) == 1
 
 
 @pytest.mark.parametrize("role", ["organizer", "admin"])
