@@ -14,6 +14,8 @@ the bottom. Colours live in ``static/css/board.css``; the SVG carries classes on
 
 from __future__ import annotations
 
+import itertools
+
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -189,6 +191,38 @@ def legal_steps(position: Position, dice: tuple[int, int]) -> dict[int, set[int]
         for start, end, _hit in move.steps:
             steps.setdefault(start, set()).add(end)
     return steps
+
+
+def legal_plays(position: Position, dice: tuple[int, int]) -> str:
+    """Every legal play as single-die steps, for the board's tap hints after the first step:
+    ``"24/22 22/21;13/11 24/23;..."`` (plays by ``;``, steps by a space, bar 25, off 0), in the
+    on-roll player's numbering. The engine gives one play per resulting position; a checker
+    that uses both dice may also take them the other way round when the point between is
+    open, so that order is listed too (24/23 23/21 beside 24/22 22/21). A hint only: the
+    server validates the play.
+
+    >>> plays = legal_plays(Position.initial(), (2, 1)).split(";")
+    >>> "22/21 24/22" in plays and "23/21 24/23" in plays
+    True
+    """
+    opponent = position.opponent  # in the opponent's numbering: his point 25 - q is our q
+    blocked = {q for q in range(1, 25) if opponent[25 - q] >= 2}
+    found: dict[tuple[tuple[int, int], ...], None] = {}
+    for move in legal_moves(position, dice):
+        steps = [(start, end) for start, end, _hit in move.steps]
+        found[tuple(sorted(steps))] = None
+        if dice[0] == dice[1]:
+            continue  # every die the same: the order of a checker's steps changes nothing
+        for (a, b), (c, d) in itertools.permutations(steps, 2):
+            # One checker a -> b -> d by two different dice, not bearing off: the other order
+            # passes through a - (b - d) instead of b.
+            middle = a - (b - d)
+            if b == c and d > 0 and a - b != b - d and 0 < middle < 25 and middle not in blocked:
+                other = list(steps)
+                other.remove((a, b))
+                other.remove((c, d))
+                found[tuple(sorted([*other, (a, middle), (middle, d)]))] = None
+    return ";".join(" ".join(f"{a}/{b}" for a, b in play) for play in found)
 
 
 class _Board:
@@ -760,6 +794,7 @@ def board_context(
         "cube_list": render_cube_list(cube_list),
         "position_id": position.id,
         "interactive": interactive and on_roll is not None,
+        "plays": legal_plays(position, dice) if interactive and on_roll is not None and dice else "",
         "move_url": move_url,
         "move_value": move_value,
         "hx_target": hx_target,
@@ -767,4 +802,5 @@ def board_context(
     }
 
 
-__all__ = ["CubeView", "board_context", "legal_steps", "render_board", "render_cube_list"]
+__all__ = ["CubeView", "board_context", "legal_plays", "legal_steps", "render_board",
+           "render_cube_list"]

@@ -26,12 +26,66 @@
       return n === 25 ? "bar" : n === 0 ? "off" : String(n);
     }
 
+    // The legal plays (data-plays, from the server): lists of [from, to] single-die steps.
+    function playsOf(root) {
+      var text = root.getAttribute("data-plays");
+      if (!text) return null;
+      return text.split(";").map(function (play) {
+        return play.split(" ").map(function (step) {
+          var parts = step.split("/");
+          return [parseInt(parts[0], 10), parseInt(parts[1], 10)];
+        });
+      });
+    }
+
+    // Take the steps from..to out of a play's remaining steps: the step itself, or a chain of
+    // them (a tap may jump several dice at once). False when the play has no such way.
+    function consume(rest, from, to) {
+      for (var i = 0; i < rest.length; i++) {
+        if (rest[i][0] !== from || rest[i][1] < to) continue;
+        var taken = rest.splice(i, 1)[0];
+        if (taken[1] === to || (taken[1] !== 0 && consume(rest, taken[1], to))) return true;
+        rest.splice(i, 0, taken);
+      }
+      return false;
+    }
+
+    // What is left of each play that the steps chosen so far are part of.
+    function restOfPlays(root, s) {
+      var plays = playsOf(root);
+      if (!plays) return null;
+      var left = [];
+      plays.forEach(function (play) {
+        var rest = play.slice();
+        for (var i = 0; i < s.chosen.length; i++) {
+          if (!consume(rest, s.chosen[i][0], s.chosen[i][1])) return;
+        }
+        left.push(rest);
+      });
+      return left;
+    }
+
+    // Where a checker on ``from`` may go next: one step, or on along a chain of steps.
+    function targetsFrom(rests, from) {
+      var found = {};
+      rests.forEach(function (rest) {
+        (function walk(at, steps) {
+          steps.forEach(function (step, i) {
+            if (step[0] !== at) return;
+            found[step[1]] = true;
+            if (step[1] !== 0) walk(step[1], steps.slice(0, i).concat(steps.slice(i + 1)));
+          });
+        })(from, rest);
+      });
+      return Object.keys(found);
+    }
+
     function initial(root) {
       var counts = {};
       root.querySelectorAll("svg [data-point][data-mover]").forEach(function (el) {
         counts[el.getAttribute("data-point")] = parseInt(el.getAttribute("data-mover"), 10) || 0;
       });
-      return { selected: null, counts: counts, steps: [] };
+      return { selected: null, counts: counts, steps: [], chosen: [] };
     }
 
     function stateOf(root) {
@@ -59,11 +113,25 @@
       root.querySelectorAll("svg .selected, svg .target").forEach(function (el) {
         el.classList.remove("selected", "target");
       });
+      // With the legal plays known, the hints follow the steps chosen so far: the checkers
+      // that can still move, and where the selected one can go.
+      var rests = restOfPlays(root, s);
+      if (rests) {
+        root.querySelectorAll("svg g.point[data-point], svg g.bar-area[data-point]").forEach(function (el) {
+          var n = parseInt(el.getAttribute("data-point"), 10);
+          var movable = (s.counts[n] || 0) > 0 && rests.some(function (rest) {
+            return rest.some(function (step) { return step[0] === n; });
+          });
+          el.classList.toggle("movable", movable);
+        });
+      }
       if (s.selected !== null) {
         var el = pointEl(root, s.selected);
         if (el) {
           el.classList.add("selected");
-          (el.getAttribute("data-targets") || "").split(" ").forEach(function (t) {
+          var targets = rests ? targetsFrom(rests, s.selected)
+            : (el.getAttribute("data-targets") || "").split(" ");
+          targets.forEach(function (t) {
             var target = t && (t === "0" ? root.querySelector("svg g.tray[data-point='0']") : pointEl(root, t));
             if (target) target.classList.add("target");
           });
@@ -84,6 +152,7 @@
       var s = stateOf(root);
       var step = pointName(from) + "/" + pointName(to);
       s.steps.push(step);
+      s.chosen.push([from, to]);
       s.counts[from] = (s.counts[from] || 0) - 1;
       if (to !== 0) s.counts[to] = (s.counts[to] || 0) + 1;
       var input = root.querySelector("[data-board-input]");

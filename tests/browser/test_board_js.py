@@ -168,3 +168,32 @@ def test_dark_board_and_a_phone_screenshot(page: Page, app: Flask):
     page.screenshot(path=str(ARTIFACTS / "board-phone.png"), full_page=True)
     box = page.locator("#board-7 svg.board").bounding_box()
     assert box is not None and box["width"] <= 390
+
+
+@pytest.mark.browser
+def test_the_hints_follow_the_steps_already_chosen(page: Page, app: Flask):
+    """After 24/23 with 2-1, the checker on 23 may go on to 21 (the other order of 24/21),
+    the 8 may only use the 2 now (8/6, no longer 8/7), and the 24 has only the 2 left."""
+    page.set_content(board_page(app, Position.initial(), (2, 1)))
+    point(page, 8).click()
+    expect(point(page, 7)).to_have_class("point target")
+    expect(point(page, 6)).to_have_class("point movable target")
+    point(page, 8).click()  # cancel
+    point(page, 24).click()
+    point(page, 23).click()
+    expect(page.locator("#board-7 input[name='move']")).to_have_value("24/23")
+    expect(point(page, 23)).to_have_class("point movable")
+    point(page, 23).click()
+    expect(point(page, 21)).to_have_class("point target")
+    expect(point(page, 22)).not_to_have_class("point target")
+    point(page, 23).click()  # cancel
+    point(page, 8).click()
+    expect(point(page, 6)).to_have_class("point movable target")
+    expect(point(page, 7)).not_to_have_class("point target")
+    point(page, 8).click()
+    point(page, 24).click()
+    expect(point(page, 22)).to_have_class("point target")
+    expect(point(page, 23)).not_to_have_class("point movable target")
+    # Both dice used: nothing can move any more.
+    point(page, 22).click()
+    expect(page.locator("#board-7 svg g.movable")).to_have_count(0)

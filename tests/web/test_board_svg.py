@@ -9,7 +9,7 @@ import pytest
 from flask import Flask, render_template
 from markupsafe import Markup
 
-from chouette.engine import Position
+from chouette.engine import Position, legal_moves
 from chouette.table.cubes import MemberCube
 from chouette.web.board_svg import (
     CubeView,
@@ -389,3 +389,26 @@ def test_board_context_nobody_on_roll_is_not_interactive():
     )
     assert context["interactive"] is False
     assert context["position_id"] == "4HPwATDgc/ABMA"
+
+
+def test_docstring_examples_run():
+    import doctest
+
+    from chouette.web import board_svg
+
+    assert doctest.testmod(board_svg).failed == 0
+
+
+def test_legal_plays_list_each_play_and_the_other_order_of_a_checkers_two_dice():
+    from chouette.web.board_svg import legal_plays
+
+    plays = {frozenset(play.split(" ")) for play in legal_plays(Position.initial(), (2, 1)).split(";")}
+    assert {"24/22", "22/21"} in [set(p) for p in plays] and {"24/23", "23/21"} in [set(p) for p in plays]
+    # Every legal play of the engine is there.
+    engine = {frozenset(f"{a}/{b}" for a, b, _hit in move.steps) for move in legal_moves(Position.initial(), (2, 1))}
+    assert engine <= plays
+    # The other order is left out when the point between is blocked: with 6-5, 24/13 goes
+    # through 18; through 19 (the opponent's 6 point, five checkers) it may not.
+    sixty_five = [set(play.split(" ")) for play in legal_plays(Position.initial(), (6, 5)).split(";")]
+    assert any({"24/18", "18/13"} <= play for play in sixty_five)
+    assert not any("24/19" in play for play in sixty_five)
