@@ -74,7 +74,7 @@ def check_die(name: str, die: object) -> int:
         TableError: not a whole number from 1 to 6.
     """
     if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:
-        raise TableError(f"{name}'s die must be a number from 1 to 6, not {die!r}")
+        raise TableError("{name}'s die must be a number from 1 to 6, not {die!r}", name=name, die=die)
     return die
 
 
