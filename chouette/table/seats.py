@@ -5,8 +5,8 @@ Pure functions over plain values; the table state calls them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from chouette.table.errors import TableError
 
