@@ -22,7 +22,7 @@ class LogError(TableError):
     """A log that cannot be folded: names the event number and the reason."""
 
     def __init__(self, index: int, event: object, reason: str | Phrase) -> None:
-        super().__init__("event {index}: {reason}", index=index, reason=reason)
+        super().__init__(Phrase("event {index}: {reason}", index=index, reason=reason))
         self.index = index
         self.event = event
         self.reason = str(reason)
