@@ -57,11 +57,13 @@ class Refusal(ValueError):
     """
 
     def __init__(self, template: str | Phrase, /, **params: Any) -> None:
-        if isinstance(template, Phrase):
+        if type(template) is not str:
+            assert isinstance(template, Phrase)
             template, params = template.template, {**template.params, **params}
         self.template = template
         self.params = params
-        super().__init__(str(Phrase(template, **params)))
+        # The rules raise and catch refusals while probing for the legal actions: stay cheap.
+        super().__init__(template.format(**params) if params else template)
 
     @property
     def phrase(self) -> Phrase:
