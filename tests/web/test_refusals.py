@@ -145,8 +145,7 @@ def test_the_engines_cube_refusal_names_the_sides_as_players_in_italian(app, cli
     assert table.written() == before
 
 
-def test_a_flashed_refusal_is_said_in_the_readers_language(app, client):
-    """A refusal that reaches the app's error handler (not the live table's own answer)."""
+def test_say_follows_the_requests_language(app):
     with app.test_request_context(headers={"Accept-Language": "it"}):
         assert say(TableError("{name} is not at this table", name="Zeno")) == "Zeno non è a questo tavolo"
     with app.test_request_context(headers={"Accept-Language": "en"}):
@@ -284,3 +283,17 @@ def test_a_refusal_keeps_its_english_text_template_and_params():
     assert error.template == "{name} is not at this table" and error.params == {"name": "Zeno"}
     assert error.phrase == Phrase("{name} is not at this table", name="Zeno")
     assert str(TableError("a plain {sentence} without parameters")) == "a plain {sentence} without parameters"
+
+
+def test_say_translates_each_item_of_a_waiting_list(app):
+    names = ["Anna", "Bruno", "Carla", "Dario"]
+    events = [{"type": "join", "player": p} for p in names] + [
+        {"type": "order", "players": names}, {"type": "double", "by": "Bruno"}, {"type": "double", "by": "Carla"},
+        {"type": "double", "by": "box", "cubes": ["Dario"]}]
+    with pytest.raises(LogError) as refused:
+        fold({}, events)
+    assert str(refused.value) == ("event 8: answer the open double first "
+                                  "(waiting: the box on Bruno's cube, the box on Carla's cube)")
+    with app.test_request_context(headers={"Accept-Language": "it"}):
+        assert say(refused.value) == ("evento 8: prima rispondete al raddoppio aperto "
+                                      "(in attesa: il box sul cubo di Bruno, il box sul cubo di Carla)")
