@@ -44,8 +44,10 @@ bench: dev-venv  ## print the speed figures recorded in the README
 # After changing interface strings: re-extract them, merge into the Italian catalog, translate
 # the new entries in chouette/translations/it/LC_MESSAGES/messages.po, then run this again to
 # compile it (the app also compiles a catalog whose .po is newer at start: the .mo is not in git).
+# The rules' refusals are extracted too: the first argument of their errors and of Phrase.
+REFUSAL_KEYWORDS = $(foreach k,Phrase Refusal RulesError NotationError IllegalMoveError FormatError CubeError MatchError DiceError TableError SettingsError LedgerError,-k $(k))
 translations: dev-venv
-	$(BIN)/pybabel extract -F chouette/translations/babel.cfg -k _l -k lazy_gettext --no-location --sort-output -o chouette/translations/messages.pot .
+	$(BIN)/pybabel extract -F chouette/translations/babel.cfg -k _l -k lazy_gettext -k lazy_pgettext:1c,2 $(REFUSAL_KEYWORDS) --no-location --sort-output -o chouette/translations/messages.pot .
 	$(BIN)/pybabel update -i chouette/translations/messages.pot -d chouette/translations --ignore-obsolete --no-fuzzy-matching --width 100
 	$(BIN)/pybabel compile -d chouette/translations
 

@@ -22,7 +22,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from chouette.engine.errors import CubeError
+from chouette.engine.errors import CubeError, Phrase
 
 if TYPE_CHECKING:
     from chouette.engine.match import Match
@@ -30,6 +30,16 @@ if TYPE_CHECKING:
 OfferKind = Literal["double", "beaver", "raccoon"]
 OFFER_KINDS: tuple[OfferKind, ...] = ("double", "beaver", "raccoon")
 SIDES = (0, 1)
+SIDE_WORDS = "side {side}"  # the template naming a side in the refusals (the table names players)
+
+
+def side_words(side: int) -> Phrase:
+    """A side named in a refusal: ``side 0`` (a chouette table replaces it with a player's name).
+
+    >>> str(side_words(1))
+    'side 1'
+    """
+    return Phrase("side {side}", side=side)
 
 
 def check_side(side: object, what: str = "side") -> int:
@@ -290,19 +300,22 @@ class Cube:
             return ("take", "drop", "raccoon")
         return ("take", "drop")
 
-    def _describe_offer(self) -> str:
+    def _describe_offer(self) -> Phrase:
         offer = self.offer
         assert offer is not None
-        return f"a {offer.kind} by side {offer.side} to {offer.value}"
+        return Phrase("a {kind} by {who} to {value}", kind=offer.kind, who=side_words(offer.side),
+                      value=offer.value)
 
     def _check_answer(self, side: int, action: str) -> Offer:
         check_side(side)
         if self.offer is None:
-            raise CubeError(f"side {side} cannot {action}: no double to {action}")
+            raise CubeError("{who} cannot {action}: no double to {action}",
+                            who=side_words(side), action=action)
         if side != self.offer.answerer:
             raise CubeError(
-                f"side {side} cannot {action}: side {side} made {self._describe_offer()}; "
-                f"side {self.offer.answerer} must answer"
+                "{who} cannot {action}: {who} made {offer}; {answerer} must answer",
+                who=side_words(side), action=action, offer=self._describe_offer(),
+                answerer=side_words(self.offer.answerer),
             )
         return self.offer
 
@@ -344,14 +357,15 @@ class Cube:
                 pending, or ``side`` is not the side just doubled.
         """
         check_side(side)
-        refused = f"side {side} cannot beaver"
+        refused = Phrase("{who} cannot beaver", who=side_words(side))
         if match is not None:
-            raise CubeError(f"{refused}: beavers are not played in matches")
+            raise CubeError("{refused}: beavers are not played in matches", refused=refused)
         if not allowed:
-            raise CubeError(f"{refused}: beavers are not allowed at this table")
+            raise CubeError("{refused}: beavers are not allowed at this table", refused=refused)
         offer = self._check_answer(side, "beaver")
         if offer.kind != "double":
-            raise CubeError(f"{refused}: only a double can be beavered, and this is {self._describe_offer()}")
+            raise CubeError("{refused}: only a double can be beavered, and this is {offer}",
+                            refused=refused, offer=self._describe_offer())
         return Cube(offer.value, side, Offer(side, 2 * offer.value, "beaver"), True)
 
     def raccoon(self, side: int, *, allowed: bool = True, match: Match | None = None) -> Cube:
@@ -366,16 +380,17 @@ class Cube:
                 pending, or ``side`` is not the original doubler.
         """
         check_side(side)
-        refused = f"side {side} cannot raccoon"
+        refused = Phrase("{who} cannot raccoon", who=side_words(side))
         if match is not None:
-            raise CubeError(f"{refused}: raccoons are not played in matches")
+            raise CubeError("{refused}: raccoons are not played in matches", refused=refused)
         if not allowed:
-            raise CubeError(f"{refused}: raccoons are not allowed at this table")
+            raise CubeError("{refused}: raccoons are not allowed at this table", refused=refused)
         if self.offer is None:
-            raise CubeError(f"{refused}: no beaver to raccoon")
+            raise CubeError("{refused}: no beaver to raccoon", refused=refused)
         offer = self._check_answer(side, "raccoon")
         if offer.kind != "beaver":
-            raise CubeError(f"{refused}: a raccoon answers a beaver, and this is {self._describe_offer()}")
+            raise CubeError("{refused}: a raccoon answers a beaver, and this is {offer}",
+                            refused=refused, offer=self._describe_offer())
         return Cube(offer.value, self.owner, Offer(side, 2 * offer.value, "raccoon"), True)
 
     # --- settlement ---

@@ -100,7 +100,7 @@ class MatchState:
         object.__setattr__(self, "resignation", Resignation(self.resignation))
         reason = self._impossibility()
         if reason is not None:
-            raise FormatError(f"impossible match state {self!r}: {reason}")
+            raise FormatError("impossible match state {state!r}: {reason}", state=self, reason=reason)
 
     def _impossibility(self) -> str | None:
         value, length, scores = self.cube_value, self.length, self.scores
@@ -149,21 +149,21 @@ class MatchState:
                 the input.
         """
         if not isinstance(match_id, str) or not _ID.fullmatch(match_id):
-            raise FormatError(f"Match ID {match_id!r} is not 12 characters of A-Z a-z 0-9 + /")
+            raise FormatError("Match ID {match_id!r} is not 12 characters of A-Z a-z 0-9 + /", match_id=match_id)
         try:
             key = int.from_bytes(base64.b64decode(match_id, validate=True), "little")
         except (binascii.Error, ValueError) as error:  # pragma: no cover - the pattern checks first
             raise FormatError(f"Match ID {match_id!r} is not base64: {error}") from None
         bits = {name: (key >> (first - 1)) & ((1 << width) - 1) for name, first, width in _FIELDS}
         if bits["owner"] == 2:
-            raise FormatError(f"Match ID {match_id!r}: cube owner bits 10 mean nothing (00, 01 or 11)")
+            raise FormatError("Match ID {match_id!r}: cube owner bits 10 mean nothing (00, 01 or 11)",
+                              match_id=match_id)
         if bits["game_state"] > max(GameState):
-            raise FormatError(
-                f"Match ID {match_id!r}: game state {bits['game_state']} does not exist (0 to 4)"
-            )
+            raise FormatError("Match ID {match_id!r}: game state {state} does not exist (0 to 4)",
+                              match_id=match_id, state=bits["game_state"])
         dice = (bits["die_1"], bits["die_2"])
         if dice != (0, 0) and not all(1 <= d <= 6 for d in dice):
-            raise FormatError(f"Match ID {match_id!r}: impossible dice {dice}")
+            raise FormatError("Match ID {match_id!r}: impossible dice {dice}", match_id=match_id, dice=dice)
         try:
             return cls(
                 cube_value=1 << bits["cube_log"],
@@ -179,7 +179,7 @@ class MatchState:
                 scores=(bits["score_0"], bits["score_1"]),
             )
         except FormatError as error:
-            raise FormatError(f"Match ID {match_id!r}: {error}") from None
+            raise FormatError("Match ID {match_id!r}: {reason}", match_id=match_id, reason=error.phrase) from None
 
     @property
     def id(self) -> str:

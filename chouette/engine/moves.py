@@ -56,25 +56,27 @@ class Move:
             NotationError: the text cannot be read as a move (it names the input).
         """
         if not isinstance(text, str):
-            raise NotationError(f"move {text!r}: expected a string")
+            raise NotationError("move {move!r}: expected a string", move=text)
         clean = re.sub(r"\s*[/\-]\s*", "/", text.strip().lower())
         clean = re.sub(r"\s+(?=[*(])|(?<=\()\s+|\s+(?=\))", "", clean)
         steps: list[tuple[int, int, bool]] = []
         for token in re.split(r"[\s,;]+", clean) if clean else []:
             match = _TOKEN.fullmatch(token)
             if not match:
-                raise NotationError(f"move {text!r}: cannot read {token!r}")
+                raise NotationError("move {move!r}: cannot read {token!r}", move=text, token=token)
             nodes = [(match.group(1), match.group(2))] + _REST.findall(match.group(3))
             if nodes[0][1]:
-                raise NotationError(f"move {text!r}: {token!r} marks a hit on its starting point")
+                raise NotationError("move {move!r}: {token!r} marks a hit on its starting point", move=text, token=token)
             points = [_point(name, text, token) for name, _star in nodes]
             if 0 in points[:-1] or 25 in points[1:]:
-                raise NotationError(f"move {text!r}: in {token!r} the bar can only start and off only end")
+                raise NotationError("move {move!r}: in {token!r} the bar can only start and off only end",
+                                      move=text, token=token)
             if any(a <= b for a, b in pairwise(points)):
-                raise NotationError(f"move {text!r}: in {token!r} a checker must move toward home")
+                raise NotationError("move {move!r}: in {token!r} a checker must move toward home",
+                                      move=text, token=token)
             repeat = int(match.group(6) or 1)
             if not 1 <= repeat <= 4:
-                raise NotationError(f"move {text!r}: repeat ({repeat}) is not 1 to 4")
+                raise NotationError("move {move!r}: repeat ({repeat}) is not 1 to 4", move=text, repeat=repeat)
             hops = [(points[i], points[i + 1], bool(nodes[i + 1][1])) for i in range(len(points) - 1)]
             steps.extend(hops * repeat)
         return cls(steps)
@@ -161,7 +163,8 @@ def _point(name: str, text: str, token: str) -> int:
         return 0
     value = int(name)
     if value > 25:
-        raise NotationError(f"move {text!r}: {token!r} names point {value}; points are 1 to 24")
+        raise NotationError("move {move!r}: {token!r} names point {point}; points are 1 to 24",
+                            move=text, token=token, point=value)
     return value
 
 

@@ -46,7 +46,8 @@ def _counts(raw: Sequence[int] | Mapping[int, int], what: str) -> tuple[int, ...
         items = list(raw.items())
     else:
         if len(raw) != 26:
-            raise FormatError(f"{what}: expected 26 slots (off, points 1..24, bar), got {len(raw)}: {raw!r}")
+            raise FormatError("{what}: expected 26 slots (off, points 1..24, bar), got {count}: {raw!r}",
+                              what=what, count=len(raw), raw=raw)
         items = list(enumerate(raw))[1:]
     for point, count in items:
         if not isinstance(point, int) or not 1 <= point <= 25:
@@ -56,7 +57,8 @@ def _counts(raw: Sequence[int] | Mapping[int, int], what: str) -> tuple[int, ...
         slots[point] = count
     on_board = sum(slots)
     if on_board > CHECKERS:
-        raise FormatError(f"{what}: {on_board} checkers, more than {CHECKERS}, in {raw!r}")
+        raise FormatError("{what}: {count} checkers, more than {most}, in {raw!r}",
+                          what=what, count=on_board, most=CHECKERS, raw=raw)
     if not isinstance(raw, Mapping) and raw[0] not in (0, CHECKERS - on_board):
         raise FormatError(f"{what}: slot 0 says {raw[0]} off but the board leaves {CHECKERS - on_board} in {raw!r}")
     slots[OFF] = CHECKERS - on_board
@@ -82,7 +84,8 @@ class Position:
                 raise FormatError(f"{name} counts must be 26 slots summing to {CHECKERS}: {counts!r}")
         for point in range(1, 25):
             if self.mover[point] and self.opponent[25 - point]:
-                raise FormatError(f"both sides have checkers on point {point} (mover's numbering): {self!r}")
+                raise FormatError("both sides have checkers on point {point} (mover's numbering): {position!r}",
+                                  point=point, position=self)
 
     @classmethod
     def initial(cls) -> Position:
@@ -112,11 +115,13 @@ class Position:
         """
         text = position_id.strip()
         if len(text) != 14:
-            raise FormatError(f"Position ID {position_id!r}: expected 14 characters, got {len(text)}")
+            raise FormatError("Position ID {position_id!r}: expected 14 characters, got {count}",
+                              position_id=position_id, count=len(text))
         try:
             key = base64.b64decode(text + "==", validate=True)
         except (binascii.Error, ValueError) as exc:
-            raise FormatError(f"Position ID {position_id!r}: not base64 ({exc})") from None
+            raise FormatError("Position ID {position_id!r}: not base64 ({reason})",
+                              position_id=position_id, reason=str(exc)) from None
         bits = int.from_bytes(key, "little")
         sides: list[list[int]] = []
         index = 0
@@ -125,7 +130,8 @@ class Position:
             point = 1
             while point <= 25:
                 if index >= 80:
-                    raise FormatError(f"Position ID {position_id!r}: the key runs out of bits")
+                    raise FormatError("Position ID {position_id!r}: the key runs out of bits",
+                                      position_id=position_id)
                 if bits >> index & 1:
                     slots[point] += 1
                 else:
@@ -133,13 +139,15 @@ class Position:
                 index += 1
             sides.append(slots)
         if bits >> index:
-            raise FormatError(f"Position ID {position_id!r}: checkers beyond the 30 counts (more than 15 a side)")
+            raise FormatError("Position ID {position_id!r}: checkers beyond the 30 counts (more than 15 a side)",
+                              position_id=position_id)
         # GNU Backgammon writes the opponent first, then the player on roll.
         opponent, mover = sides
         try:
             return cls.from_points(mover, opponent)
         except FormatError as exc:
-            raise FormatError(f"Position ID {position_id!r}: {exc}") from None
+            raise FormatError("Position ID {position_id!r}: {reason}", position_id=position_id,
+                              reason=exc.phrase) from None
 
     @property
     def id(self) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from chouette.engine.errors import IllegalMoveError
+from chouette.engine.errors import IllegalMoveError, Phrase
 from chouette.engine.movegen import legal_moves, ordered_roll
 from chouette.engine.moves import Move
 from chouette.engine.position import BAR, OFF, Position
@@ -71,74 +71,79 @@ def match_move(position: Position, roll: tuple[int, int], text: str | Move) -> M
         fitting = sorted((p for p in candidates if _hits(p) >= wanted), key=lambda p: len(_hits(p)))
         if fitting:
             return fitting[0]
-        raise _illegal(position, hi, lo, text, "the hits marked with * cannot all be made")
+        raise _illegal(position, hi, lo, text, Phrase("the hits marked with * cannot all be made"))
     raise _illegal(position, hi, lo, text, _why(position, hi, lo, typed, plays))
 
 
-def _illegal(position: Position, hi: int, lo: int, text: str | Move, reason: str) -> IllegalMoveError:
-    return IllegalMoveError(f"illegal move {str(text)!r} with {hi}-{lo} in position {position.id}: {reason}")
+def _illegal(position: Position, hi: int, lo: int, text: str | Move, reason: Phrase) -> IllegalMoveError:
+    return IllegalMoveError("illegal move {move!r} with {hi}-{lo} in position {position_id}: {reason}",
+                            move=str(text), hi=hi, lo=lo, position_id=position.id, reason=reason)
 
 
-def _why(position: Position, hi: int, lo: int, typed: Move, plays: list[Move]) -> str:
+def _why(position: Position, hi: int, lo: int, typed: Move, plays: list[Move]) -> Phrase:
     """The most specific reason found for refusing ``typed``."""
     me = position.mover
     opp = position.opponent
     if not plays:
         # Die d enters on the mover's point 25 - d, which is the opponent's point d.
         if me[BAR] and all(opp[d] >= 2 for d in (hi, lo)):
-            return "no legal play: the checker on the bar cannot enter (the turn passes)"
-        return "no legal play with this roll (the turn passes)"
+            return Phrase("no legal play: the checker on the bar cannot enter (the turn passes)")
+        return Phrase("no legal play with this roll (the turn passes)")
     if not typed:
-        return f"a legal play exists (e.g. {plays[0]}); passing is not allowed"
+        return Phrase("a legal play exists (e.g. {play}); passing is not allowed", play=str(plays[0]))
     counts = list(me)
     for path in typed.paths:
         start = path[0][0]
         if counts[start] == 0:
-            where = "the bar" if start == BAR else f"point {start}"
-            return f"no checker of yours on {where}"
+            if start == BAR:
+                return Phrase("no checker of yours on the bar")
+            return Phrase("no checker of yours on point {point}", point=start)
         counts[start] -= 1
     bar_paths = sum(1 for path in typed.paths if path[0][0] == BAR)
     if me[BAR] and bar_paths < min(me[BAR], len(plays[0].steps)):
-        return f"{me[BAR]} checker(s) on the bar must enter before any other checker moves"
+        return Phrase("{count} checker(s) on the bar must enter before any other checker moves", count=me[BAR])
     for path in typed.paths:
         for point, _hit in path[1:]:
             if point and opp[25 - point] >= 2:
-                return f"point {point} is blocked ({opp[25 - point]} opposing checkers)"
+                return Phrase("point {point} is blocked ({count} opposing checkers)",
+                              point=point, count=opp[25 - point])
     if any(path[-1][0] == OFF for path in typed.paths):
         outside = sum(me[7:26])
         if outside:
-            return f"cannot bear off yet: {outside} checker(s) outside the home board"
+            return Phrase("cannot bear off yet: {count} checker(s) outside the home board", count=outside)
     for path in typed.paths:
         start = path[0][0]
         higher = [p for p in range(start + 1, 7) if me[p]]
         if path[-1][0] == OFF and start < hi and start not in (hi, lo, hi + lo) and higher:
-            return f"cannot bear off from {start} with a larger die while checkers are on the {higher[-1]}"
+            return Phrase("cannot bear off from {point} with a larger die while checkers are on the {higher}",
+                          point=start, higher=higher[-1])
     used = len(plays[0].steps)
     total = hi + lo if hi != lo else 4 * hi
     pips = typed.pips()
     if pips > total:
-        return f"the move covers {pips} pips but {hi}-{lo} gives {total}"
+        return Phrase("the move covers {pips} pips but {hi}-{lo} gives {total}", pips=pips, hi=hi, lo=lo, total=total)
     dice_pips = {hi, lo, hi + lo} if hi != lo else {hi * n for n in range(1, 5)}
     for path in typed.paths:
         distance = path[0][0] - path[-1][0]
         if path[-1][0] != OFF and distance not in dice_pips:
-            return f"no die or dice of {hi}-{lo} move a checker {distance} pips ({path[0][0]} to {path[-1][0]})"
+            return Phrase("no die or dice of {hi}-{lo} move a checker {distance} pips ({start} to {end})",
+                          hi=hi, lo=lo, distance=distance, start=path[0][0], end=path[-1][0])
     bears_off = any(path[-1][0] == OFF for path in typed.paths)
     if hi != lo:
         one_die = len(typed.paths) == 1 and pips <= hi
         if used == 2 and one_die:
-            return f"must use both dice when a legal play does ({_examples(plays)})"
+            return Phrase("must use both dice when a legal play does ({examples})", examples=_examples(plays))
         if used == 1 and plays[0].pips() == hi and pips == lo and not bears_off:
-            return f"only one die can be played, so it must be the larger ({hi})"
+            return Phrase("only one die can be played, so it must be the larger ({hi})", hi=hi)
     elif pips < used * hi and not bears_off:
-        return f"must play {used} of the four {hi}s"
+        return Phrase("must play {count} of the four {hi}s", count=used, hi=hi)
     if bears_off:
-        return f"this bear-off is not allowed ({_examples(plays)})"
-    return f"not one of the {len(plays)} legal plays ({_examples(plays)})"
+        return Phrase("this bear-off is not allowed ({examples})", examples=_examples(plays))
+    return Phrase("not one of the {count} legal plays ({examples})", count=len(plays), examples=_examples(plays))
 
 
-def _examples(plays: list[Move]) -> str:
+def _examples(plays: list[Move]) -> Phrase:
     """A short hint: the legal plays when there are few, else one of them."""
     if len(plays) <= 3:
-        return "legal: " + ", ".join(str(play) for play in plays)
-    return f"e.g. {plays[0]}"
+        return Phrase("legal: {plays}", plays=", ".join(str(play) for play in plays))
+    return Phrase("e.g. {play}", play=str(plays[0]))

@@ -37,13 +37,13 @@ class XgidFields:
 
     def __post_init__(self) -> None:
         if self.cube_log2 < 0 or self.cube_owner not in (-1, 0, 1) or self.turn not in (-1, 1):
-            raise FormatError(f"XGID fields out of range (cube, cube position, turn): {self!r}")
+            raise FormatError("XGID fields out of range (cube, cube position, turn): {fields!r}", fields=self)
         if not _DICE.fullmatch(self.dice):
-            raise FormatError(f"XGID dice {self.dice!r}: expected 00, D, B, R or two digits 1-6")
+            raise FormatError("XGID dice {dice!r}: expected 00, D, B, R or two digits 1-6", dice=self.dice)
         if min(self.score_bottom, self.score_top, self.crawford_jacoby, self.match_length) < 0:
-            raise FormatError(f"XGID scores, rules and match length must not be negative: {self!r}")
+            raise FormatError("XGID scores, rules and match length must not be negative: {fields!r}", fields=self)
         if self.max_cube_log2 is not None and self.max_cube_log2 < 0:
-            raise FormatError(f"XGID maximum cube must not be negative: {self!r}")
+            raise FormatError("XGID maximum cube must not be negative: {fields!r}", fields=self)
 
     @property
     def cube_value(self) -> int:
@@ -74,16 +74,17 @@ def parse_xgid(text: str) -> tuple[Position, XgidFields]:
     body = raw[5:] if raw[:5].upper() == "XGID=" else raw
     parts = body.split(":")
     if len(parts) not in (9, 10):
-        raise FormatError(f"XGID {text!r}: expected 10 fields separated by ':', got {len(parts)}")
+        raise FormatError("XGID {xgid!r}: expected 10 fields separated by ':', got {count}",
+                          xgid=text, count=len(parts))
     board = parts[0]
     if not _POSITION.fullmatch(board):
-        raise FormatError(f"XGID {text!r}: the position must be 26 characters of -, a-o, A-O")
+        raise FormatError("XGID {xgid!r}: the position must be 26 characters of -, a-o, A-O", xgid=text)
     if board[0].isupper() or board[25].islower():
-        raise FormatError(f"XGID {text!r}: a bar holds a checker of the wrong side")
+        raise FormatError("XGID {xgid!r}: a bar holds a checker of the wrong side", xgid=text)
     try:
         numbers = [int(part) for part in parts[1:4] + parts[5:]]
     except ValueError:
-        raise FormatError(f"XGID {text!r}: a numeric field is not a number") from None
+        raise FormatError("XGID {xgid!r}: a numeric field is not a number", xgid=text) from None
     try:
         fields = XgidFields(
             cube_log2=numbers[0],
@@ -97,7 +98,7 @@ def parse_xgid(text: str) -> tuple[Position, XgidFields]:
             max_cube_log2=numbers[7] if len(numbers) > 7 else None,
         )
     except FormatError as exc:
-        raise FormatError(f"XGID {text!r}: {exc}") from None
+        raise FormatError("XGID {xgid!r}: {reason}", xgid=text, reason=exc.phrase) from None
     bottom = [0] * 26
     top = [0] * 26
     for index, char in enumerate(board):
@@ -112,7 +113,7 @@ def parse_xgid(text: str) -> tuple[Position, XgidFields]:
     try:
         return Position.from_points(mover, opponent), fields
     except FormatError as exc:
-        raise FormatError(f"XGID {text!r}: {exc}") from None
+        raise FormatError("XGID {xgid!r}: {reason}", xgid=text, reason=exc.phrase) from None
 
 
 def format_xgid(position: Position, fields: XgidFields | None = None) -> str:

@@ -19,14 +19,14 @@ def require_cents(value: object, what: str = "cents") -> int:
     1250
     """
     if isinstance(value, bool) or not isinstance(value, int):
-        raise LedgerError(f"{what} must be an int number of cents, not {value!r}")
+        raise LedgerError("{what} must be an int number of cents, not {value!r}", what=what, value=value)
     return value
 
 
 def _require_stake(value: object, what: str) -> int:
     stake = require_cents(value, what)
     if stake < 0:
-        raise LedgerError(f"{what} must not be negative, got {stake}")
+        raise LedgerError("{what} must not be negative, got {stake}", what=what, stake=stake)
     return stake
 
 
@@ -54,7 +54,7 @@ def points_to_cents(points: int, stake_cents: int) -> int:
     -750
     """
     if isinstance(points, bool) or not isinstance(points, int):
-        raise LedgerError(f"points must be an int, not {points!r}")
+        raise LedgerError("points must be an int, not {points!r}", points=points)
     return points * _require_stake(stake_cents, "stake_cents")
 
 
@@ -79,11 +79,11 @@ def split_share(total: int, partner_percent: int = 50) -> tuple[int, int]:
     (750, 250)
     """
     if isinstance(total, bool) or not isinstance(total, int):
-        raise LedgerError(f"the total to split must be an int (points or cents), not {total!r}")
+        raise LedgerError("the total to split must be an int (points or cents), not {total!r}", total=total)
     if isinstance(partner_percent, bool) or not isinstance(partner_percent, int):
-        raise LedgerError(f"partner_percent must be an int from 0 to 100, not {partner_percent!r}")
+        raise LedgerError("partner_percent must be an int from 0 to 100, not {percent!r}", percent=partner_percent)
     if not 0 <= partner_percent <= 100:
-        raise LedgerError(f"partner_percent must be from 0 to 100, got {partner_percent}")
+        raise LedgerError("partner_percent must be from 0 to 100, got {percent}", percent=partner_percent)
     magnitude = abs(total) * partner_percent // 100
     partner = magnitude if total >= 0 else -magnitude
     return total - partner, partner
@@ -119,7 +119,7 @@ def parse_cents(text: str) -> int:
     """
     match = _AMOUNT.fullmatch(text.strip()) if isinstance(text, str) else None
     if match is None:
-        raise LedgerError(f"not an amount with at most two decimals: {text!r}")
+        raise LedgerError("not an amount with at most two decimals: {text!r}", text=text)
     sign, units, decimals = match.groups()
     value = int(units) * 100 + int((decimals or "0").ljust(2, "0"))
     return -value if sign == "-" else value

@@ -49,6 +49,7 @@ from chouette.services.tables import (
 )
 from chouette.standings import GameMoney, games_money, money_changes
 from chouette.table import GameRecord, TableError, TableState, apply_event, new_table
+from chouette.web.refusals import say
 
 #: The largest night export an import accepts (a busy night's logs are well under 1 MB).
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
@@ -325,7 +326,7 @@ def _check_table(index: int, raw: object, seen: set[str]) -> _CheckedTable:
             before, state = state, apply_event(state, event)
         except TableError as error:
             raise ImportRefused(_("Table “%(name)s”, event %(number)d (%(type)s): %(reason)s",
-                                  name=name, number=number, type=kind, reason=str(error))) from error
+                                  name=name, number=number, type=kind, reason=say(error))) from error
         rows.append([LedgerRow(*change) for change in money_changes(before, state)])
     return _CheckedTable(name, settings, [dict(e) for e in events], rows)
 

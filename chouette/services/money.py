@@ -46,6 +46,7 @@ from chouette.models import (
 )
 from chouette.services.base import ServiceError, _transaction
 from chouette.services.nights import get_night
+from chouette.web.refusals import say
 
 #: Methods that move money (an IOU does not).
 MONEY_METHODS = ("cash", "transfer")
@@ -491,7 +492,7 @@ def night_settle_up(night_id: int, leaver: str | None = None) -> SettleUp:
         try:
             leaver_transfers = settle_leaver(open_balances, leaver)
         except LedgerError as error:  # pragma: no cover - balances from the ledger sum to zero
-            raise ServiceError(str(error)) from error
+            raise ServiceError(say(error)) from error
     carried = outstanding_ious(players=set(balances) | {p.payer for p in payments}, before=night)
     return SettleUp(night, balances, open_balances, transfers, payments, carried, leaver,
                     leaver_transfers)

@@ -29,6 +29,7 @@ from chouette.services.base import (
 )
 from chouette.services.nights import get_night
 from chouette.table import Settings, TableError
+from chouette.web.refusals import say
 
 # --------------------------------------------------------------------------- table settings
 
@@ -115,7 +116,7 @@ def normalize_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
     try:
         Settings.from_dict(settings)
     except TableError as error:
-        raise ServiceError(str(error)) from error
+        raise ServiceError(say(error)) from error
     return settings
 
 

@@ -1,9 +1,16 @@
-"""Errors of the chouette rules: each message is written for the players at the table."""
+"""Errors of the chouette rules: each message is written for the players at the table.
+
+A refusal is raised as an English template with named parameters
+(``TableError("{name} is not at this table", name=name)``): ``str()`` is the sentence, and
+the interface translates ``template`` and ``params`` (see ``chouette.engine.errors.Refusal``).
+"""
 
 from __future__ import annotations
 
+from chouette.engine.errors import Phrase, Refusal
 
-class TableError(ValueError):
+
+class TableError(Refusal):
     """A command the chouette rules refuse now; the table is unchanged."""
 
 
@@ -14,8 +21,8 @@ class SettingsError(TableError):
 class LogError(TableError):
     """A log that cannot be folded: names the event number and the reason."""
 
-    def __init__(self, index: int, event: object, reason: str) -> None:
-        super().__init__(f"event {index}: {reason}")
+    def __init__(self, index: int, event: object, reason: str | Phrase) -> None:
+        super().__init__(Phrase("event {index}: {reason}", index=index, reason=reason))
         self.index = index
         self.event = event
-        self.reason = reason
+        self.reason = str(reason)

@@ -19,6 +19,8 @@ from chouette.engine import (
     match_move,
     outcome,
 )
+from chouette.engine.cube import SIDE_WORDS
+from chouette.engine.errors import Phrase
 from chouette.table import seats as seating
 from chouette.table.cubes import (
     BOX_SIDE,
@@ -49,7 +51,7 @@ def apply(state: TableState, event: dict[str, Any]) -> None:
     kind = event.get("type")
     handler = HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
-        raise TableError(f"unknown event type {kind!r}")
+        raise TableError("unknown event type {event_type!r}", event_type=kind)
     handler(state, event)
 
 
@@ -62,7 +64,7 @@ def _player(state: TableState, value: object, what: str = "player") -> str:
 
     name = check_name(value, what)
     if not state.is_seated(name):
-        raise TableError(f"{name} is not at this table")
+        raise TableError("{name} is not at this table", name=name)
     return name
 
 
@@ -72,13 +74,14 @@ def on_join(state: TableState, event: dict[str, Any]) -> None:
 
     name = check_name(event.get("player"))
     if state.is_seated(name):
-        raise TableError(f"{name} is already at the table")
+        raise TableError("{name} is already at the table", name=name)
     stake = event.get("stake_cents")
     if stake is not None:
         if not state.settings.per_player_stakes:
             raise TableError("this table plays one stake for everyone; per-player stakes are off")
         if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
-            raise TableError(f"{name}'s stake must be a whole number of cents, not {stake!r}")
+            raise TableError("{name}'s stake must be a whole number of cents, not {stake!r}",
+                             name=name, stake=stake)
         state.stakes[name] = stake
     if name not in state.players:
         state.players.append(name)
@@ -100,12 +103,12 @@ def on_leave(state: TableState, event: dict[str, Any]) -> None:
     game = state.game
     if game is not None:
         if name in (state.seats.box, state.seats.partner):
-            raise TableError(f"{name} plays for the box side in this game; leave after it")
+            raise TableError("{name} plays for the box side in this game; leave after it", name=name)
         if name == game.seat_captain and game.captain_won_early:
-            raise TableError(f"{name} has beaten the box in this game; leave after it")
+            raise TableError("{name} has beaten the box in this game; leave after it", name=name)
         if name in game.live or any(
                 name in (e.giver, e.taker) and e.status == LIVE for e in game.extras):
-            raise TableError(f"{name} has a live cube in this game; leave after it")
+            raise TableError("{name} has a live cube in this game; leave after it", name=name)
     if name in state.waiting:
         state.waiting.remove(name)
     elif name in state.pending_joiners:
@@ -135,8 +138,8 @@ def on_order_roll(state: TableState, event: dict[str, Any]) -> None:
         if len(expected) < 2:
             raise TableError("at least two players must be at the table to roll for the order")
         if set(checked) != expected:
-            missing = ", ".join(sorted(expected - set(checked))) or "none"
-            raise TableError(f"every player rolls for the order; missing: {missing}")
+            missing = ", ".join(sorted(expected - set(checked))) or Phrase("none")
+            raise TableError("every player rolls for the order; missing: {missing}", missing=missing)
         state.order_groups = seating.order_groups(checked)
         state.waiting = []
     else:
@@ -145,7 +148,7 @@ def on_order_roll(state: TableState, event: dict[str, Any]) -> None:
         chosen = [g for g in tied if set(g) <= rolled]
         if {p for g in chosen for p in g} != rolled or not chosen:
             groups = "; ".join(", ".join(g) for g in tied)
-            raise TableError(f"only tied players roll again, a whole tie at a time: {groups}")
+            raise TableError("only tied players roll again, a whole tie at a time: {groups}", groups=groups)
         new_groups: list[list[str]] = []
         for group in state.order_groups:
             if group in chosen:
@@ -195,7 +198,8 @@ def on_partner(state: TableState, event: dict[str, Any]) -> None:
         raise TableError("no partnership is to be offered now")
     expected = state.next_partner_offer()
     if name != expected:
-        raise TableError(f"the partnership must be offered to {expected} now, not {name}")
+        raise TableError("the partnership must be offered to {expected} now, not {name}",
+                         expected=expected, name=name)
     accept = event.get("accept")
     if not isinstance(accept, bool):
         raise TableError("say whether the partnership is accepted (true) or declined (false)")
@@ -211,9 +215,9 @@ def on_partner_draw(state: TableState, event: dict[str, Any]) -> None:
     if state.game is not None or not state.needs_partner():
         raise TableError("no partnership is to be drawn now")
     if state.next_partner_offer() is not None:
-        raise TableError(f"the partnership must first be offered to {state.next_partner_offer()}")
+        raise TableError("the partnership must first be offered to {name}", name=state.next_partner_offer())
     if name not in state.seats.line:
-        raise TableError(f"the partner is drawn among the team other than the captain, not {name}")
+        raise TableError("the partner is drawn among the team other than the captain, not {name}", name=name)
     _seat_partner(state, name)
 
 
@@ -241,8 +245,9 @@ def _game(state: TableState) -> Game:
         raise TableError("a game needs a box and a captain: at least two players")
     if state.needs_partner():
         nxt = state.next_partner_offer()
-        who = f"offer it to {nxt}" if nxt else "draw the partner"
-        raise TableError(f"the box's partnership comes first: {who}")
+        if nxt:
+            raise TableError("the box's partnership comes first: offer it to {name}", name=nxt)
+        raise TableError("the box's partnership comes first: draw the partner")
     game = Game.start(len(state.games) + 1, state.seats.team)
     game.start_seats = state.seats.to_dict()
     if state.settings.per_player_stakes:
@@ -265,19 +270,26 @@ def _no_offer(game: Game) -> None:
     """Nothing else happens while a cube waits for an answer."""
     waiting = _waiting_words(game)
     if waiting:
-        raise TableError(f"answer the open double first (waiting: {waiting})")
+        raise TableError("answer the open double first (waiting: {waiting})", waiting=_listed(waiting))
 
 
-def _waiting_words(game: Game) -> str:
-    words = [e.giver if e.cube.to_answer == BOX_SIDE else e.taker
-             for e in game.pending_extras]
-    words = [f"{who} on the extra cube" for who in words]
+def _waiting_words(game: Game) -> list[str | Phrase]:
+    givers = [e.giver if e.cube.to_answer == BOX_SIDE else e.taker
+              for e in game.pending_extras]
+    words: list[str | Phrase] = [Phrase("{name} on the extra cube", name=who) for who in givers]
     for member in game.pending:
         if game.box_double and member in game.box_double.answers:
             continue
         side = game.cubes[member].to_answer
-        words.append(member if side == "member" else f"the box on {member}'s cube")
-    return ", ".join(words)
+        words.append(member if side == "member" else Phrase("the box on {name}'s cube", name=member))
+    return words
+
+
+def _listed(words: list[str | Phrase]) -> str | Phrase:
+    """``words`` joined by commas, each still translatable."""
+    if len(words) == 1:
+        return words[0]
+    return Phrase("{first}, {rest}", first=words[0], rest=_listed(words[1:]))
 
 
 def on_double(state: TableState, event: dict[str, Any]) -> None:
@@ -299,7 +311,7 @@ def on_double(state: TableState, event: dict[str, Any]) -> None:
                 raise TableError("name the cubes the box doubles")
         for member in targets:
             if _cube(game, member).cube.double_refusal(BOX_SIDE) is not None:
-                raise TableError(f"the box cannot double {member}: {member} owns that cube")
+                raise TableError("the box cannot double {name}: {name} owns that cube", name=member)
         _close_windows(game)
         for member in targets:
             cube = game.cubes[member]
@@ -322,7 +334,7 @@ def on_double(state: TableState, event: dict[str, Any]) -> None:
         same_moment = (not single and not game.box_answers
                        and set(game.pending) <= set(game.member_doubles))
         if member in game.member_doubles:
-            raise TableError(f"{member} has already doubled")
+            raise TableError("{name} has already doubled", name=member)
         if not same_moment:
             _no_offer(game)
     else:
@@ -330,14 +342,14 @@ def on_double(state: TableState, event: dict[str, Any]) -> None:
     _board_turn(game, MEMBER, "double")
     if single:
         if member != game.acting_captain:
-            raise TableError(f"with a single cube only the captain ({game.acting_captain}) "
-                             "doubles for the team")
+            raise TableError("with a single cube only the captain ({name}) doubles for the team",
+                             name=game.acting_captain)
         targets = game.live
     else:
         targets = [member]
     for name in targets:
         if _cube(game, name).cube.double_refusal(MEMBER_SIDE) is not None:
-            raise TableError(f"{name} cannot double: the box owns that cube")
+            raise TableError("{name} cannot double: the box owns that cube", name=name)
     _close_windows(game)
     for name in targets:
         cube = game.cubes[name]
@@ -353,7 +365,7 @@ def _extra(state: TableState, game: Game, giver: object) -> int:
     for index, extra in enumerate(game.extras):
         if extra.giver == name:
             return index
-    raise TableError(f"{name} has given no extra cube in this game")
+    raise TableError("{name} has given no extra cube in this game", name=name)
 
 
 def _double_extra(state: TableState, game: Game, doubler: str, giver: object) -> None:
@@ -363,13 +375,14 @@ def _double_extra(state: TableState, game: Game, doubler: str, giver: object) ->
     index = _extra(state, game, giver)
     extra = game.extras[index]
     if doubler not in (extra.giver, extra.taker):
-        raise TableError(f"{doubler} does not hold the extra cube {extra.giver} gave {extra.taker}")
+        raise TableError("{name} does not hold the extra cube {giver} gave {taker}",
+                         name=doubler, giver=extra.giver, taker=extra.taker)
     if extra.status != LIVE:
         raise TableError("that extra cube is out of play")
     side = MEMBER_SIDE if doubler == extra.taker else BOX_SIDE
     _board_turn(game, MEMBER if side == MEMBER_SIDE else BOX, "double")
     if extra.cube.double_refusal(side) is not None:
-        raise TableError(f"{doubler} cannot double the extra cube: the other side owns it")
+        raise TableError("{name} cannot double the extra cube: the other side owns it", name=doubler)
     _close_windows(game)
     game.extras[index] = extra.with_cube(extra.cube.double(side))
     game.doubles += 1
@@ -381,7 +394,8 @@ def _answer_extra(state: TableState, game: Game, giver: object, answer: str) -> 
     extra = game.extras[index]
     side = extra.cube.to_answer
     if side is None:
-        raise TableError(f"there is no double to {answer} on {extra.giver}'s extra cube")
+        raise TableError("there is no double to {answer} on {name}'s extra cube",
+                         answer=answer, name=extra.giver)
     _check_allowed(state, answer)
     game.extras[index] = _act(extra, side, answer, extra.giver, extra.taker)
 
@@ -389,7 +403,8 @@ def _answer_extra(state: TableState, game: Game, giver: object, answer: str) -> 
 Holder = TypeVar("Holder", MemberCube, Extra)
 
 
-def _act(holder: Holder, side: int, answer: str, box_side: str, member_side: str) -> Holder:
+def _act(holder: Holder, side: int, answer: str, box_side: str | Phrase,
+         member_side: str) -> Holder:
     """``side`` answers the offer waiting on a member's cube or an extra cube.
 
     Raises:
@@ -402,7 +417,7 @@ def _act(holder: Holder, side: int, answer: str, box_side: str, member_side: str
                   "raccoon": holder.cube.raccoon}[answer]
         return holder.with_cube(action(side))
     except CubeError as exc:
-        raise TableError(_cube_words(exc, side, box_side, member_side)) from exc
+        raise TableError(_cube_words(exc, box_side, member_side)) from exc
 
 
 def _check_allowed(state: TableState, answer: str) -> None:
@@ -412,13 +427,20 @@ def _check_allowed(state: TableState, answer: str) -> None:
         raise TableError("raccoons are not played at this table")
 
 
-def _cube_words(exc: CubeError, side: int, box_side: str, member_side: str) -> str:
+def _cube_words(exc: CubeError, box_side: str | Phrase, member_side: str | Phrase) -> Phrase:
     """The engine's message with the sides named as players."""
     names = {BOX_SIDE: box_side, MEMBER_SIDE: member_side}
-    text = str(exc)
-    for number, name in names.items():
-        text = text.replace(f"side {number}", name)
-    return text
+
+    def named(value: object) -> object:
+        if not isinstance(value, Phrase):
+            return value
+        if value.template == SIDE_WORDS:
+            return names.get(value.params["side"], value)
+        return Phrase(value.template, **{key: named(v) for key, v in value.params.items()})
+
+    phrase = named(exc.phrase)
+    assert isinstance(phrase, Phrase)
+    return phrase
 
 
 def _names(state: TableState, cubes: object) -> list[str]:
@@ -432,10 +454,10 @@ def _names(state: TableState, cubes: object) -> list[str]:
 
 def _cube(game: Game, member: str) -> MemberCube:
     if member not in game.cubes:
-        raise TableError(f"{member} does not play this game")
+        raise TableError("{name} does not play this game", name=member)
     cube = game.cubes[member]
     if not cube.is_live:
-        raise TableError(f"{member}'s cube is out of play in this game")
+        raise TableError("{name}'s cube is out of play in this game", name=member)
     return cube
 
 
@@ -443,9 +465,10 @@ def _board_turn(game: Game, side: str, action: str) -> None:
     """In board mode a double comes at the start of the doubler's own turn, before rolling."""
     if not game.is_board:
         return
-    mover = "box" if game.on_roll == BOX else "team"
     if game.on_roll != side:
-        raise TableError(f"it is the {mover}'s turn: only the {mover} may {action} now")
+        if game.on_roll == BOX:
+            raise TableError("it is the box's turn: only the box may {action} now", action=action)
+        raise TableError("it is the team's turn: only the team may {action} now", action=action)
     if game.dice is not None:
         raise TableError("a double comes before the roll; the dice are already rolled")
 
@@ -458,8 +481,9 @@ def on_answer(state: TableState, event: dict[str, Any]) -> None:
         _answer_extra(state, game, event.get("extra"), answer)
         return
     if game is None or not game.pending:
-        what = "beaver to raccoon" if answer == "raccoon" else f"double to {answer}"
-        raise TableError(f"there is no {what}")
+        if answer == "raccoon":
+            raise TableError("there is no beaver to raccoon")
+        raise TableError("there is no double to {answer}", answer=answer)
     target = event.get("cube")
     box_double = game.box_double
     if box_double is not None:
@@ -495,10 +519,10 @@ def on_answer(state: TableState, event: dict[str, Any]) -> None:
     _end_if_no_cube(state, game)
 
 
-def _not_waiting(member: str, answers: dict[str, Any]) -> str:
+def _not_waiting(member: str, answers: dict[str, Any]) -> Phrase:
     if member in answers:
-        return f"{member}'s cube has already been answered"
-    return f"{member}'s cube was not doubled"
+        return Phrase("{name}'s cube has already been answered", name=member)
+    return Phrase("{name}'s cube was not doubled", name=member)
 
 
 def _answer(state: TableState, game: Game, member: str, answer: str) -> None:
@@ -510,7 +534,7 @@ def _answer(state: TableState, game: Game, member: str, answer: str) -> None:
     if side == BOX_SIDE and member in game.member_doubles and offer and offer.kind == "double":
         _same_value_same_action(state, game, member, answer)
         game.box_answers[member] = (answer, cube.value)
-    game.cubes[member] = _act(cube, side, answer, "the box", member)
+    game.cubes[member] = _act(cube, side, answer, Phrase("the box"), member)
 
 
 def _after_drops(state: TableState, game: Game, won: list[str], lost: list[str]) -> None:
@@ -534,8 +558,9 @@ def _same_value_same_action(state: TableState, game: Game, member: str, answer: 
     value = game.cubes[member].value
     for other, (given, other_value) in game.box_answers.items():
         if other_value == value and (given == "drop") != (answer == "drop"):
-            raise TableError(f"same value, same action: the box answered {other}'s cube with "
-                             f"{given}, so {member}'s must be answered the same way")
+            raise TableError("same value, same action: the box answered {other}'s cube with "
+                             "{answer}, so {name}'s must be answered the same way",
+                             other=other, answer=given, name=member)
 
 
 def _resolve_box_double(state: TableState, game: Game, box_double: BoxDouble) -> None:
@@ -609,11 +634,11 @@ def on_extra(state: TableState, event: dict[str, Any]) -> None:
     taker = _player(state, event.get("to"), "taker")
     lone, givers = game.extras_open
     if taker != lone:
-        raise TableError(f"the extra goes to the lone taker, {lone}")
+        raise TableError("the extra goes to the lone taker, {name}", name=lone)
     if giver not in givers:
-        raise TableError(f"{giver} cannot give an extra: only a member who dropped that double can")
+        raise TableError("{name} cannot give an extra: only a member who dropped that double can", name=giver)
     if any(e.giver == giver for e in game.extras):
-        raise TableError(f"{giver} has already given an extra")
+        raise TableError("{name} has already given an extra", name=giver)
     game.extras.append(Extra(giver, taker))
 
 
@@ -622,7 +647,7 @@ def on_extra(state: TableState, event: dict[str, Any]) -> None:
 
 def _die(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 6:
-        raise TableError(f"a die is a number from 1 to 6, not {value!r}")
+        raise TableError("a die is a number from 1 to 6, not {value!r}", value=value)
     return value
 
 
@@ -656,11 +681,12 @@ def on_roll(state: TableState, event: dict[str, Any]) -> None:
         raise TableError("a roll is two dice, e.g. [6, 5]")
     d1, d2 = _die(dice[0]), _die(dice[1])
     if not game.is_board:
-        raise TableError("roll the opening first (one die each)" if game.mode is None
-                         else "this game is scored on the sheet: enter its result")
+        if game.mode is None:
+            raise TableError("roll the opening first (one die each)")
+        raise TableError("this game is scored on the sheet: enter its result")
     _no_offer(game)
     if game.dice is not None:
-        raise TableError(f"the dice are rolled ({game.dice[0]}-{game.dice[1]}): move first")
+        raise TableError("the dice are rolled ({die1}-{die2}): move first", die1=game.dice[0], die2=game.dice[1])
     _close_windows(game)
     game.dice = (d1, d2)
     if not legal_moves(game.position, game.dice):
@@ -679,7 +705,7 @@ def on_move(state: TableState, event: dict[str, Any]) -> None:
     try:
         move = match_move(game.position, game.dice, text)
     except RulesError as exc:
-        raise TableError(str(exc)) from exc
+        raise TableError(exc.phrase) from exc
     game.position = apply_move(game.position, move)
     game.last_move = str(move)
     result = outcome(game.position)
@@ -726,10 +752,10 @@ def _classify(position_id: object, on_roll: object) -> tuple[str, str]:
     try:
         position = Position.from_id(position_id.strip())
     except RulesError as exc:
-        raise TableError(str(exc)) from exc
+        raise TableError(exc.phrase) from exc
     result = outcome(position)
     if result is None:
-        raise TableError(f"the game in position {position_id} is not finished")
+        raise TableError("the game in position {position_id} is not finished", position_id=position_id)
     other = "team" if on_roll == "box" else "box"
     winner = on_roll if result.on_roll_won else other
     return str(winner), result.kind.name.lower()
@@ -808,7 +834,7 @@ def on_correct(state: TableState, event: dict[str, Any]) -> None:
     """
     number = event.get("game")
     if isinstance(number, bool) or not isinstance(number, int) or not 1 <= number <= len(state.games):
-        raise TableError(f"there is no finished game {number!r} to correct")
+        raise TableError("there is no finished game {number!r} to correct", number=number)
     reason = event.get("reason")
     if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
         raise TableError("a correction needs a reason (at most 200 characters)")
@@ -824,11 +850,11 @@ def on_correct(state: TableState, event: dict[str, Any]) -> None:
     if record.voided:
         return
     if record.mode == BOARD:
-        raise TableError(f"game {number} was played on the board: the board decided its "
-                         "result; void it instead")
+        raise TableError("game {number} was played on the board: the board decided its "
+                         "result; void it instead", number=number)
     if record.winner is None:
-        raise TableError(f"game {number} ended when every cube was dropped: there is no "
-                         "result to fix; void it instead")
+        raise TableError("game {number} ended when every cube was dropped: there is no "
+                         "result to fix; void it instead", number=number)
 
 
 def _stakes(state: TableState, game: Game) -> tuple[tuple[str, int], ...]:

@@ -5,8 +5,8 @@ Pure functions over plain values; the table state calls them.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Mapping
 
 from chouette.table.errors import TableError
 
@@ -74,7 +74,7 @@ def check_die(name: str, die: object) -> int:
         TableError: not a whole number from 1 to 6.
     """
     if isinstance(die, bool) or not isinstance(die, int) or not 1 <= die <= 6:
-        raise TableError(f"{name}'s die must be a number from 1 to 6, not {die!r}")
+        raise TableError("{name}'s die must be a number from 1 to 6, not {die!r}", name=name, die=die)
     return die
 
 

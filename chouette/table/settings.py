@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
-from typing import Any, Mapping
+from typing import Any
 
 from chouette.table.errors import SettingsError
 
@@ -50,12 +51,15 @@ class Settings:
         for f in fields(self):
             value = getattr(self, f.name)
             if f.type == "bool" and not isinstance(value, bool):
-                raise SettingsError(f"setting {f.name} must be true or false, not {value!r}")
+                raise SettingsError("setting {setting} must be true or false, not {value!r}",
+                                    setting=f.name, value=value)
             if f.type == "int" and (isinstance(value, bool) or not isinstance(value, int)):
-                raise SettingsError(f"setting {f.name} must be a whole number, not {value!r}")
+                raise SettingsError("setting {setting} must be a whole number, not {value!r}",
+                                    setting=f.name, value=value)
             if f.name in choices and value not in choices[f.name]:
                 allowed = ", ".join(choices[f.name])
-                raise SettingsError(f"setting {f.name} must be one of {allowed}, not {value!r}")
+                raise SettingsError("setting {setting} must be one of {allowed}, not {value!r}",
+                                    setting=f.name, allowed=allowed, value=value)
         ranges = {
             "stake_cents": (0, 100_000_000),
             "automatic_doubles": (0, 10),
@@ -66,7 +70,8 @@ class Settings:
         for name, (low, high) in ranges.items():
             value = getattr(self, name)
             if not low <= value <= high:
-                raise SettingsError(f"setting {name} must be between {low} and {high}, not {value}")
+                raise SettingsError("setting {setting} must be between {low} and {high}, not {value}",
+                                    setting=name, low=low, high=high, value=value)
         if 0 < self.partner_min_players < 3:
             raise SettingsError("partner_min_players is 0 (no partners) or at least 3: with two "
                                 "players nobody is left to draw as the box's partner")
@@ -86,7 +91,7 @@ class Settings:
         known = {f.name for f in fields(cls)}
         unknown = sorted(set(data) - known)
         if unknown:
-            raise SettingsError(f"unknown table setting: {', '.join(unknown)}")
+            raise SettingsError("unknown table setting: {settings}", settings=", ".join(unknown))
         return cls(**data)
 
     def to_dict(self) -> dict[str, Any]:

@@ -186,7 +186,7 @@ def apply_event(state: TableState, event: Mapping[str, Any]) -> TableState:
         TableError: the event is malformed or the rules refuse it now (the message says why).
     """
     if not isinstance(event, Mapping):
-        raise TableError(f"an event must be an object with a type, not {event!r}")
+        raise TableError("an event must be an object with a type, not {event!r}", event=event)
     event = dict(event)
     if event.get("type") == "undo":
         return _undo(state)
@@ -224,7 +224,7 @@ def fold(settings: Settings | Mapping[str, Any] | None, events: Iterable[Mapping
             else:
                 state = apply_event(state, event)
         except TableError as exc:
-            raise LogError(index, event, str(exc)) from exc
+            raise LogError(index, event, exc.phrase) from exc
     return state
 
 
@@ -291,8 +291,9 @@ def _refold(settings: Settings, events: list[dict[str, Any]]) -> TableState:
             state = _apply(state, event)
         except TableError as exc:
             if any(e.get("type") == "correct" for e in events[index:]) or event.get("type") == "correct":
-                raise TableError(f"with this correction event {index} ({event.get('type')}) "
-                                 f"would be refused: {exc}") from exc
+                raise TableError("with this correction event {index} ({event_type}) would be refused: "
+                                 "{reason}", index=index, event_type=event.get("type"),
+                                 reason=exc.phrase) from exc
             raise
     return state
 
@@ -324,11 +325,11 @@ def check_name(value: object, what: str = "player") -> str:
         TableError: missing, empty, too long or reserved.
     """
     if not isinstance(value, str) or not value.strip():
-        raise TableError(f"the {what} needs a name")
+        raise TableError("the {what} needs a name", what=what)
     # One spelling per name: "Zoë" typed precomposed or decomposed is the same player.
     name = " ".join(unicodedata.normalize("NFC", value).split())
     if len(name) > MAX_NAME:
-        raise TableError(f"a name has at most {MAX_NAME} characters: {name[:MAX_NAME]}...")
+        raise TableError("a name has at most {count} characters: {name}...", count=MAX_NAME, name=name[:MAX_NAME])
     if name.lower() in RESERVED_NAMES:
-        raise TableError(f"{name!r} is a word the table uses; choose another name")
+        raise TableError("{name!r} is a word the table uses; choose another name", name=name)
     return name

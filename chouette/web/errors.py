@@ -23,6 +23,7 @@ from chouette.services import NotFound, ServiceError
 from chouette.table import TableError
 from chouette.web.auth import is_safe_next
 from chouette.web.htmx import is_htmx
+from chouette.web.refusals import say
 
 
 def flash_fragment(message: str, category: str = "error", status: int = 422) -> Response:
@@ -55,8 +56,8 @@ def handle_service_error(error: ValueError) -> BaseResponse:
     if isinstance(error, NotFound):
         return error_page(404, str(error))
     if is_htmx():
-        return flash_fragment(str(error))
-    flash(str(error), "error")
+        return flash_fragment(say(error))
+    flash(say(error), "error")
     return redirect(_back(), 303)
 
 

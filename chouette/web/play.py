@@ -39,6 +39,7 @@ from chouette.web import house_rules
 from chouette.web.board_svg import CubeView, board_context, legal_steps, render_board
 from chouette.web.errors import error_page
 from chouette.web.htmx import is_htmx, render_if_changed, render_page, see_other
+from chouette.web.refusals import say
 
 bp = Blueprint("play", __name__)
 
@@ -388,7 +389,7 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
         return error_page(403, str(refused))
     except (BadInput, TableError, RulesError, services.ServiceError) as refused:
         db.session.rollback()
-        return _live_response(played, 422, error=str(refused), typed=typed, move_value=move_value)
+        return _live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
     if is_htmx():
         return _live_response(_load(table_id), changed=True)
     return see_other("tables.show", table_id=table_id)
@@ -594,7 +595,7 @@ def position(table_id: int) -> BaseResponse:
             svg = render_board(shown, on_roll=on_roll, dice=None, rail=False,
                                labels={"box": _("Box"), "team": _("Team")})
         except (BadInput, RulesError, ValueError) as refused:
-            error, status = str(refused), 422
+            error, status = say(refused), 422
     return render_page("tables/position.html", "tables/_position.html", status=status,
                        table=played.table, night=played.table.night, text=text[:MAX_FIELD],
                        on_roll=on_roll, error=error, svg=svg, shown=shown)

@@ -94,6 +94,63 @@ def test_the_catalog_compiles_when_its_source_is_newer(tmp_path):
 
 
 def test_no_message_is_listed_twice_in_the_catalog():
-    ids = [line for line in PO.read_text(encoding="utf-8").splitlines() if line.startswith("msgid ")]
+    lines = PO.read_text(encoding="utf-8").splitlines()
+    # A msgid under a msgctxt (the rules' words of chouette/web/refusals.py) is its own message.
+    ids = [f"{lines[n - 1]} {line}" if n and lines[n - 1].startswith("msgctxt ") else line
+           for n, line in enumerate(lines) if line.startswith("msgid ")]
     duplicates = sorted({i for i in ids if ids.count(i) > 1} - {'msgid ""'})
     assert not duplicates, f"messages.po lists these twice: {duplicates}"
+
+
+# The rules' refusals: templates raised by the pure packages (chouette/web/refusals.py says them).
+REFUSAL_KEYWORDS = ("Phrase", "Refusal", "RulesError", "NotationError", "IllegalMoveError", "FormatError",
+                    "CubeError", "MatchError", "DiceError", "TableError", "SettingsError", "LedgerError")
+
+
+def _refusal_templates() -> dict[tuple[str, str | None], str]:
+    """Every template raised in chouette/engine, table and ledger, and the rules' words put into
+    them, as (msgid, msgctxt) -> where."""
+    found: dict[tuple[str, str | None], str] = {}
+    for package in ("engine", "table", "ledger"):
+        folder = ROOT / "chouette" / package
+        keywords = dict.fromkeys(REFUSAL_KEYWORDS)
+        for filename, lineno, message, _comments, context in extract_from_dir(
+                str(folder), [("**.py", "python")], keywords=keywords):
+            msgid = message if isinstance(message, str) else message[0]
+            if msgid:
+                found.setdefault((msgid, context), f"chouette/{package}/{filename}:{lineno}")
+    words = extract_from_dir(str(ROOT / "chouette" / "web"), [("refusals.py", "python")],
+                             keywords={"lazy_pgettext": ((1, "c"), 2)})
+    for filename, lineno, message, _comments, context in words:
+        found.setdefault((message if isinstance(message, str) else message[0], context),
+                         f"chouette/web/{filename}:{lineno}")
+    return found
+
+
+def _placeholders(text: str) -> list[tuple[str, str | None, str]]:
+    import string
+
+    return sorted((name, conversion, spec or "") for _literal, name, spec, conversion
+                  in string.Formatter().parse(text) if name is not None)
+
+
+def test_every_refusal_of_the_rules_has_an_italian_translation():
+    """Fails when a refusal template is raised in the pure packages without an Italian msgstr."""
+    templates = _refusal_templates()
+    assert len(templates) > 150  # the extraction found the raise sites
+    catalog = read_po(PO.open("rb"))
+    translated = {(m.id, m.context): m.string for m in catalog if m.id and m.string}
+    missing = sorted(f"{where}: {msgid!r}" for (msgid, context), where in templates.items()
+                     if (msgid, context) not in translated)
+    assert not missing, (
+        f"{len(missing)} refusals of the rules have no Italian translation: {missing}. Append their "
+        "msgid and msgstr to chouette/translations/it/LC_MESSAGES/messages.po (or run `make translations`)."
+    )
+
+
+def test_every_italian_refusal_keeps_the_placeholders_of_its_template():
+    catalog = read_po(PO.open("rb"))
+    translated = {(m.id, m.context): m.string for m in catalog if m.id and m.string}
+    wrong = sorted(f"{msgid!r} -> {translated[(msgid, context)]!r}" for msgid, context in _refusal_templates()
+                   if _placeholders(msgid) != _placeholders(translated[(msgid, context)]))
+    assert not wrong, f"these translations change the {{placeholders}} of their template: {wrong}"
