@@ -35,7 +35,7 @@ from chouette.models import ChouetteTable, Member, TableEvent
 from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event
 from chouette.table.actions import legal_actions, may_consult
-from chouette.web import house_rules
+from chouette.web import house_rules, log_lines
 from chouette.web.board_svg import CubeView, board_context, legal_steps, render_board
 from chouette.web.errors import error_page
 from chouette.web.htmx import is_htmx, render_if_changed, render_page, see_other
@@ -109,11 +109,11 @@ def _read_only() -> None:
 
 
 def _recent(table_id: int) -> list[dict[str, Any]]:
-    """The latest log lines, newest first, with who recorded them."""
+    """The latest log lines, newest first, each said in words, with who recorded them."""
     query = (select(TableEvent, Member.name).outerjoin(Member, TableEvent.actor_id == Member.id)
              .where(TableEvent.table_id == table_id).order_by(TableEvent.seq.desc()).limit(RECENT))
-    return [{"seq": e.seq, "type": e.type, "payload": e.payload, "who": who, "at": e.at}
-            for e, who in db.session.execute(query)]
+    return [{"seq": e.seq, "type": e.type, "text": log_lines.describe(e.as_dict()), "who": who,
+             "at": e.at} for e, who in db.session.execute(query)]
 
 
 def _correctors(table_id: int) -> dict[int, str | None]:
@@ -165,18 +165,6 @@ def _cube_rows(state: TableState) -> list[dict[str, Any]]:
 
 def _answer_words() -> dict[str, str]:
     return {"take": _("Take"), "drop": _("Drop"), "beaver": _("Beaver"), "raccoon": _("Raccoon")}
-
-
-def _event_words() -> dict[str, str]:
-    """The log's event types in words."""
-    return {
-        "join": _("joins"), "leave": _("leaves"), "order_roll": _("order roll"),
-        "order": _("recorded order"), "partner": _("partnership"), "partner_draw": _("partner drawn"),
-        "double": _("double"), "take": _("take"), "drop": _("drop"), "beaver": _("beaver"),
-        "raccoon": _("raccoon"), "extra": _("extra cube"), "opening_roll": _("opening roll"),
-        "roll": _("roll"), "move": _("move"), "result": _("result"), "correct": _("correction"),
-        "undo": _("undo"),
-    }
 
 
 def _actions(state: TableState) -> dict[str, Any]:
@@ -318,7 +306,6 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "seat_rows": _seat_rows(state),
         "cube_rows": _cube_rows(state) if state.ordered else [],
         "answer_words": _answer_words(),
-        "event_words": _event_words(),
         "unseated": state.waiting + [p for g in state.order_groups or [] for p in g],
         "to_roll": state.waiting if state.order_groups is None
         else [p for g in state.order_groups if len(g) > 1 for p in g],
@@ -554,7 +541,8 @@ def undo(table_id: int) -> BaseResponse:
         abort(403)
     last = played.state.effective[-1] if played.state.effective else None
     return render_page("tables/undo.html", "tables/_undo.html", table=played.table,
-                       night=played.table.night, seq=played.seq, last=last)
+                       night=played.table.night, seq=played.seq,
+                       last=log_lines.describe(last) if last is not None else None)
 
 
 @bp.post("/tables/<int:table_id>/correct")

@@ -177,7 +177,7 @@ def test_a_whole_club_night_at_one_table(live_server, page: Page, context, scree
     # Undo, confirmed in the browser's dialog: game 2 is gone, the undo is in the log.
     click_and_wait(page, table_id, page.get_by_role("link", name="Undo"))
     expect(panel.locator(f'#table-history-{table_id} tr[data-game="2"]')).to_have_count(0)
-    expect(panel.locator(".recent-log li").first).to_contain_text("undo")
+    expect(panel.locator(".recent-log li").first).to_contain_text("Undo of the latest action")
     assert table_state(app, table_id).game is None and len(table_state(app, table_id).games) == 1
 
     # The table page on a tablet, a phone and a TV.

@@ -565,13 +565,13 @@ def test_undo_confirmation_page_without_javascript(app, client, table, htmx):
     page = client.get(f"{table.url}/undo")
     assert page.status_code == 200 and b"<html" in page.data
     html = page.get_data(as_text=True)
-    assert "Undo the last action?" in html and "double" in html and f'name="seq" value="{table.seq()}"' in html
+    assert "Undo the last action?" in html and "The box doubles B" in html and f'name="seq" value="{table.seq()}"' in html
     fragment = client.get(f"{table.url}/undo", headers=htmx)
     assert fragment.data.lstrip().startswith(f'<div id="table-undo-{table.id}"'.encode())
     assert post(client, table, "undo").status_code == 303
     assert table.log()[-1] == {"type": "undo"} and table.state().game is None
     history = client.get(f"{table.url}/live", headers=htmx).get_data(as_text=True)
-    assert re.search(r'class="log-undo">.*?<b>undo</b>.*?Olga', history, re.DOTALL)
+    assert re.search(r'class="log-undo">.*?Undo of the latest action.*?Olga', history, re.DOTALL)
 
 
 def test_undo_page_is_for_the_tables_organizers(app, client, table, login_as):

@@ -1,0 +1,122 @@
+"""The table log in words: one sentence per event, in the reader's language.
+
+The live table lists its latest events, the audit trail a dispute is settled on; each is said
+as the club would say it ("The box doubles Cy, Dee", "Cy's cube: taken") rather than as the
+log's JSON. Players' names are put in as they are (the template escapes them); an event this
+module does not know is shown by its type, so a newer log never breaks the page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask_babel import gettext as _
+
+
+def _names(value: Any) -> str:
+    """A list of names (or of anything) joined for a sentence."""
+    if isinstance(value, (list, tuple)):
+        return ", ".join(str(item) for item in value)
+    return str(value)
+
+
+def _side(value: Any) -> str:
+    return {"box": _("the box"), "team": _("the team")}.get(str(value), str(value))
+
+
+def _result(winner: Any, kind: Any) -> str:
+    words = {
+        ("box", "single"): _("The box wins a single game"),
+        ("box", "gammon"): _("The box wins a gammon"),
+        ("box", "backgammon"): _("The box wins a backgammon"),
+        ("team", "single"): _("The team wins a single game"),
+        ("team", "gammon"): _("The team wins a gammon"),
+        ("team", "backgammon"): _("The team wins a backgammon"),
+    }
+    return words.get((str(winner), str(kind)), f"{winner} {kind}")
+
+
+def _double(event: Mapping[str, Any]) -> str:
+    by = event.get("by")
+    if event.get("extra"):
+        return _("%(who)s redoubles %(giver)s's extra cube", who=by, giver=event["extra"])
+    if by == "box":
+        cubes = event.get("cubes")
+        if cubes:
+            return _("The box doubles %(names)s", names=_names(cubes))
+        return _("The box doubles")
+    return _("%(who)s doubles the box", who=by)
+
+
+def _answer(event: Mapping[str, Any]) -> str:
+    kind, cube = event.get("type"), event.get("cube")
+    if event.get("extra"):
+        words = {"take": _("%(giver)s's extra cube: taken"), "drop": _("%(giver)s's extra cube: dropped"),
+                 "beaver": _("%(giver)s's extra cube: beavered"),
+                 "raccoon": _("%(giver)s's extra cube: raccooned")}
+        return words[kind] % {"giver": event["extra"]}
+    if cube == "team":
+        words = {"take": _("The box takes the team's cube"), "drop": _("The box drops the team's cube"),
+                 "beaver": _("The box beavers the team's cube"),
+                 "raccoon": _("The box raccoons the team's cube")}
+        return words[kind]
+    words = {"take": _("%(name)s's cube: taken"), "drop": _("%(name)s's cube: dropped"),
+             "beaver": _("%(name)s's cube: beavered"), "raccoon": _("%(name)s's cube: raccooned")}
+    return words[kind] % {"name": cube}
+
+
+def _correction(event: Mapping[str, Any]) -> str:
+    reason = event.get("reason", "")
+    if event.get("void"):
+        return _("Game %(number)s corrected: void (%(reason)s)", number=event.get("game"), reason=reason)
+    result = event.get("result") or {}
+    return _("Game %(number)s corrected: %(result)s (%(reason)s)", number=event.get("game"),
+             result=_result(result.get("winner"), result.get("kind")).lower(), reason=reason)
+
+
+def describe(event: Mapping[str, Any]) -> str:
+    """One event of the log as a sentence."""
+    kind = event.get("type")
+    try:
+        if kind == "join":
+            return _("%(name)s joins the table", name=event["player"])
+        if kind == "leave":
+            return _("%(name)s leaves the table", name=event["player"])
+        if kind == "order_roll":
+            rolls = event.get("rolls") or {}
+            return _("Rolls for the order: %(rolls)s",
+                     rolls=", ".join(f"{name} {die}" for name, die in rolls.items()))
+        if kind == "order":
+            return _("Order recorded, the box first: %(names)s", names=_names(event["players"]))
+        if kind == "partner":
+            if event.get("accept"):
+                return _("%(name)s accepts the partnership", name=event["player"])
+            return _("%(name)s declines the partnership", name=event["player"])
+        if kind == "partner_draw":
+            return _("%(name)s is drawn as the box's partner", name=event["player"])
+        if kind == "opening_roll":
+            return _("Opening roll: box %(box)s, team %(team)s", box=event["box"], team=event["team"])
+        if kind == "double":
+            return _double(event)
+        if kind in ("take", "drop", "beaver", "raccoon"):
+            return _answer(event)
+        if kind == "extra":
+            return _("%(giver)s gives %(taker)s an extra cube", giver=event["from"], taker=event["to"])
+        if kind == "roll":
+            dice = event.get("dice") or []
+            return _("Roll %(dice)s", dice="-".join(str(die) for die in dice))
+        if kind == "move":
+            return _("Move %(move)s", move=event["move"])
+        if kind == "result":
+            if "position_id" in event:
+                return _("Final position %(position)s, %(side)s on roll",
+                         position=event["position_id"], side=_side(event.get("on_roll")))
+            return _result(event.get("winner"), event.get("kind"))
+        if kind == "correct":
+            return _correction(event)
+        if kind == "undo":
+            return _("Undo of the latest action")
+    except (KeyError, TypeError):
+        pass
+    return str(kind)
