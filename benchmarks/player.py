@@ -53,7 +53,8 @@ def build(nights: int, games: int, board_tables: int, seed: int) -> int:
             state, events = random_night(settings, NAMES, games, rng.choice,
                                          lambda: rng.randint(1, 6), board=board)
             rows = commands.ledger_changes(new_table(settings), fold(settings, events))
-            services.append_events(table.id, 0, events, organizer, rows)
+            services.append_events(table.id, 0, events, organizer, rows,
+                                   commands.log_snapshots(settings, events))
             total += sum(1 for g in state.games if not g.voided)
     db.session.commit()
     return total

@@ -18,7 +18,7 @@ from __future__ import annotations
 import secrets
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -171,6 +171,19 @@ def resume_table(table: ChouetteTable, seq: int) -> TableState:
         except TableError:
             pass  # a snapshot this code cannot read: the log itself is the truth
     return fold(table.settings, log)
+
+
+def log_snapshots(settings: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
+                  ) -> dict[int, dict[str, Any]]:
+    """The snapshots a log written at once should get (``append_events``' ``snapshots``):
+    the states after its last games' ends, by seq (builders of whole nights, benchmarks)."""
+    state = TableState(Settings.from_dict(settings))
+    ends: list[tuple[int, TableState]] = []
+    for seq, event in enumerate(events, start=1):
+        before, state = state, apply_event(state, event)
+        if finishes_game(before, state, event):
+            ends = [*ends, (seq, state)][-services.SNAPSHOTS_KEPT:]
+    return {seq: ended.snapshot() for seq, ended in ends}
 
 
 def ledger_changes(before: TableState, after: TableState) -> list[services.LedgerRow]:

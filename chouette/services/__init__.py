@@ -39,9 +39,11 @@ from chouette.services.nights import (  # noqa: F401
 from chouette.services.tables import (  # noqa: F401
     PRESETS,
     SETTING_CHOICES,
+    SNAPSHOTS_KEPT,
     SETTING_RANGES,
     TABLE_DEFAULTS,
     LedgerRow,
+    add_snapshots,
     append_events,
     create_table,
     get_table,
