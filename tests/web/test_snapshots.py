@@ -240,10 +240,10 @@ def test_an_imported_night_gets_the_snapshots_of_its_last_games(app, known):
 # --------------------------------------------------------------------------- only a cache
 
 
-def random_commands(rng, names, steps):
+def random_commands(rng, names, steps, settings=None):
     """A random legal night as commands: cube actions and results, undos (often right after
     a game's end), a correction now and then."""
-    state, events = seat_players(new_table({}), names, lambda: rng.randint(1, 6))
+    state, events = seat_players(new_table(settings or {}), names, lambda: rng.randint(1, 6))
     seated_at = len(state.effective)
     for _ in range(steps):
         roll = rng.random()
