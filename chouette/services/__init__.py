@@ -39,8 +39,8 @@ from chouette.services.nights import (  # noqa: F401
 from chouette.services.tables import (  # noqa: F401
     PRESETS,
     SETTING_CHOICES,
-    SNAPSHOTS_KEPT,
     SETTING_RANGES,
+    SNAPSHOTS_KEPT,
     TABLE_DEFAULTS,
     LedgerRow,
     add_snapshots,

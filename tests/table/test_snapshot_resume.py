@@ -8,8 +8,9 @@ import json
 import random
 
 import pytest
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
 from hypothesis import event as note
+from hypothesis import strategies as st
 
 from chouette.table import (
     TableError,

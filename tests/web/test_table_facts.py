@@ -147,7 +147,7 @@ def test_stored_facts_equal_the_fold_after_corrections_and_undos(app, client, lo
 
 
 def test_storing_the_same_facts_twice_or_older_ones_keeps_one_row_at_the_latest_seq(app, known):
-    table_id, organizer_id = known
+    table_id, _organizer_id = known
     with app.app_context():
         settings = dict(services.get_table(table_id).settings)
         facts = folded_facts(table_id)
