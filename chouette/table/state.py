@@ -320,12 +320,14 @@ def resume_log(snapshot: Mapping[str, Any], at: int, events: Sequence[Mapping[st
 
     Raises:
         TableError: the log after ``at`` invalidates the snapshot (``can_resume`` is false),
-            the snapshot is malformed, or an event is refused.
+            the snapshot is malformed or of another log, or an event is refused.
     """
     split = _resume_split(events, at)
     if split is None:
         raise TableError(f"the log after event {at} reaches back before it: fold it whole")
     before, after = split
+    if snapshot.get("effective_count", len(before)) != len(before):
+        raise TableError(f"the snapshot after event {at} is not of this log")
     state = TableState.from_snapshot(snapshot)
     state.effective = [dict(events[i]) for i in before]
     state.snapshots = {len(before): state.copy()}

@@ -132,6 +132,9 @@ def test_a_snapshot_from_past_the_log_or_a_malformed_one_is_refused():
     assert not can_resume(events, len(events) + 1) and not can_resume(events, -1)
     with pytest.raises(TableError, match="malformed"):
         resume_log({"settings": {}}, 7, events)
+    (first, snapshot), *_ = ends_of({}, events)
+    with pytest.raises(TableError, match="not of this log"):
+        resume_log(snapshot, first, [{"type": "join", "player": "Z"}, UNDO] + events)
 
 
 # --------------------------------------------------------------------------- random nights
