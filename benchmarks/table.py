@@ -85,7 +85,7 @@ def run() -> dict[str, object]:
     }
 
 
-def cold_commands(tables: int = 20) -> dict[str, list[float]]:
+def cold_commands(tables: int = 40) -> dict[str, list[float]]:
     """``commands.play`` on a cold process, each time at another copy of the night: with the
     stored snapshots, then without any."""
     import tempfile
