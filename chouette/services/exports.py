@@ -392,7 +392,6 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
                                 player=row.player, points=row.points, cents=row.cents, at=at)
                     for row in rows
                 )
-            db.session.flush()
             add_snapshots(table.id, checked.snapshots)
     return night
 

@@ -191,13 +191,3 @@ def test_two_workers_storing_the_same_facts_at_once_both_succeed(app, known, cap
         assert db.session.scalar(select(func.count()).select_from(TableFactsRow)) == 1
         assert row_of(table_id).seq == seq
 
-
-def test_the_player_page_reads_without_the_write_lock_and_still_stores(app, client, known,
-                                                                       login_as):
-    table_id, _ = known
-    login_as("player")
-    # A read-only first transaction (see ``read_only``): the page is served and the facts
-    # stored by a transaction of their own.
-    assert client.get("/players/Ann").status_code == 200
-    with app.app_context():
-        assert row_of(table_id) is not None
