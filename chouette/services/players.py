@@ -19,7 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, insert, or_, select
+from sqlalchemy import func, insert, or_, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -32,11 +32,20 @@ from chouette.models import (
     Night,
     TableEvent,
     TableFactsRow,
+    TableSnapshot,
     utcnow,
 )
-from chouette.table import GameRecord, Settings, TableState, apply_event
+from chouette.table import (
+    SNAPSHOT_VERSION,
+    GameRecord,
+    Settings,
+    TableError,
+    TableState,
+    apply_event,
+    can_resume,
+)
 from chouette.table.cubes import BOX_SIDE
-from chouette.table.state import corrections_of, effective_events
+from chouette.table.state import corrections_of, effective_after, effective_events
 
 ANSWERS = ("take", "beaver", "raccoon", "drop")
 _CACHE_SIZE = 4096
@@ -218,6 +227,36 @@ def table_facts(settings: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
     """
     kept = [events[i] for i in effective_events(events)]
     state = TableState(Settings.from_dict(settings), corrections=corrections_of(kept))
+    return _fold_facts(state, kept, TableFacts((), state.settings.stake_cents), 0)
+
+
+def facts_since(earlier: TableFacts, snapshot: Mapping[str, Any], at: int,
+                events: Sequence[Mapping[str, Any]]) -> TableFacts:
+    """The facts of the whole log ``events``, folding only the events after ``at``:
+    ``snapshot`` is the state after the first ``at`` events, ``earlier`` the facts of the
+    log as it was at a seq from ``at`` on, which must also have led from ``at``
+    (``can_resume`` of that shorter log): the games finished by ``at`` are final in them.
+
+    Raises:
+        TableError: the log after ``at`` invalidates the snapshot (see ``can_resume``), it
+            is malformed, or an event is refused.
+    """
+    after = effective_after(events, at)
+    if after is None:
+        raise TableError(f"the log after event {at} reaches back before it")
+    state = TableState.from_snapshot(snapshot)
+    finished = len(state.games)
+    kept_earlier = TableFacts(
+        tuple(d for d in earlier.decisions if d.game <= finished), earlier.stake_cents,
+        {player: {n: seat for n, seat in games.items() if n <= finished}
+         for player, games in earlier.seats.items()})
+    return _fold_facts(state, [events[i] for i in after], kept_earlier, finished)
+
+
+def _fold_facts(state: TableState, kept: Sequence[Mapping[str, Any]], earlier: TableFacts,
+                finished: int) -> TableFacts:
+    """Fold the effective events ``kept`` from ``state`` noting each decision; the facts are
+    ``earlier``'s (of the first ``finished`` games) and those of the games after them."""
     pending: list[_Pending] = []
     for event in kept:
         if event.get("type") == "correct":
@@ -228,14 +267,17 @@ def table_facts(settings: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
                 pending.append(found)
         state = apply_event(state, event)
     records = {record.number: record for record in state.games}
-    decisions = tuple(_close(p, records.get(p.game), state.settings) for p in pending)
+    decisions = earlier.decisions + tuple(_close(p, records.get(p.game), state.settings)
+                                          for p in pending)
     seats: dict[str, dict[int, tuple[str, int, bool]]] = defaultdict(dict)
-    for record in state.games:
+    for player, games in earlier.seats.items():
+        seats[player].update(games)
+    for record in state.games[finished:]:
         for player in {record.box, record.partner, *(c.member for c in record.cubes)}:
             found = _role(record, player) if player else None
             if found is not None:
                 seats[player][record.number] = (*found, record.voided)
-    return TableFacts(decisions, state.settings.stake_cents, dict(seats))
+    return TableFacts(decisions, state.settings.stake_cents, {p: g for p, g in seats.items() if g})
 
 
 class _FactsCache:
@@ -282,6 +324,10 @@ def _facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]
     """Each table's facts: cached in the process, else stored (``table_facts``) at the
     table's seq, else folded from its log (one query for all the missing); and the facts
     folded here, for ``store_facts`` once the page is read.
+
+    A table whose stored facts are of an older seq (a live night's) is folded only from its
+    latest stored snapshot at or before that seq that the log still leads to
+    (``facts_since``), else from the start.
     """
     database = str(db.engine.url)
     found: dict[int, TableFacts] = {}
@@ -294,12 +340,16 @@ def _facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]
             found[table.id] = cached
         else:
             missing[table.id] = (key, table)
-    if missing:
-        for table_id, facts in stored_facts({table_id: (key[2], table.settings)
-                                             for table_id, (key, table) in missing.items()}).items():
-            _cache.put(missing[table_id][0], facts)
+    stale: dict[int, tuple[int, TableFacts]] = {}
+    stored = stored_facts({table_id: table.settings for table_id, (_key, table) in missing.items()})
+    for table_id, (seq, facts) in stored.items():
+        key = missing[table_id][0]
+        if seq == key[2]:
+            _cache.put(key, facts)
             found[table_id] = facts
             del missing[table_id]
+        elif seq < key[2]:
+            stale[table_id] = (seq, facts)
     if missing:
         logs: dict[int, list[dict[str, Any]]] = defaultdict(list)
         # Plain rows, not ORM objects: a thousand games are some twenty thousand events.
@@ -309,28 +359,67 @@ def _facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]
         for table_id, seq, kind, payload in db.session.execute(query):
             if seq <= missing[table_id][0][2]:
                 logs[table_id].append({"type": kind, **(payload or {})})
+        since = _facts_since_snapshots(
+            {table_id: (stale[table_id], missing[table_id][1], logs[table_id]) for table_id in stale})
         for table_id, (key, table) in missing.items():
-            facts = table_facts(table.settings, logs[table_id])
+            facts = since.get(table_id) or table_facts(table.settings, logs[table_id])
             _cache.put(key, facts)
             found[table_id] = facts
             folded[table_id] = (key[2], dict(table.settings), facts)
     return found, folded
 
 
-def stored_facts(wanted: Mapping[int, tuple[int, Mapping[str, Any]]]) -> dict[int, TableFacts]:
-    """The stored facts of the tables ``wanted`` (table id -> (seq, settings)) that were
-    folded at exactly that seq with those settings and this ``FACTS_VERSION``."""
+def _facts_since_snapshots(
+    stale: Mapping[int, tuple[tuple[int, TableFacts], ChouetteTable, Sequence[Mapping[str, Any]]]]
+) -> dict[int, TableFacts]:
+    """The facts of tables whose stored facts are of an older seq (table id -> ((that seq,
+    those facts), the table, its log)), from their stored snapshots where one serves."""
+    if not stale:
+        return {}
+    points: dict[int, list[int]] = defaultdict(list)
+    for table_id, seq in db.session.execute(
+        select(TableSnapshot.table_id, TableSnapshot.seq)
+        .where(TableSnapshot.table_id.in_(stale), TableSnapshot.version == SNAPSHOT_VERSION)
+        .order_by(TableSnapshot.seq.desc())
+    ):
+        points[table_id].append(seq)
+    chosen: dict[int, int] = {}
+    for table_id, ((seen, _facts), _table, events) in stale.items():
+        # The facts stored at ``seen`` are final for the games finished at ``at`` only if the
+        # log as it was then led from ``at`` too (a correction made and later undone).
+        at = next((p for p in points[table_id] if p <= seen and can_resume(events, p)
+                   and can_resume(events[:seen], p)), None)
+        if at is not None:
+            chosen[table_id] = at
+    result: dict[int, TableFacts] = {}
+    for table_id, at, snapshot in db.session.execute(
+        select(TableSnapshot.table_id, TableSnapshot.seq, TableSnapshot.state)
+        .where(tuple_(TableSnapshot.table_id, TableSnapshot.seq).in_(list(chosen.items())))
+    ) if chosen else ():
+        (_seen, earlier), table, events = stale[table_id]
+        if snapshot.get("settings") != Settings.from_dict(table.settings).to_dict():
+            continue
+        try:
+            result[table_id] = facts_since(earlier, snapshot, at, events)
+        except TableError:
+            continue  # a snapshot this code cannot read: the table is folded whole
+    return result
+
+
+def stored_facts(wanted: Mapping[int, Mapping[str, Any]]) -> dict[int, tuple[int, TableFacts]]:
+    """The stored facts of the tables ``wanted`` (table id -> settings) folded with those
+    settings and this ``FACTS_VERSION``: table id -> (the seq they were folded at, facts)."""
     if not wanted:
         return {}
     query = (select(TableFactsRow.table_id, TableFactsRow.seq, TableFactsRow.settings,
                     TableFactsRow.facts)
              .where(TableFactsRow.table_id.in_(wanted), TableFactsRow.version == FACTS_VERSION))
-    found: dict[int, TableFacts] = {}
+    found: dict[int, tuple[int, TableFacts]] = {}
     for table_id, seq, settings, data in db.session.execute(query):
-        if (seq, dict(settings or {})) != (wanted[table_id][0], dict(wanted[table_id][1])):
+        if dict(settings or {}) != dict(wanted[table_id]):
             continue
         try:
-            found[table_id] = TableFacts.from_dict(data)
+            found[table_id] = (seq, TableFacts.from_dict(data))
         except (KeyError, TypeError, ValueError, AttributeError):
             log.warning("table %s: stored facts unreadable, folding its log", table_id)
     return found

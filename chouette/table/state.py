@@ -8,8 +8,9 @@ events included.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any
 
 from chouette.table import rules
 from chouette.table.errors import LogError, TableError
@@ -294,6 +295,18 @@ def can_resume(events: Sequence[Mapping[str, Any]], at: int) -> bool:
         TableError: an undo with nothing left to undo.
     """
     return _resume_split(events, at) is not None
+
+
+def effective_after(events: Sequence[Mapping[str, Any]], at: int) -> list[int] | None:
+    """The indices of the effective events after the first ``at`` of ``events`` (a whole
+    log), or None when the state after ``at`` is not the start of the state after all of
+    them (see ``can_resume``).
+
+    Raises:
+        TableError: an undo with nothing left to undo.
+    """
+    split = _resume_split(events, at)
+    return None if split is None else split[1]
 
 
 def _resume_split(events: Sequence[Mapping[str, Any]], at: int) -> tuple[list[int], list[int]] | None:

@@ -10,6 +10,9 @@ import random
 import threading
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import event as note
+from hypothesis import strategies as st
 from sqlalchemy import func, select
 
 from chouette import commands, services
@@ -19,10 +22,14 @@ from chouette.services.players import (
     FACTS_VERSION,
     TableFacts,
     clear_player_cache,
+    facts_since,
     store_facts,
     table_facts,
 )
+from chouette.table import TableError, can_resume
 from tests.factories import gen_member, gen_night, gen_table
+from tests.table.test_properties import SETTINGS
+from tests.table.test_snapshot_resume import ends_of, night_with_undos
 from tests.web.test_exports import KNOWN, play_log
 from tests.web.test_snapshots import random_commands
 
@@ -84,8 +91,8 @@ def test_the_player_page_stores_each_tables_facts_at_its_seq(app, client, known,
         assert TableFacts.from_dict(row.facts) == folded_facts(table_id)
 
 
-def test_a_cold_process_reads_the_stored_facts_until_the_table_moves(app, client, known, login_as):
-    table_id, organizer_id = known
+def test_a_cold_process_reads_the_stored_facts(app, client, known, login_as):
+    table_id, _ = known
     login_as("player")
     client.get("/players/Bob")
     with app.app_context():
@@ -95,13 +102,49 @@ def test_a_cold_process_reads_the_stored_facts_until_the_table_moves(app, client
         db.session.commit()
         clear_player_cache()
         assert services.player_history("Bob").decisions["take"].count == 0
-        # The table moves: the stored row is of an older seq, so the log is folded again.
-        play_log(table_id, [{"type": "result", "winner": "team", "kind": "single"}],
-                 db.session.get(Member, organizer_id))
+
+
+def test_when_the_table_moves_its_stored_facts_follow_the_log(app, known):
+    table_id, organizer_id = known
+    with app.app_context():
+        services.player_history("Bob")
+        organizer = db.session.get(Member, organizer_id)
+        play_log(table_id, [{"type": "result", "winner": "team", "kind": "single"}], organizer)
         clear_player_cache()
         assert services.player_history("Bob").decisions["take"].count == 2
         assert row_of(table_id).seq == services.last_seq(table_id)
         assert TableFacts.from_dict(row_of(table_id).facts) == folded_facts(table_id)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_facts_stored_during_a_night_brought_up_to_date_equal_the_fold(app, seed):
+    """A page viewed by a cold process every few commands: each time the stored facts of an
+    older seq are brought forward from a snapshot (or folded again) and stored."""
+    rng = random.Random(100 + seed)
+    names = ["Ann", "Bob", "Cy", "Dee"]
+    with app.app_context():
+        organizer = gen_member("organizer")
+        table_id = gen_table().id
+        events = random_commands(rng, names, 160)
+        for start in range(0, len(events), 9):
+            play_log(table_id, events[start:start + 9], organizer)
+            clear_player_cache()
+            history = services.player_history(names[start % len(names)])
+            assert row_of(table_id).seq == services.last_seq(table_id)
+            assert TableFacts.from_dict(row_of(table_id).facts) == folded_facts(table_id)
+            clear_player_cache()
+            assert services.player_history(history.name) == history
+
+
+def test_facts_stored_while_a_later_undone_correction_was_in_force_are_not_brought_forward():
+    log = KNOWN[:8]  # game 1 ends at seq 8
+    (at, snapshot), = ends_of({}, log)
+    corrected = log + [{"type": "correct", "game": 1, "reason": "r", "void": True}]
+    events = corrected + [{"type": "undo"}]
+    assert can_resume(events, at) and not can_resume(corrected, at)
+    stale = table_facts({}, corrected)  # as a page saw them at seq 9
+    assert stale != table_facts({}, events)
+    assert facts_since(table_facts({}, log), snapshot, at, events) == table_facts({}, events)
 
 
 def test_stored_facts_of_another_format_or_other_settings_are_folded_again(app, known):
@@ -191,3 +234,22 @@ def test_two_workers_storing_the_same_facts_at_once_both_succeed(app, known, cap
         assert db.session.scalar(select(func.count()).select_from(TableFactsRow)) == 1
         assert row_of(table_id).seq == seq
 
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), table=SETTINGS)
+def test_facts_since_a_snapshot_equal_the_facts_of_the_whole_log(data, table):
+    """Stored facts of an older seq, brought up to date from a snapshot at or before it."""
+    _state, events = night_with_undos(data, table)
+    ends = [(seq, snap) for seq, snap in ends_of(table, events) if can_resume(events, seq)]
+    note("a usable snapshot" if ends else "no usable snapshot")
+    whole = table_facts(table, events)
+    for at, snapshot in ends:
+        seen = data.draw(st.integers(at, len(events)), label="the stored facts' seq")
+        if can_resume(events[:seen], at):
+            earlier = table_facts(table, events[:seen])
+            assert facts_since(earlier, snapshot, at, events) == whole
+    for seq, snapshot in ends_of(table, events):
+        if not can_resume(events, seq):
+            with pytest.raises(TableError, match="reaches back before it"):
+                facts_since(whole, snapshot, seq, events)
