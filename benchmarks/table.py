@@ -23,10 +23,10 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from chouette.ledger import settle_up  # noqa: E402
-from chouette.table import apply_event, fold, resume  # noqa: E402
-from chouette.table.actions import legal_actions  # noqa: E402
-from chouette.table.simulate import random_night  # noqa: E402
+from chouette.ledger import settle_up
+from chouette.table import apply_event, fold, resume
+from chouette.table.actions import legal_actions
+from chouette.table.simulate import random_night
 
 SETTINGS = {"cube_mode": "multi", "stake_cents": 100, "partner_min_players": 0}
 
