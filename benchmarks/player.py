@@ -12,7 +12,10 @@ percentile:
 - cold process, stored facts: the per-process caches emptied before each request (a worker
   after a restart): every table's facts read from its ``table_facts`` row;
 - first view ever: the caches emptied and every ``table_facts`` row deleted before each
-  request: every table folded again from its log, and its facts stored.
+  request: every table folded again from its log, and its facts stored;
+- a live table moved: before each request one more command at one table (a live night) and
+  the caches emptied: that table's stored facts are brought forward from its latest stored
+  snapshot, the others read.
 
     .venv/bin/python benchmarks/player.py [--nights 10] [--games 50] [--runs 30] [--board 0]
 """
@@ -28,15 +31,16 @@ import sys
 import tempfile
 import time
 
-from sqlalchemy import delete
+from sqlalchemy import delete, select
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 from app import create_app
 from chouette import commands, services
 from chouette.extensions import db
-from chouette.models import TableFactsRow
+from chouette.models import ChouetteTable, Member, TableFactsRow
 from chouette.table import fold, new_table
+from chouette.table.actions import legal_actions
 from chouette.table.simulate import random_night
 from tests.factories import PASSWORD, TEST_HASH, gen_member, gen_night, gen_table
 
@@ -66,10 +70,17 @@ def build(nights: int, games: int, board_tables: int, seed: int) -> int:
     return total
 
 
-def measure(client, runs: int, cold: bool, stored: bool = True) -> list[float]:
-    """Server times of ``runs`` requests of the page, in milliseconds."""
+def measure(client, runs: int, cold: bool, stored: bool = True, moved: int | None = None
+            ) -> list[float]:
+    """Server times of ``runs`` requests of the page, in milliseconds (``moved``: a table
+    that gets one more command before each request)."""
     times = []
+    rng = random.Random(7)
     for _ in range(runs):
+        if moved is not None:
+            played = commands.load_play(moved)
+            organizer = db.session.scalar(select(Member).where(Member.username == "org"))
+            commands.play(moved, played.seq, rng.choice(legal_actions(played.state)), organizer)
         if not stored:
             db.session.execute(delete(TableFactsRow))
             db.session.commit()
@@ -118,6 +129,8 @@ def main() -> None:
             report("cold process, stored facts", measure(client, args.runs, cold=True))
             report("first view ever", measure(client, max(3, args.runs // 6), cold=True,
                                               stored=False))
+            report("a live table moved", measure(client, args.runs, cold=True,
+                                                 moved=max(t.id for t in db.session.scalars(select(ChouetteTable)))))
         with app.app_context():
             db.session.remove()
             db.engine.dispose()
