@@ -79,7 +79,8 @@ def prepare(database: Path):
             names = [p.name for p in players[number * SEATED:(number + 1) * SEATED]]
             rng = random.Random(20261121 + number)
             state, events = random_night(SETTINGS, names, GAMES, rng.choice, lambda rng=rng: rng.randint(1, 6))
-            services.append_events(table.id, 0, events, organizer, commands.ledger_changes(new_table(table.settings), state))
+            services.append_events(table.id, 0, events, organizer, commands.ledger_changes(new_table(table.settings), state),
+                                   commands.log_snapshots(table.settings, events))
             table_ids.append(table.id)
         usernames = [p.username for p in players]
         night_id = night.id

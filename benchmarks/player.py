@@ -9,7 +9,13 @@ percentile:
 
 - warm: the tables' facts are in the per-process cache (every request after the first one
   while nothing changes, the common case);
-- cold: the cache emptied before each request (every table folded again from its log).
+- cold process, stored facts: the per-process caches emptied before each request (a worker
+  after a restart): every table's facts read from its ``table_facts`` row;
+- first view ever: the caches emptied and every ``table_facts`` row deleted before each
+  request: every table folded again from its log, and its facts stored;
+- a live table moved: before each request one more command at one table (a live night) and
+  the caches emptied: that table's stored facts are brought forward from its latest stored
+  snapshot, the others read.
 
     .venv/bin/python benchmarks/player.py [--nights 10] [--games 50] [--runs 30] [--board 0]
 """
@@ -25,12 +31,16 @@ import sys
 import tempfile
 import time
 
+from sqlalchemy import delete, select
+
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 from app import create_app
 from chouette import commands, services
 from chouette.extensions import db
+from chouette.models import ChouetteTable, Member, TableFactsRow
 from chouette.table import fold, new_table
+from chouette.table.actions import legal_actions
 from chouette.table.simulate import random_night
 from tests.factories import PASSWORD, TEST_HASH, gen_member, gen_night, gen_table
 
@@ -53,16 +63,27 @@ def build(nights: int, games: int, board_tables: int, seed: int) -> int:
             state, events = random_night(settings, NAMES, games, rng.choice,
                                          lambda: rng.randint(1, 6), board=board)
             rows = commands.ledger_changes(new_table(settings), fold(settings, events))
-            services.append_events(table.id, 0, events, organizer, rows)
+            services.append_events(table.id, 0, events, organizer, rows,
+                                   commands.log_snapshots(settings, events))
             total += sum(1 for g in state.games if not g.voided)
     db.session.commit()
     return total
 
 
-def measure(client, runs: int, cold: bool) -> list[float]:
-    """Server times of ``runs`` requests of the page, in milliseconds."""
+def measure(client, runs: int, cold: bool, stored: bool = True, moved: int | None = None
+            ) -> list[float]:
+    """Server times of ``runs`` requests of the page, in milliseconds (``moved``: a table
+    that gets one more command before each request)."""
     times = []
+    rng = random.Random(7)
     for _ in range(runs):
+        if moved is not None:
+            played = commands.load_play(moved)
+            organizer = db.session.scalar(select(Member).where(Member.username == "org"))
+            commands.play(moved, played.seq, rng.choice(legal_actions(played.state)), organizer)
+        if not stored:
+            db.session.execute(delete(TableFactsRow))
+            db.session.commit()
         if cold:
             services.clear_player_cache()
             commands.clear_cache()
@@ -77,7 +98,7 @@ def report(label: str, times: list[float]) -> None:
     """Print the median and the 95th percentile."""
     ordered = sorted(times)
     p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    print(f"{label:>5}: median {statistics.median(times):7.1f} ms   p95 {p95:7.1f} ms   ({len(times)} runs)")
+    print(f"{label:>26}: median {statistics.median(times):7.1f} ms   p95 {p95:7.1f} ms   ({len(times)} runs)")
 
 
 def main() -> None:
@@ -105,7 +126,11 @@ def main() -> None:
             html = client.get("/players/Ann").data.decode()
             assert f'data-games="{games}"' in html, "the chart does not have one point per game"
             report("warm", measure(client, args.runs, cold=False))
-            report("cold", measure(client, max(3, args.runs // 6), cold=True))
+            report("cold process, stored facts", measure(client, args.runs, cold=True))
+            report("first view ever", measure(client, max(3, args.runs // 6), cold=True,
+                                              stored=False))
+            report("a live table moved", measure(client, args.runs, cold=True,
+                                                 moved=max(t.id for t in db.session.scalars(select(ChouetteTable)))))
         with app.app_context():
             db.session.remove()
             db.engine.dispose()

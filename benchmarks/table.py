@@ -5,6 +5,10 @@ Prints figures; asserts nothing. Run: .venv/bin/python benchmarks/table.py
 - fold: a night of 60 scoresheet games, multi-cube, 8 players, folded from the start;
 - command: one more event applied to that night, the way the server does it: rebuild the
   state from the snapshot of the last finished game, fold the events since, apply the event;
+- cold command: ``commands.play`` on a process that never saw the table (a worker after a
+  restart), the night in a temporary SQLite database: read the log and the stored snapshot
+  of the last finished game, fold the events since, apply, write; and the same with no
+  stored snapshot (the whole log folded, as before snapshots were stored);
 - settle-up: fewest transfers for 20 players (exact) and for 200.
 """
 
@@ -19,10 +23,10 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
-from chouette.ledger import settle_up  # noqa: E402
-from chouette.table import apply_event, fold, resume  # noqa: E402
-from chouette.table.actions import legal_actions  # noqa: E402
-from chouette.table.simulate import random_night  # noqa: E402
+from chouette.ledger import settle_up
+from chouette.table import apply_event, fold, resume
+from chouette.table.actions import legal_actions
+from chouette.table.simulate import random_night
 
 SETTINGS = {"cube_mode": "multi", "stake_cents": 100, "partner_min_players": 0}
 
@@ -81,6 +85,58 @@ def run() -> dict[str, object]:
     }
 
 
+def cold_commands(tables: int = 40) -> dict[str, list[float]]:
+    """``commands.play`` on a cold process, each time at another copy of the night: with the
+    stored snapshots, then without any."""
+    import tempfile
+
+    from sqlalchemy import delete
+
+    from app import create_app
+    from chouette import commands, services
+    from chouette.extensions import db
+    from chouette.models import Member, TableSnapshot
+    from chouette.table import new_table
+    from tests.factories import TEST_HASH, gen_member, gen_night, gen_table
+
+    settings = {**services.TABLE_DEFAULTS, **SETTINGS}
+    state, events = night()
+    rows = commands.ledger_changes(new_table(settings), fold(settings, events))
+    snapshots = commands.log_snapshots(settings, events)
+    command = next(a for a in legal_actions(state) if a["type"] == "double")
+    figures: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder}/bench.sqlite",
+                          "PASSWORD_HASH_METHOD": TEST_HASH, "SECRET_KEY": "bench"})
+        with app.app_context():
+            db.create_all()
+            organizer_id = gen_member("organizer").id
+            night_ = gen_night()
+            groups = {label: [gen_table(night_, name=f"{label} {n}", settings=settings).id
+                              for n in range(tables)]
+                      for label in ("snapshot", "no snapshot")}
+            for label, stored in (("snapshot", True), ("no snapshot", False)):
+                table_ids = groups[label]
+                for table_id in table_ids:
+                    services.append_events(table_id, 0, events, None, rows, snapshots)
+                if not stored:
+                    db.session.execute(delete(TableSnapshot).where(TableSnapshot.table_id.in_(table_ids)))
+                    db.session.commit()
+                times = []
+                for table_id in table_ids:
+                    commands.clear_cache()
+                    db.session.remove()
+                    organizer = db.session.get(Member, organizer_id)
+                    db.session.commit()
+                    start = time.perf_counter()
+                    commands.play(table_id, len(events), command, organizer)
+                    times.append(time.perf_counter() - start)
+                figures[label] = times
+            db.session.remove()
+            db.engine.dispose()
+    return figures
+
+
 def main() -> None:
     figures = run()
     print(f"night: {figures['games']} games, {figures['events']} events (multi-cube, 8 players)")
@@ -88,6 +144,11 @@ def main() -> None:
     print(f"one command on the full night (snapshot + events since + apply): "
           f"{_ms(figures['command'])}  (goal: under 5 ms)")
     print(f"one command on the state in memory: {_ms(figures['in_memory'])}")
+    cold = cold_commands()
+    print(f"one command on a cold process (SQLite, commands.play), from the stored snapshot: "
+          f"{_ms(cold['snapshot'])}")
+    print(f"one command on a cold process, no stored snapshot (the whole log folded): "
+          f"{_ms(cold['no snapshot'])}")
     for players, times in figures["settle"].items():
         goal = "  (goal: exact, under 100 ms)" if players == 20 else ""
         print(f"settle-up, {players} players: {_ms(times)}{goal}")

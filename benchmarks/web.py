@@ -94,7 +94,8 @@ def prepare(database: Path) -> list[int]:
             state, events = random_night(SETTINGS, NAMES, GAMES, rng.choice,
                                          lambda rng=rng: rng.randint(1, 6))
             rows = commands.ledger_changes(new_table(table.settings), state)
-            services.append_events(table.id, 0, events, organizer, rows)
+            services.append_events(table.id, 0, events, organizer, rows,
+                                   commands.log_snapshots(table.settings, events))
             table_ids.append(table.id)
         db.session.commit()
         db.engine.dispose()

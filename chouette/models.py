@@ -256,3 +256,40 @@ class Season(Model):
 
     def __repr__(self) -> str:
         return f"<Season {self.id} {self.first_date}..{self.last_date} {self.currency} {self.name!r}>"
+
+
+class TableSnapshot(Model):
+    """A table's state after exactly ``seq`` events of its log (``TableState.snapshot()``),
+    written with the event that finished a game so a cold process folds only what follows.
+
+    A cache of the log, not history: dropping every row changes no answer, and only a
+    table's latest few are kept. ``version`` is the snapshot format (``SNAPSHOT_VERSION``).
+    """
+
+    __tablename__ = "table_snapshot"
+    __table_args__ = (UniqueConstraint("table_id", "seq"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("chouette_table.id"))
+    seq: Mapped[int]
+    version: Mapped[int]
+    state: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class TableFactsRow(Model):
+    """A table's facts for the player pages (``services.players.TableFacts`` as JSON), as
+    folded at ``seq`` with ``settings``: a projection of the log, recomputed when it moved.
+
+    A cache, not history: dropping every row changes no answer. ``version`` is the facts'
+    format (``services.players.FACTS_VERSION``).
+    """
+
+    __tablename__ = "table_facts"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("chouette_table.id"), primary_key=True)
+    seq: Mapped[int]
+    version: Mapped[int]
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+    facts: Mapped[dict[str, Any]] = mapped_column(JSON)
+    computed_at: Mapped[datetime] = mapped_column(default=utcnow)

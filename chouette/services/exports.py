@@ -41,14 +41,23 @@ from chouette.models import (
 from chouette.services.base import ServiceError, _transaction
 from chouette.services.nights import CURRENCY_RE, get_night
 from chouette.services.tables import (
+    SNAPSHOTS_KEPT,
     LedgerRow,
+    add_snapshots,
     get_table,
     normalize_settings,
     preset_of,
     table_log,
 )
 from chouette.standings import GameMoney, games_money, money_changes
-from chouette.table import GameRecord, TableError, TableState, apply_event, new_table
+from chouette.table import (
+    GameRecord,
+    TableError,
+    TableState,
+    apply_event,
+    finishes_game,
+    new_table,
+)
 from chouette.web.refusals import say
 
 #: The largest night export an import accepts (a busy night's logs are well under 1 MB).
@@ -259,6 +268,8 @@ class _CheckedTable:
     settings: dict[str, Any]
     events: list[dict[str, Any]]
     rows: list[list[LedgerRow]]  # per event
+    #: the snapshots of the states after the last games' ends (seq -> snapshot data)
+    snapshots: dict[int, dict[str, Any]] = field(default_factory=dict)
 
 
 def read_night_export(raw: bytes | str) -> dict[str, Any]:
@@ -317,6 +328,7 @@ def _check_table(index: int, raw: object, seen: set[str]) -> _CheckedTable:
         raise ImportRefused(_("Table “%(name)s”: %(reason)s", name=name, reason=str(error))) from error
     state = new_table(settings)
     rows: list[list[LedgerRow]] = []
+    ends: list[tuple[int, TableState]] = []
     for number, event in enumerate(events, start=1):
         kind = event.get("type") if isinstance(event, Mapping) else None
         if not isinstance(kind, str) or not kind or len(kind) > 32:
@@ -328,7 +340,10 @@ def _check_table(index: int, raw: object, seen: set[str]) -> _CheckedTable:
             raise ImportRefused(_("Table “%(name)s”, event %(number)d (%(type)s): %(reason)s",
                                   name=name, number=number, type=kind, reason=say(error))) from error
         rows.append([LedgerRow(*change) for change in money_changes(before, state)])
-    return _CheckedTable(name, settings, [dict(e) for e in events], rows)
+        if finishes_game(before, state, event):
+            ends = [*ends, (number, state)][-SNAPSHOTS_KEPT:]  # states are never changed
+    return _CheckedTable(name, settings, [dict(e) for e in events], rows,
+                         {seq: ended.snapshot() for seq, ended in ends})
 
 
 def check_night_export(data: Mapping[str, Any]) -> tuple[tuple[str, dt.date, str, bool], list[_CheckedTable]]:
@@ -385,6 +400,7 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
                                 player=row.player, points=row.points, cents=row.cents, at=at)
                     for row in rows
                 )
+            add_snapshots(table.id, checked.snapshots)
     return night
 
 

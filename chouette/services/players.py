@@ -2,13 +2,16 @@
 
 A player is a display name as used at the tables (members and guests alike). The facts of a
 table (each finished game's seats and result, each cube decision and how it ended) come from
-its log; they are cached per process, keyed by the table and its last seq, so a page with a
-thousand games folds only the tables that changed since it was last seen. The money comes
-from the ledger rows, summed per game in one query, so every amount matches the ledger.
+its log; they are cached per process, keyed by the table and its last seq, and stored in the
+``table_facts`` rows (a projection of the log, keyed by the seq it was folded at), so a cold
+process reads them instead of folding: a table is folded again only when its log moved, and
+a closed night's tables never move. The money comes from the ledger rows, summed per game in
+one query, so every amount matches the ledger.
 """
 
 from __future__ import annotations
 
+import logging
 import threading
 import unicodedata
 from collections import OrderedDict, defaultdict
@@ -16,17 +19,41 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, or_, select, tuple_
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import SQLAlchemyError
 
 from chouette.extensions import db
 from chouette.ledger.money import pair_stake_cents, points_to_cents
-from chouette.models import ChouetteTable, LedgerEntry, Member, Night, TableEvent
-from chouette.table import GameRecord, Settings, TableState, apply_event
+from chouette.models import (
+    ChouetteTable,
+    LedgerEntry,
+    Member,
+    Night,
+    TableEvent,
+    TableFactsRow,
+    TableSnapshot,
+    utcnow,
+)
+from chouette.table import (
+    SNAPSHOT_VERSION,
+    GameRecord,
+    Settings,
+    TableError,
+    TableState,
+    apply_event,
+    can_resume,
+)
 from chouette.table.cubes import BOX_SIDE
-from chouette.table.state import corrections_of, effective_events
+from chouette.table.state import corrections_of, effective_after, effective_events
 
 ANSWERS = ("take", "beaver", "raccoon", "drop")
 _CACHE_SIZE = 4096
+#: The format of the stored facts (``TableFacts.to_dict``); rows of another version are
+#: folded again (bump it when the facts' shape, or what the rules make of a log, changes).
+FACTS_VERSION = 1
+
+log = logging.getLogger(__name__)
 
 
 def display_name(value: object) -> str:
@@ -57,16 +84,52 @@ class Decision:
     cents: int
     outcome: str
 
+    def to_list(self) -> list[Any]:
+        """JSON-ready form (a list: a night has hundreds of decisions)."""
+        return [self.player, self.answer, self.role, self.game, self.value, self.points,
+                self.cents, self.outcome]
+
+    @classmethod
+    def from_list(cls, data: Sequence[Any]) -> Decision:
+        """Inverse of :meth:`to_list` (JSON gives back the same strings and ints).
+
+        Raises:
+            TypeError: not the eight fields.
+        """
+        return cls(*data)
+
 
 @dataclass(frozen=True)
 class TableFacts:
-    """What the player page needs from one table's log: finished games and decisions."""
+    """What the player page needs from one table's log: the seats of its finished games and
+    its cube decisions (not the game records themselves: those were nine tenths of a stored
+    row and two thirds of the time to read one back, for nothing the page shows)."""
 
-    games: tuple[GameRecord, ...]
     decisions: tuple[Decision, ...]
     stake_cents: int
     #: player -> game number -> (seat, his result in it, voided): counted once per fold.
     seats: dict[str, dict[int, tuple[str, int, bool]]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (what a ``table_facts`` row stores); ``from_dict`` reads it back."""
+        return {
+            "decisions": [decision.to_list() for decision in self.decisions],
+            "stake_cents": self.stake_cents,
+            "seats": {player: {str(number): [seat, result, voided]
+                               for number, (seat, result, voided) in games.items()}
+                      for player, games in self.seats.items()},
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> TableFacts:
+        """Inverse of :meth:`to_dict`. Raises KeyError, TypeError or ValueError when malformed."""
+        return cls(
+            tuple(Decision.from_list(decision) for decision in data["decisions"]),
+            int(data["stake_cents"]),
+            {player: {int(number): (seat, result, voided)
+                      for number, (seat, result, voided) in games.items()}
+             for player, games in data["seats"].items()},
+        )
 
 
 @dataclass
@@ -164,6 +227,36 @@ def table_facts(settings: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
     """
     kept = [events[i] for i in effective_events(events)]
     state = TableState(Settings.from_dict(settings), corrections=corrections_of(kept))
+    return _fold_facts(state, kept, TableFacts((), state.settings.stake_cents), 0)
+
+
+def facts_since(earlier: TableFacts, snapshot: Mapping[str, Any], at: int,
+                events: Sequence[Mapping[str, Any]]) -> TableFacts:
+    """The facts of the whole log ``events``, folding only the events after ``at``:
+    ``snapshot`` is the state after the first ``at`` events, ``earlier`` the facts of the
+    log as it was at a seq from ``at`` on, which must also have led from ``at``
+    (``can_resume`` of that shorter log): the games finished by ``at`` are final in them.
+
+    Raises:
+        TableError: the log after ``at`` invalidates the snapshot (see ``can_resume``), it
+            is malformed, or an event is refused.
+    """
+    after = effective_after(events, at)
+    if after is None:
+        raise TableError(f"the log after event {at} reaches back before it")
+    state = TableState.from_snapshot(snapshot)
+    finished = len(state.games)
+    kept_earlier = TableFacts(
+        tuple(d for d in earlier.decisions if d.game <= finished), earlier.stake_cents,
+        {player: {n: seat for n, seat in games.items() if n <= finished}
+         for player, games in earlier.seats.items()})
+    return _fold_facts(state, [events[i] for i in after], kept_earlier, finished)
+
+
+def _fold_facts(state: TableState, kept: Sequence[Mapping[str, Any]], earlier: TableFacts,
+                finished: int) -> TableFacts:
+    """Fold the effective events ``kept`` from ``state`` noting each decision; the facts are
+    ``earlier``'s (of the first ``finished`` games) and those of the games after them."""
     pending: list[_Pending] = []
     for event in kept:
         if event.get("type") == "correct":
@@ -174,14 +267,17 @@ def table_facts(settings: Mapping[str, Any], events: Sequence[Mapping[str, Any]]
                 pending.append(found)
         state = apply_event(state, event)
     records = {record.number: record for record in state.games}
-    decisions = tuple(_close(p, records.get(p.game), state.settings) for p in pending)
+    decisions = earlier.decisions + tuple(_close(p, records.get(p.game), state.settings)
+                                          for p in pending)
     seats: dict[str, dict[int, tuple[str, int, bool]]] = defaultdict(dict)
-    for record in state.games:
+    for player, games in earlier.seats.items():
+        seats[player].update(games)
+    for record in state.games[finished:]:
         for player in {record.box, record.partner, *(c.member for c in record.cubes)}:
             found = _role(record, player) if player else None
             if found is not None:
                 seats[player][record.number] = (*found, record.voided)
-    return TableFacts(tuple(state.games), decisions, state.settings.stake_cents, dict(seats))
+    return TableFacts(decisions, state.settings.stake_cents, {p: g for p, g in seats.items() if g})
 
 
 class _FactsCache:
@@ -219,10 +315,23 @@ def clear_player_cache() -> None:
     _cache.clear()
 
 
-def _facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]) -> dict[int, TableFacts]:
-    """Each table's facts: cached, or folded from its log (one query for all the missing)."""
+#: Facts folded by a read, to be stored: table id -> (seq, settings, facts).
+Folded = dict[int, tuple[int, dict[str, Any], TableFacts]]
+
+
+def _facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]
+              ) -> tuple[dict[int, TableFacts], Folded]:
+    """Each table's facts: cached in the process, else stored (``table_facts``) at the
+    table's seq, else folded from its log (one query for all the missing); and the facts
+    folded here, for ``store_facts`` once the page is read.
+
+    A table whose stored facts are of an older seq (a live night's) is folded only from its
+    latest stored snapshot at or before that seq that the log still leads to
+    (``facts_since``), else from the start.
+    """
     database = str(db.engine.url)
     found: dict[int, TableFacts] = {}
+    folded: Folded = {}
     missing: dict[int, tuple[tuple[str, int, int, str], ChouetteTable]] = {}
     for table in tables:
         key = (database, table.id, seqs.get(table.id, 0), repr(sorted(table.settings.items())))
@@ -231,6 +340,16 @@ def _facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]) -> dict[
             found[table.id] = cached
         else:
             missing[table.id] = (key, table)
+    stale: dict[int, tuple[int, TableFacts]] = {}
+    stored = stored_facts({table_id: table.settings for table_id, (_key, table) in missing.items()})
+    for table_id, (seq, facts) in stored.items():
+        key = missing[table_id][0]
+        if seq == key[2]:
+            _cache.put(key, facts)
+            found[table_id] = facts
+            del missing[table_id]
+        elif seq < key[2]:
+            stale[table_id] = (seq, facts)
     if missing:
         logs: dict[int, list[dict[str, Any]]] = defaultdict(list)
         # Plain rows, not ORM objects: a thousand games are some twenty thousand events.
@@ -240,11 +359,111 @@ def _facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]) -> dict[
         for table_id, seq, kind, payload in db.session.execute(query):
             if seq <= missing[table_id][0][2]:
                 logs[table_id].append({"type": kind, **(payload or {})})
+        since = _facts_since_snapshots(
+            {table_id: (stale[table_id], missing[table_id][1], logs[table_id]) for table_id in stale})
         for table_id, (key, table) in missing.items():
-            facts = table_facts(table.settings, logs[table_id])
+            facts = since.get(table_id) or table_facts(table.settings, logs[table_id])
             _cache.put(key, facts)
             found[table_id] = facts
+            folded[table_id] = (key[2], dict(table.settings), facts)
+    return found, folded
+
+
+def _facts_since_snapshots(
+    stale: Mapping[int, tuple[tuple[int, TableFacts], ChouetteTable, Sequence[Mapping[str, Any]]]]
+) -> dict[int, TableFacts]:
+    """The facts of tables whose stored facts are of an older seq (table id -> ((that seq,
+    those facts), the table, its log)), from their stored snapshots where one serves."""
+    if not stale:
+        return {}
+    points: dict[int, list[int]] = defaultdict(list)
+    for table_id, seq in db.session.execute(
+        select(TableSnapshot.table_id, TableSnapshot.seq)
+        .where(TableSnapshot.table_id.in_(stale), TableSnapshot.version == SNAPSHOT_VERSION)
+        .order_by(TableSnapshot.seq.desc())
+    ):
+        points[table_id].append(seq)
+    chosen: dict[int, int] = {}
+    for table_id, ((seen, _facts), _table, events) in stale.items():
+        # The facts stored at ``seen`` are final for the games finished at ``at`` only if the
+        # log as it was then led from ``at`` too (a correction made and later undone).
+        at = next((p for p in points[table_id] if p <= seen and can_resume(events, p)
+                   and can_resume(events[:seen], p)), None)
+        if at is not None:
+            chosen[table_id] = at
+    result: dict[int, TableFacts] = {}
+    for table_id, at, snapshot in db.session.execute(
+        select(TableSnapshot.table_id, TableSnapshot.seq, TableSnapshot.state)
+        .where(tuple_(TableSnapshot.table_id, TableSnapshot.seq).in_(list(chosen.items())))
+    ) if chosen else ():
+        (_seen, earlier), table, events = stale[table_id]
+        if snapshot.get("settings") != Settings.from_dict(table.settings).to_dict():
+            continue
+        try:
+            result[table_id] = facts_since(earlier, snapshot, at, events)
+        except TableError:
+            continue  # a snapshot this code cannot read: the table is folded whole
+    return result
+
+
+def stored_facts(wanted: Mapping[int, Mapping[str, Any]]) -> dict[int, tuple[int, TableFacts]]:
+    """The stored facts of the tables ``wanted`` (table id -> settings) folded with those
+    settings and this ``FACTS_VERSION``: table id -> (the seq they were folded at, facts)."""
+    if not wanted:
+        return {}
+    query = (select(TableFactsRow.table_id, TableFactsRow.seq, TableFactsRow.settings,
+                    TableFactsRow.facts)
+             .where(TableFactsRow.table_id.in_(wanted), TableFactsRow.version == FACTS_VERSION))
+    found: dict[int, tuple[int, TableFacts]] = {}
+    for table_id, seq, settings, data in db.session.execute(query):
+        if dict(settings or {}) != dict(wanted[table_id]):
+            continue
+        try:
+            found[table_id] = (seq, TableFacts.from_dict(data))
+        except (KeyError, TypeError, ValueError, AttributeError):
+            log.warning("table %s: stored facts unreadable, folding its log", table_id)
     return found
+
+
+def store_facts(folded: Folded) -> None:
+    """Store tables' facts (table id -> (seq, settings, facts)) for the next cold process.
+
+    Called by a read: the caller's transaction is ended first (it only read; on SQLite a
+    reader must not write, see ``read_only``), then one short transaction of its own upserts
+    the rows. An upsert, because two workers may fold the same table at once (on PostgreSQL
+    ``INSERT ... ON CONFLICT`` waits for the other and then updates or skips); a row is only
+    replaced by one folded at the same or a later seq (the log only grows). A cache that
+    cannot be written (the database busy) is logged and the page served all the same.
+    """
+    if not folded:
+        return
+    db.session.commit()
+    at = utcnow()
+    values = [{"table_id": table_id, "seq": seq, "version": FACTS_VERSION,
+               "settings": dict(settings), "facts": facts.to_dict(), "computed_at": at}
+              for table_id, (seq, settings, facts) in sorted(folded.items())]
+    try:
+        for row in values:
+            db.session.execute(_upsert(row))
+        db.session.commit()
+    except SQLAlchemyError as error:
+        db.session.rollback()
+        log.warning("table facts not stored (they will be folded again): %s", error)
+
+
+def _upsert(row: Mapping[str, Any]) -> Any:
+    """INSERT the facts row, or UPDATE the stored one when it is older or of another version."""
+    table = TableFactsRow.__table__
+    dialect = db.session.get_bind().dialect.name
+    maker = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}.get(dialect)
+    if maker is None:  # another database: no upsert, a plain insert refused by the key
+        return insert(table).values(**row)
+    statement = maker(table).values(**row)
+    return statement.on_conflict_do_update(
+        index_elements=[table.c.table_id],
+        set_={name: statement.excluded[name] for name in row if name != "table_id"},
+        where=or_(table.c.seq <= statement.excluded.seq, table.c.version != statement.excluded.version),
+    )
 
 
 # --------------------------------------------------------------------------- the history
@@ -358,7 +577,11 @@ def _role(record: GameRecord, name: str) -> tuple[str, int] | None:
 
 
 def player_history(name: str) -> PlayerHistory:
-    """The player's whole history (an unknown name gives an empty one)."""
+    """The player's whole history (an unknown name gives an empty one).
+
+    It only reads, then stores the facts of the tables it had to fold in a short
+    transaction of its own (``store_facts``: the caller's transaction is ended first).
+    """
     name = display_name(name)
     member = db.session.scalar(select(Member).where(Member.name == name).limit(1))
     history = PlayerHistory(name, member,
@@ -382,7 +605,7 @@ def player_history(name: str) -> PlayerHistory:
         .where(LedgerEntry.player == name).group_by(LedgerEntry.table_id, LedgerEntry.game)
     ):
         money[table_id][game] = (int(points), int(cents))
-    facts = _facts_of((table for table, _night in rows), seqs)
+    facts, folded = _facts_of((table for table, _night in rows), seqs)
     nights: dict[int, NightLine] = {}
     balance: dict[str, int] = defaultdict(int)
     for table, night in rows:
@@ -411,6 +634,7 @@ def player_history(name: str) -> PlayerHistory:
     history.points = sum(n.points for n in history.nights)
     for night_line in history.nights:
         history.cents[night_line.currency] = history.cents.get(night_line.currency, 0) + night_line.cents
+    store_facts(folded)
     return history
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import func, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
 from chouette.extensions import db
@@ -18,6 +18,7 @@ from chouette.models import (
     LedgerEntry,
     Member,
     TableEvent,
+    TableSnapshot,
     utcnow,
 )
 from chouette.services.base import (
@@ -28,7 +29,7 @@ from chouette.services.base import (
     _transaction,
 )
 from chouette.services.nights import get_night
-from chouette.table import Settings, TableError
+from chouette.table import SNAPSHOT_VERSION, Settings, TableError
 from chouette.web.refusals import say
 
 # --------------------------------------------------------------------------- table settings
@@ -213,15 +214,46 @@ def _check_ledger_rows(rows: Sequence[LedgerRow]) -> None:
             raise ValueError(f"game {game} does not sum to zero: {total} points, {cents[game]} cents")
 
 
+#: The snapshots kept per table: the latest serves a cold load, the older ones an undo that
+#: reaches back past a game's end (further back, the log is folded whole).
+SNAPSHOTS_KEPT = 3
+
+
+def add_snapshots(table_id: int, snapshots: Mapping[int, Mapping[str, Any]]) -> None:
+    """Add the table's snapshots (seq -> ``TableState.snapshot()``) to the session, and drop
+    its snapshots older than the latest ``SNAPSHOTS_KEPT`` (a cache, not history: each
+    finished game's state is some 60 KB by the end of a night).
+
+    Call it inside the transaction that writes the events at those seqs.
+    """
+    if not snapshots:
+        return
+    at = utcnow()
+    db.session.add_all(
+        TableSnapshot(table_id=table_id, seq=seq, version=SNAPSHOT_VERSION, state=dict(state),
+                      created_at=at)
+        for seq, state in sorted(snapshots.items())
+    )
+    db.session.flush()
+    cutoff = db.session.scalar(
+        select(TableSnapshot.seq).where(TableSnapshot.table_id == table_id)
+        .order_by(TableSnapshot.seq.desc()).offset(SNAPSHOTS_KEPT - 1).limit(1))
+    if cutoff is not None:
+        db.session.execute(delete(TableSnapshot).where(TableSnapshot.table_id == table_id,
+                                                       TableSnapshot.seq < cutoff))
+
+
 def append_events(
     table_id: int,
     expected_seq: int,
     events: Sequence[Mapping[str, Any]],
     actor: Member | None,
     ledger_rows: Iterable[LedgerRow] = (),
+    snapshots: Mapping[int, Mapping[str, Any]] | None = None,
 ) -> list[TableEvent]:
     """Append ``events`` after ``expected_seq`` (the last seq the caller folded), with the ledger
-    rows they produce, in one transaction.
+    rows they produce and the snapshots of the states they reach (seq -> the state after
+    exactly that many events, for the seqs that finish a game), in one transaction.
 
     The events get seqs ``expected_seq + 1 ...``. When another request appended first, the
     UNIQUE(table_id, seq) key refuses the insert and nothing is written.
@@ -275,6 +307,10 @@ def append_events(
                 )
                 for row in rows
             )
+            if snapshots:
+                if not set(snapshots) <= {event.seq for event in written}:
+                    raise ValueError(f"snapshots {sorted(snapshots)} are not at the seqs written")
+                add_snapshots(table_id, snapshots)
     except IntegrityError as error:
         raise TableChanged(table_id, expected_seq) from error
     return written

@@ -11,15 +11,20 @@ from chouette.table.game import Game, GameRecord
 from chouette.table.seats import Seats, rotate
 from chouette.table.settings import Settings
 from chouette.table.state import (
+    SNAPSHOT_VERSION,
     TableState,
     apply_event,
+    can_resume,
     effective_events,
+    finishes_game,
     fold,
     new_table,
     resume,
+    resume_log,
 )
 
 __all__ = [
+    "SNAPSHOT_VERSION",
     "Game",
     "GameRecord",
     "LogError",
@@ -29,9 +34,12 @@ __all__ = [
     "TableError",
     "TableState",
     "apply_event",
+    "can_resume",
     "effective_events",
+    "finishes_game",
     "fold",
     "new_table",
     "resume",
+    "resume_log",
     "rotate",
 ]

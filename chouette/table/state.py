@@ -8,8 +8,9 @@ events included.
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Mapping
+from typing import Any
 
 from chouette.table import rules
 from chouette.table.errors import LogError, TableError
@@ -19,6 +20,9 @@ from chouette.table.settings import Settings
 
 RESERVED_NAMES = {"box", "team"}
 MAX_NAME = 40
+#: The format of ``TableState.snapshot()``; stored snapshots of another version are ignored
+#: (bump it when the snapshot's shape, or what the rules make of a log, changes).
+SNAPSHOT_VERSION = 1
 
 
 @dataclass
@@ -266,6 +270,82 @@ def resume(snapshot: Mapping[str, Any], events: Iterable[Mapping[str, Any]]) -> 
     state = TableState.from_snapshot(snapshot)
     for event in events:
         state = apply_event(state, event)
+    return state
+
+
+def finishes_game(before: TableState, after: TableState, event: Mapping[str, Any]) -> bool:
+    """Whether ``event`` took ``before`` to ``after`` by finishing a game (a result, or the
+    move that ends a board game): the states a snapshot is kept of."""
+    return (event.get("type") not in ("undo", "correct") and after.game is None
+            and len(after.games) > len(before.games))
+
+
+def can_resume(events: Sequence[Mapping[str, Any]], at: int) -> bool:
+    """Whether the state after the first ``at`` of ``events`` (a whole log, undo events
+    included) is the start of the state after all of them.
+
+    It is not when an undo after ``at`` reaches back to an event at or before it, nor when
+    an effective correction follows it (a correction refolds the whole log).
+
+    >>> join = {"type": "join", "player": "Ann"}
+    >>> can_resume([join, join, {"type": "undo"}], 1), can_resume([join, {"type": "undo"}], 1)
+    (True, False)
+
+    Raises:
+        TableError: an undo with nothing left to undo.
+    """
+    return _resume_split(events, at) is not None
+
+
+def effective_after(events: Sequence[Mapping[str, Any]], at: int) -> list[int] | None:
+    """The indices of the effective events after the first ``at`` of ``events`` (a whole
+    log), or None when the state after ``at`` is not the start of the state after all of
+    them (see ``can_resume``).
+
+    Raises:
+        TableError: an undo with nothing left to undo.
+    """
+    split = _resume_split(events, at)
+    return None if split is None else split[1]
+
+
+def _resume_split(events: Sequence[Mapping[str, Any]], at: int) -> tuple[list[int], list[int]] | None:
+    """The effective events up to ``at`` and those after it, or None (see ``can_resume``)."""
+    if not 0 <= at <= len(events):
+        return None
+    kept = effective_events(events)
+    before = effective_events(events[:at])
+    if kept[:len(before)] != before:
+        return None
+    after = kept[len(before):]
+    if any(events[i].get("type") == "correct" for i in after):
+        return None
+    return before, after
+
+
+def resume_log(snapshot: Mapping[str, Any], at: int, events: Sequence[Mapping[str, Any]]
+               ) -> TableState:
+    """The state after all of ``events`` (a whole log), folding only those after ``at``:
+    ``snapshot`` is the state after the first ``at`` of them.
+
+    Unlike ``resume`` the state keeps the whole effective log, so undo and corrections work
+    on it as on a full fold (an undo reaching before ``at`` refolds from the start).
+
+    Raises:
+        TableError: the log after ``at`` invalidates the snapshot (``can_resume`` is false),
+            the snapshot is malformed or of another log, or an event is refused.
+    """
+    split = _resume_split(events, at)
+    if split is None:
+        raise TableError(f"the log after event {at} reaches back before it: fold it whole")
+    before, after = split
+    if snapshot.get("effective_count", len(before)) != len(before):
+        raise TableError(f"the snapshot after event {at} is not of this log")
+    state = TableState.from_snapshot(snapshot)
+    state.effective = [dict(events[i]) for i in before]
+    state.snapshots = {len(before): state.copy()}
+    for index in after:
+        _apply_in_place(state, dict(events[index]))
     return state
 
 

@@ -13,6 +13,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from chouette import services
+from chouette.extensions import db, read_only
 from chouette.ledger import cents_to_decimal
 from chouette.services.players import PlayerHistory
 from chouette.web.charts import MAX_DOTS, ChartPoint, balance_chart
@@ -34,6 +35,10 @@ def index() -> BaseResponse:
 @login_required
 def show(name: str) -> BaseResponse:
     """A player's page: lifetime and per-night results, roles, decisions, the chart."""
+    # Read without the write lock (loading the signed-in member began a locking transaction);
+    # the service stores the facts it folded in a short transaction of its own.
+    db.session.commit()
+    read_only()
     history = services.player_history(name)
     if not history.found:
         abort(404)
