@@ -58,7 +58,7 @@ from chouette.table import (
     finishes_game,
     new_table,
 )
-from chouette.web.refusals import say
+from chouette.refusals import say
 
 #: The largest night export an import accepts (a busy night's logs are well under 1 MB).
 MAX_IMPORT_BYTES = 5 * 1024 * 1024

@@ -46,7 +46,7 @@ from chouette.models import (
 )
 from chouette.services.base import ServiceError, _transaction
 from chouette.services.nights import get_night
-from chouette.web.refusals import say
+from chouette.refusals import say
 
 #: Methods that move money (an IOU does not).
 MONEY_METHODS = ("cash", "transfer")

@@ -30,7 +30,7 @@ from chouette.services.base import (
 )
 from chouette.services.nights import get_night
 from chouette.table import SNAPSHOT_VERSION, Settings, TableError
-from chouette.web.refusals import say
+from chouette.refusals import say
 
 # --------------------------------------------------------------------------- table settings
 

@@ -23,7 +23,7 @@ from chouette.services import NotFound, ServiceError
 from chouette.table import TableError
 from chouette.web.auth import is_safe_next
 from chouette.web.htmx import is_htmx
-from chouette.web.refusals import say
+from chouette.refusals import say
 
 
 def flash_fragment(message: str, category: str = "error", status: int = 422) -> Response:

@@ -39,7 +39,7 @@ from chouette.web import house_rules, log_lines
 from chouette.web.board_svg import CubeView, board_context, legal_steps, render_board
 from chouette.web.errors import error_page
 from chouette.web.htmx import is_htmx, render_if_changed, render_page, see_other
-from chouette.web.refusals import say
+from chouette.refusals import say
 
 bp = Blueprint("play", __name__)
 

@@ -95,14 +95,14 @@ def test_the_catalog_compiles_when_its_source_is_newer(tmp_path):
 
 def test_no_message_is_listed_twice_in_the_catalog():
     lines = PO.read_text(encoding="utf-8").splitlines()
-    # A msgid under a msgctxt (the rules' words of chouette/web/refusals.py) is its own message.
+    # A msgid under a msgctxt (the rules' words of chouette/refusals.py) is its own message.
     ids = [f"{lines[n - 1]} {line}" if n and lines[n - 1].startswith("msgctxt ") else line
            for n, line in enumerate(lines) if line.startswith("msgid ")]
     duplicates = sorted({i for i in ids if ids.count(i) > 1} - {'msgid ""'})
     assert not duplicates, f"messages.po lists these twice: {duplicates}"
 
 
-# The rules' refusals: templates raised by the pure packages (chouette/web/refusals.py says them).
+# The rules' refusals: templates raised by the pure packages (chouette/refusals.py says them).
 REFUSAL_KEYWORDS = ("Phrase", "Refusal", "RulesError", "NotationError", "IllegalMoveError", "FormatError",
                     "CubeError", "MatchError", "DiceError", "TableError", "SettingsError", "LedgerError")
 

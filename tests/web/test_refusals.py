@@ -21,7 +21,7 @@ from chouette.extensions import db
 from chouette.ledger import LedgerError, parse_cents
 from chouette.models import ChouetteTable, LedgerEntry, Member, Night, TableEvent
 from chouette.table import LogError, TableError, fold
-from chouette.web.refusals import say
+from chouette.refusals import say
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
 HTMX = {"HX-Request": "true"}
