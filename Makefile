@@ -14,6 +14,7 @@ run: venv  ## set up and start the app on http://127.0.0.1:5000
 # The whole suite on SQLite, then in the browser, then the non-browser suite again on a
 # throwaway PostgreSQL server (.ci/with-postgres: 127.0.0.1, a free port, removed afterwards).
 test: dev-venv system-deps  ## set up and run all the tests
+	$(BIN)/ruff check app.py chouette tests benchmarks
 	$(BIN)/python -m pytest -m "not browser"
 	$(BIN)/python -m pytest -m browser
 	bash .ci/with-postgres $(BIN)/python -m pytest -m "not browser and not sqlite_only"

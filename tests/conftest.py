@@ -21,7 +21,6 @@ from app import create_app
 from chouette.extensions import db
 from tests.factories import PASSWORD, TEST_HASH
 
-
 _apps = itertools.count(1)
 
 

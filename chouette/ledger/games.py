@@ -7,7 +7,7 @@ cents per player: the box side's result split with the partner, each pair at its
 
 from __future__ import annotations
 
-from typing import Mapping, Sequence
+from collections.abc import Mapping, Sequence
 
 from chouette.ledger.money import pair_stake_cents, points_to_cents, split_share
 

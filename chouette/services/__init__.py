@@ -14,6 +14,31 @@ from chouette.services.base import (  # noqa: F401
     TableChanged,
     TooManyAttempts,
 )
+from chouette.services.display import (  # noqa: F401
+    display_nights,
+    display_version,
+    last_event_mark,
+)
+from chouette.services.exports import (  # noqa: F401
+    MAX_IMPORT_BYTES,
+    ImportRefused,
+    ImportTooLarge,
+    SheetRow,
+    TableSheet,
+    check_night_export,
+    import_night,
+    ledger_csv,
+    night_export,
+    night_filename,
+    night_ledger_totals,
+    read_night_export,
+    result_words,
+    score_sheet,
+    score_sheet_csv,
+    table_export,
+    table_sheet,
+    to_json,
+)
 from chouette.services.members import (  # noqa: F401
     LOCALES,
     MIN_PASSWORD_LENGTH,
@@ -27,36 +52,6 @@ from chouette.services.members import (  # noqa: F401
     normalize_username,
     set_locale,
     update_member,
-)
-from chouette.services.nights import (  # noqa: F401
-    CURRENCY_RE,
-    close_night,
-    get_night,
-    list_nights,
-    open_night,
-    open_nights,
-)
-from chouette.services.tables import (  # noqa: F401
-    PRESETS,
-    SETTING_CHOICES,
-    SETTING_RANGES,
-    SNAPSHOTS_KEPT,
-    TABLE_DEFAULTS,
-    LedgerRow,
-    add_snapshots,
-    append_events,
-    create_table,
-    get_table,
-    last_seq,
-    normalize_settings,
-    preset_of,
-    table_events,
-    table_log,
-)
-from chouette.services.display import (  # noqa: F401
-    display_nights,
-    display_version,
-    last_event_mark,
 )
 from chouette.services.money import (  # noqa: F401
     MONEY_METHODS,
@@ -80,25 +75,13 @@ from chouette.services.money import (  # noqa: F401
     record_payment,
     undo_last_payment,
 )
-from chouette.services.exports import (  # noqa: F401
-    MAX_IMPORT_BYTES,
-    ImportRefused,
-    ImportTooLarge,
-    SheetRow,
-    TableSheet,
-    check_night_export,
-    import_night,
-    ledger_csv,
-    night_export,
-    night_filename,
-    night_ledger_totals,
-    read_night_export,
-    result_words,
-    score_sheet,
-    score_sheet_csv,
-    table_export,
-    table_sheet,
-    to_json,
+from chouette.services.nights import (  # noqa: F401
+    CURRENCY_RE,
+    close_night,
+    get_night,
+    list_nights,
+    open_night,
+    open_nights,
 )
 from chouette.services.players import (  # noqa: F401
     PlayerHistory,
@@ -126,4 +109,21 @@ from chouette.services.seasons import (  # noqa: F401
     season_standings_csv,
     undo_last_season_payment,
     usual_currency,
+)
+from chouette.services.tables import (  # noqa: F401
+    PRESETS,
+    SETTING_CHOICES,
+    SETTING_RANGES,
+    SNAPSHOTS_KEPT,
+    TABLE_DEFAULTS,
+    LedgerRow,
+    add_snapshots,
+    append_events,
+    create_table,
+    get_table,
+    last_seq,
+    normalize_settings,
+    preset_of,
+    table_events,
+    table_log,
 )

@@ -38,6 +38,7 @@ from chouette.models import (
     TableEvent,
     utcnow,
 )
+from chouette.refusals import say
 from chouette.services.base import ServiceError, _transaction
 from chouette.services.nights import CURRENCY_RE, get_night
 from chouette.services.tables import (
@@ -58,7 +59,6 @@ from chouette.table import (
     finishes_game,
     new_table,
 )
-from chouette.refusals import say
 
 #: The largest night export an import accepts (a busy night's logs are well under 1 MB).
 MAX_IMPORT_BYTES = 5 * 1024 * 1024

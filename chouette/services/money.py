@@ -44,9 +44,9 @@ from chouette.models import (
     Season,
     utcnow,
 )
+from chouette.refusals import say
 from chouette.services.base import ServiceError, _transaction
 from chouette.services.nights import get_night
-from chouette.refusals import say
 
 #: Methods that move money (an IOU does not).
 MONEY_METHODS = ("cash", "transfer")

@@ -21,6 +21,7 @@ from chouette.models import (
     TableSnapshot,
     utcnow,
 )
+from chouette.refusals import say
 from chouette.services.base import (
     NightClosed,
     NotFound,
@@ -30,7 +31,6 @@ from chouette.services.base import (
 )
 from chouette.services.nights import get_night
 from chouette.table import SNAPSHOT_VERSION, Settings, TableError
-from chouette.refusals import say
 
 # --------------------------------------------------------------------------- table settings
 

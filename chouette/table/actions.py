@@ -7,7 +7,8 @@ this list can never disagree with the rules.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from chouette.engine import legal_moves
 from chouette.table.errors import TableError

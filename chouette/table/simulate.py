@@ -6,7 +6,8 @@ methods of a seeded ``random.Random`` instance.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from chouette.table.actions import board_events, legal_actions
 from chouette.table.state import TableState, apply_event, new_table

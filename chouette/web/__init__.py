@@ -7,7 +7,17 @@ from flask import Flask, Response
 
 def init_app(app: Flask) -> None:
     """Register every blueprint, the error handlers and the template helpers."""
-    from chouette.web import admin, auth, converters, display, errors, main, nights, tables, templating
+    from chouette.web import (
+        admin,
+        auth,
+        converters,
+        display,
+        errors,
+        main,
+        nights,
+        tables,
+        templating,
+    )
 
     converters.init_app(app)  # first: the routes below use it
     for module in (main, auth, admin, nights, tables, display):
@@ -28,7 +38,9 @@ def init_app(app: Flask) -> None:
     errors.init_app(app)
     templating.init_app(app)
     app.after_request(security_headers)
-    from chouette.web.quiet_screens import QuietScreens  # the big screens' unchanged polls
+    from chouette.web.quiet_screens import (
+        QuietScreens,  # the big screens' unchanged polls
+    )
 
     screens = QuietScreens(app, app.wsgi_app)
     app.extensions["quiet_screens"] = screens

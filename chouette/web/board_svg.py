@@ -15,7 +15,6 @@ the bottom. Colours live in ``static/css/board.css``; the SVG carries classes on
 from __future__ import annotations
 
 import itertools
-
 from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask_babel import ngettext
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 
 from chouette import services
 from chouette.amounts import format_cents

@@ -32,6 +32,7 @@ from chouette.engine import Position, RulesError
 from chouette.extensions import db, read_only
 from chouette.ledger import LedgerError, parse_cents
 from chouette.models import ChouetteTable, Member, TableEvent
+from chouette.refusals import say
 from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event
 from chouette.table.actions import legal_actions, may_consult
@@ -39,7 +40,6 @@ from chouette.web import house_rules, log_lines
 from chouette.web.board_svg import CubeView, board_context, legal_steps, render_board
 from chouette.web.errors import error_page
 from chouette.web.htmx import is_htmx, render_if_changed, render_page, see_other
-from chouette.refusals import say
 
 bp = Blueprint("play", __name__)
 

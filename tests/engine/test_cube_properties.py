@@ -109,4 +109,4 @@ def test_value_is_two_to_the_number_of_accepted_doubles(doubles, automatic):
         side = 1 - side
     assert cube.value == 2 ** (doubles + automatic)
     assert cube.turned == (doubles > 0)
-    assert eval(repr(cube)) == cube  # noqa: S307 - the repr is the API under test
+    assert eval(repr(cube)) == cube

@@ -61,7 +61,7 @@ def test_fixed_dice_repr_shows_what_remains_and_evaluates_back():
     dice = FixedDice([2, 5, 6])
     dice()
     assert repr(dice) == "FixedDice([5, 6])"
-    assert eval(repr(dice)).remaining == (5, 6)  # noqa: S307 - the repr is the API under test
+    assert eval(repr(dice)).remaining == (5, 6)
 
 
 # --- rolls ---
@@ -162,7 +162,7 @@ def test_opening_roll_property(pairs, cap):
     assert opening.automatic_doubles == min(ties_before, cap)
     assert opening.cube.value == 2**opening.automatic_doubles
     assert opening.winner == (0 if opening.dice[0] > opening.dice[1] else 1)
-    assert eval(repr(opening)) == opening  # noqa: S307 - the repr is the API under test
+    assert eval(repr(opening)) == opening
 
 
 def test_opening_from_recorded_rolls():

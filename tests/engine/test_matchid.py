@@ -183,21 +183,21 @@ def match_states(draw):
     playing = game_state == GameState.PLAYING
     double_offered = playing and draw(st.booleans())
     on_roll = draw(st.sampled_from((0, 1)))
-    state = dict(
-        cube_value=2 ** draw(st.integers(0, 15)),
-        cube_owner=draw(st.sampled_from((None, 0, 1))),
-        on_roll=on_roll,
-        crawford=draw(st.booleans()),
-        game_state=game_state,
-        turn=1 - on_roll if double_offered else draw(st.sampled_from((0, 1))),
-        double_offered=double_offered,
-        resignation=Resignation(draw(st.integers(0, 3)))
+    state = {
+        "cube_value": 2 ** draw(st.integers(0, 15)),
+        "cube_owner": draw(st.sampled_from((None, 0, 1))),
+        "on_roll": on_roll,
+        "crawford": draw(st.booleans()),
+        "game_state": game_state,
+        "turn": 1 - on_roll if double_offered else draw(st.sampled_from((0, 1))),
+        "double_offered": double_offered,
+        "resignation": Resignation(draw(st.integers(0, 3)))
         if playing and not double_offered
         else Resignation.NONE,
-        dice=None if double_offered else draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6))),
-        length=length,
-        scores=(draw(score), draw(score)),
-    )
+        "dice": None if double_offered else draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6))),
+        "length": length,
+        "scores": (draw(score), draw(score)),
+    }
     if double_offered and state["cube_owner"] == 1 - on_roll:
         state["cube_owner"] = on_roll
     if state["crawford"]:
@@ -213,7 +213,7 @@ def test_match_state_round_trips_through_its_id(state):
     match_id = state.id
     assert len(match_id) == 12
     assert MatchState.from_id(match_id) == state
-    assert eval(repr(state)) == state  # noqa: S307 - the repr is the API under test
+    assert eval(repr(state)) == state
 
 
 @given(st.binary(min_size=9, max_size=9))

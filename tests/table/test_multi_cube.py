@@ -57,7 +57,7 @@ def test_cube_value_over_every_reachable_value(turns):
 
 
 def test_drop_costs_the_value_before_the_double_at_every_value():
-    for turns in range(0, 20):
+    for turns in range(20):
         state = seated("ABC")
         for i in range(turns):
             state = run(state, double("box", "B") if i % 2 == 0 else double("B"), take("B"))

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import random
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from chouette.standings import money
 from chouette.table import apply_event, fold
@@ -73,7 +74,7 @@ def test_replay_is_deterministic_and_equals_the_incremental_state(data, table):
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=st.data(), table=SETTINGS)
 def test_undo_then_reapply_gives_the_same_state(data, table):
-    state, events = night(data, table)
+    state, _events = night(data, table)
     k = data.draw(st.integers(1, min(5, len(state.effective))))
     undone = state
     for _ in range(k):

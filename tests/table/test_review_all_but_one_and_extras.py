@@ -7,7 +7,18 @@ import pytest
 
 from chouette.table import TableError, apply_event, new_table
 
-from .helpers import beaver, cents, double, drop, points, result, run, seated, seats, take
+from .helpers import (
+    beaver,
+    cents,
+    double,
+    drop,
+    points,
+    result,
+    run,
+    seated,
+    seats,
+    take,
+)
 
 
 def join(name, **extra):

@@ -7,7 +7,18 @@ import pytest
 from chouette.table import TableError, apply_event
 from chouette.table.actions import may_consult
 
-from .helpers import beaver, double, drop, points, raccoon, result, run, seated, seats, take
+from .helpers import (
+    beaver,
+    double,
+    drop,
+    points,
+    raccoon,
+    result,
+    run,
+    seated,
+    seats,
+    take,
+)
 
 
 def leave(name):

@@ -36,7 +36,7 @@ def test_rotation_follows_the_game_against_the_captain(seed):
     rng, state = nights(seed)
     for _ in range(6):
         before = state
-        state, events = play_game(state, rng.choice, lambda: rng.randint(1, 6))
+        state, _events = play_game(state, rng.choice, lambda: rng.randint(1, 6))
         record = state.games[-1]
         original_captain = record.cubes[0].member
         cube = {c.member: c for c in record.cubes}[record.captain]

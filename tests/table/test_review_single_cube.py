@@ -6,7 +6,18 @@ import pytest
 
 from chouette.table import TableError, apply_event
 
-from .helpers import beaver, double, drop, points, raccoon, result, run, seated, seats, take
+from .helpers import (
+    beaver,
+    double,
+    drop,
+    points,
+    raccoon,
+    result,
+    run,
+    seated,
+    seats,
+    take,
+)
 
 
 def single(order="ABCD", **settings):

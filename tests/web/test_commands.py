@@ -152,7 +152,7 @@ def test_concurrent_commands_one_wins_each_seq(app, setup):
                 results.append("ok")
             except services.TableChanged:
                 results.append("changed")
-            except Exception as error:  # anything else is a failure the assert below shows
+            except Exception as error:  # noqa: BLE001 - anything else is a failure the assert below shows
                 results.append(f"{type(error).__name__}: {error}")
             finally:
                 db.session.remove()

@@ -17,7 +17,6 @@ from chouette.cli import upgrade_database
 from chouette.extensions import db
 
 
-
 def sqlite_only(test):
     """Checks the SQLite file database: marked so the PostgreSQL run deselects it
     (``-m "not sqlite_only"``), and skipped should it run there anyway."""

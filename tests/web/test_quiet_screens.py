@@ -10,7 +10,7 @@ from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import Member
 from tests.factories import gen_member, gen_night, gen_table
-from tests.web.test_display import busy_table, seat
+from tests.web.test_display import seat
 
 HTMX = {"HX-Request": "true"}
 
@@ -70,7 +70,7 @@ def test_a_command_sends_the_poll_to_flask_and_the_screen_changes(app, client, s
 
 
 def test_a_closed_night_sends_its_screen_to_flask(app, client, screen, night):
-    shortcut, _reached = screen
+    _shortcut, _reached = screen
     path = f"/display/{night['night_id']}"
     etag = client.get(path, headers=HTMX).headers["ETag"]
     assert client.get(path, headers={**HTMX, "If-None-Match": etag}).status_code == 304

@@ -20,8 +20,8 @@ from chouette.engine.errors import Phrase
 from chouette.extensions import db
 from chouette.ledger import LedgerError, parse_cents
 from chouette.models import ChouetteTable, LedgerEntry, Member, Night, TableEvent
-from chouette.table import LogError, TableError, fold
 from chouette.refusals import say
+from chouette.table import LogError, TableError, fold
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
 HTMX = {"HX-Request": "true"}

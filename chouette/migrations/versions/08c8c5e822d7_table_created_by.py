@@ -8,7 +8,6 @@ Create Date: 2026-11-21 06:46:42.427883
 import sqlalchemy as sa
 from alembic import op
 
-
 # revision identifiers, used by Alembic.
 revision = '08c8c5e822d7'
 down_revision = '7a1c0e5b9d20'

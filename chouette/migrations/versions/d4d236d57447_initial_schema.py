@@ -5,9 +5,8 @@ Revises:
 Create Date: 2026-11-21 06:04:35.117992
 
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 # revision identifiers, used by Alembic.
 revision = 'd4d236d57447'
