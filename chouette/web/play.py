@@ -367,7 +367,7 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
         return _live_response(played, 400, error=_("This page is out of date: reload it."), typed=typed)
     try:
         event = build(played.state)
-        commands.play(table_id, seq, event, current_user)
+        after = commands.play(table_id, seq, event, current_user)
     except services.TableChanged as changed:
         db.session.rollback()
         return _live_response(_load(table_id), 409, error=str(changed))
@@ -377,8 +377,8 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
     except (BadInput, TableError, RulesError, services.ServiceError) as refused:
         db.session.rollback()
         return _live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
-    if is_htmx():
-        return _live_response(_load(table_id), changed=True)
+    if is_htmx():  # the table as this command left it (the state is the one just written)
+        return _live_response(after, changed=True)
     return see_other("tables.show", table_id=table_id)
 
 
