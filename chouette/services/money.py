@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import datetime as dt
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -427,18 +427,26 @@ def undo_last_payment(night_id: int, *, actor: Member) -> list[Payment]:
     by mistake; returns what was taken back. Nothing is deleted: a PaymentVoid row cancels
     each payment. Raises NotFound, ServiceError (nothing to undo; its season closed, unless
     it was an IOU paid off, which changes no balance)."""
+    from chouette.services.seasons import check_night_undo
+
     with _transaction():
         night = _locked_night(night_id)
-        latest = db.session.scalar(select(func.max(Payment.at))
-                                   .where(Payment.night_id == night.id, _standing()))
-        if latest is None:
-            raise ServiceError(_("There is no payment to undo on this night."))
-        voided = list(db.session.scalars(
-            select(Payment).where(Payment.night_id == night.id, Payment.at == latest, _standing())))
-        from chouette.services.seasons import check_night_undo
+        return void_latest(Payment.night_id == night.id, _("There is no payment to undo on this night."),
+                           lambda voided: check_night_undo(night, voided), actor)
 
-        check_night_undo(night, voided)
-        db.session.add_all(PaymentVoid(payment_id=p.id, voided_by_id=actor.id) for p in voided)
+
+def void_latest(scope: Any, nothing: str, check: Callable[[list[Payment]], None],
+                actor: Member) -> list[Payment]:
+    """Take back the latest recording among the standing payments in ``scope`` (a tick, or the
+    two rows of an IOU paid off: a recording's rows share their time), once ``check`` let it:
+    a PaymentVoid row each. Call it inside the transaction that locked the night or season.
+    Raises ServiceError (``nothing`` when there is nothing to take back, or ``check``'s)."""
+    latest = db.session.scalar(select(func.max(Payment.at)).where(scope, _standing()))
+    if latest is None:
+        raise ServiceError(nothing)
+    voided = list(db.session.scalars(select(Payment).where(scope, Payment.at == latest, _standing())))
+    check(voided)
+    db.session.add_all(PaymentVoid(payment_id=p.id, voided_by_id=actor.id) for p in voided)
     return voided
 
 

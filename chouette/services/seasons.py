@@ -42,7 +42,14 @@ from chouette.models import (
     utcnow,
 )
 from chouette.services.base import NotFound, ServiceError, _transaction
-from chouette.services.money import Iou, _check_payment, _format, _ious, _standing
+from chouette.services.money import (
+    Iou,
+    _check_payment,
+    _format,
+    _ious,
+    _standing,
+    void_latest,
+)
 from chouette.services.nights import CURRENCY_RE
 
 # --------------------------------------------------------------------------- seasons
@@ -381,15 +388,8 @@ def undo_last_season_payment(season_id: int, *, actor: Member) -> list[Payment]:
     Raises NotFound, ServiceError (nothing to undo, the season closed)."""
     with _transaction():
         season = _locked_season(season_id)
-        latest = db.session.scalar(select(func.max(Payment.at))
-                                   .where(Payment.season_id == season.id, _standing()))
-        if latest is None:
-            raise ServiceError(_("There is no payment to undo at this season."))
-        voided = list(db.session.scalars(
-            select(Payment).where(Payment.season_id == season.id, Payment.at == latest, _standing())))
-        _check_undo(season, voided)
-        db.session.add_all(PaymentVoid(payment_id=p.id, voided_by_id=actor.id) for p in voided)
-    return voided
+        return void_latest(Payment.season_id == season.id, _("There is no payment to undo at this season."),
+                           lambda voided: _check_undo(season, voided), actor)
 
 
 def close_season(season_id: int, *, actor: Member) -> Season:

@@ -139,7 +139,7 @@ def record_payment(night_id: int) -> BaseResponse:
         abort(403)
     if not PostForm().validate_on_submit():
         abort(400)
-    typed = {key: (request.form.get(key) or "")[:40] for key in ("payer", "payee", "amount", "method")}
+    typed = typed_payment()
     leaver = _name("leaver") or None
     try:
         payment = services.record_payment(
@@ -148,20 +148,27 @@ def record_payment(night_id: int) -> BaseResponse:
         )
     except services.ServiceError as error:
         return _refused(night_id, leaver, str(error), typed)
-    currency = _night(night_id).currency
-    amount = signed_amount(payment.cents, currency)
-    if payment.method == "iou":
-        message = _("%(payer)s owes %(payee)s %(amount)s (IOU).", payer=payment.payer,
-                    payee=payment.payee, amount=amount)
-    else:
-        message = _("%(payer)s paid %(payee)s %(amount)s.", payer=payment.payer,
-                    payee=payment.payee, amount=amount)
-    return _after_payment(night_id, leaver, message)
+    return _after_payment(night_id, leaver, payment_news(payment, _night(night_id).currency))
 
 
 def signed_amount(cents: int, currency: str) -> str:
     """An amount as plain text for messages."""
     return format_cents(cents, currency)
+
+
+def typed_payment() -> dict[str, str]:
+    """What a tick's form carried, kept to give it back when the payment is refused."""
+    return {key: (request.form.get(key) or "")[:40] for key in ("payer", "payee", "amount", "method")}
+
+
+def payment_news(payment: Any, currency: str) -> str:
+    """The message after a tick: who paid (or owes, an IOU) whom how much."""
+    amount = signed_amount(payment.cents, currency)
+    if payment.method == "iou":
+        return _("%(payer)s owes %(payee)s %(amount)s (IOU).", payer=payment.payer,
+                 payee=payment.payee, amount=amount)
+    return _("%(payer)s paid %(payee)s %(amount)s.", payer=payment.payer, payee=payment.payee,
+             amount=amount)
 
 
 def _refused(night_id: int, leaver: str | None, message: str, typed: dict[str, str]) -> BaseResponse:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, Response, abort, flash, render_template, request
+from flask import Blueprint, Response, abort, flash, render_template
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
@@ -20,7 +20,13 @@ from chouette.web.auth import role_required
 from chouette.web.exports import _download
 from chouette.web.forms import PostForm
 from chouette.web.htmx import is_htmx, render_page, see_other
-from chouette.web.money import _amount, _name, signed_amount
+from chouette.web.money import (
+    _amount,
+    _name,
+    payment_news,
+    signed_amount,
+    typed_payment,
+)
 
 bp = Blueprint("seasons", __name__, url_prefix="/seasons")
 
@@ -126,7 +132,7 @@ def record_payment(season_id: int) -> BaseResponse:
     season = get_season(season_id)
     if not PostForm().validate_on_submit():
         abort(400)
-    typed = {key: (request.form.get(key) or "")[:40] for key in ("payer", "payee", "amount", "method")}
+    typed = typed_payment()
     try:
         payment = services.record_season_payment(
             season.id, payer=_name("payer"), payee=_name("payee"),
@@ -134,14 +140,7 @@ def record_payment(season_id: int) -> BaseResponse:
         )
     except services.ServiceError as error:
         return _refused(season.id, str(error), typed)
-    amount = signed_amount(payment.cents, season.currency)
-    if payment.method == "iou":
-        message = _("%(payer)s owes %(payee)s %(amount)s (IOU).", payer=payment.payer,
-                    payee=payment.payee, amount=amount)
-    else:
-        message = _("%(payer)s paid %(payee)s %(amount)s.", payer=payment.payer,
-                    payee=payment.payee, amount=amount)
-    return _after(season.id, message)
+    return _after(season.id, payment_news(payment, season.currency))
 
 
 @bp.post("/<int:season_id>/payments/undo")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from sqlalchemy import func, select
 
@@ -11,6 +9,7 @@ from app import create_app
 from chouette import services
 from chouette.extensions import db
 from chouette.models import LoginFailure, Member, utcnow
+from tests.concurrency import at_once
 from tests.conftest import csrf_token_from, dispose, make_app
 from tests.factories import PASSWORD, gen_member
 
@@ -69,29 +68,10 @@ def test_first_admin_service_refuses_a_second_admin(app):
 def test_two_first_visitors_at_once_make_one_admin(app):
     """The setup page's race: several first visitors submit at the same moment (on PostgreSQL
     too, where read committed would let each see an empty club without the table lock)."""
-    results: list[str] = []
-    start = threading.Barrier(4)
-
-    def visitor(number: int) -> None:
-        with app.app_context():
-            try:
-                start.wait()
-                services.create_first_admin(name=f"First {number}", username=f"first{number}",
-                                            password="long-enough")
-                results.append("admin")
-            except services.AlreadySetUp:
-                results.append("refused")
-            except Exception as error:  # noqa: BLE001 - anything else is a failure the assert below shows
-                results.append(f"{type(error).__name__}: {error}")
-            finally:
-                db.session.remove()
-
-    threads = [threading.Thread(target=visitor, args=(n,)) for n in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(results) == ["admin", "refused", "refused", "refused"], results
+    results = at_once(app, 4, lambda number: services.create_first_admin(
+        name=f"First {number}", username=f"first{number}", password="long-enough"),
+        refused=(services.AlreadySetUp,))
+    assert sorted(results) == ["ok", "refused", "refused", "refused"], results
     assert _member_count(app) == 1
 
 

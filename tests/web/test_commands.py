@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
 from sqlalchemy import func, select
 
@@ -12,6 +10,7 @@ from chouette.extensions import db
 from chouette.models import LedgerEntry, Member, TableEvent
 from chouette.standings import money
 from chouette.table import TableError, fold
+from tests.concurrency import at_once
 from tests.factories import gen_member, gen_table
 
 
@@ -142,28 +141,11 @@ def test_server_rolls_the_order_for_everyone_then_the_tied(app):
 def test_concurrent_commands_one_wins_each_seq(app, setup):
     table_id, organizer = setup
     organizer_id = organizer.id
-    results: list[str] = []
-
-    def worker(name: str) -> None:
-        with app.app_context():
-            try:
-                actor = db.session.get(Member, organizer_id)
-                commands.play(table_id, 5, {"type": "double", "by": name}, actor)
-                results.append("ok")
-            except services.TableChanged:
-                results.append("changed")
-            except Exception as error:  # noqa: BLE001 - anything else is a failure the assert below shows
-                results.append(f"{type(error).__name__}: {error}")
-            finally:
-                db.session.remove()
-
     db.session.commit()
-    threads = [threading.Thread(target=worker, args=(n,)) for n in "BCD" * 3]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert results.count("ok") == 1 and results.count("changed") == 8, results
+    results = at_once(app, 9, lambda number: commands.play(
+        table_id, 5, {"type": "double", "by": "BCD"[number % 3]}, db.session.get(Member, organizer_id)),
+        refused=(services.TableChanged,))
+    assert results.count("ok") == 1 and results.count("refused") == 8, results
     seqs = db.session.scalars(select(TableEvent.seq).where(TableEvent.table_id == table_id)
                               .order_by(TableEvent.seq)).all()
     assert seqs == list(range(1, 7))

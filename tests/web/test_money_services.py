@@ -12,6 +12,7 @@ from chouette import commands, services
 from chouette.extensions import db
 from chouette.ledger import Transfer
 from chouette.models import LedgerEntry, Payment, PaymentVoid
+from tests.concurrency import at_once
 from tests.factories import gen_member, gen_night, gen_table
 
 PARTNER_TABLE = {**services.TABLE_DEFAULTS, "partner_min_players": 4}
@@ -281,32 +282,16 @@ def test_balances_are_kept_apart_per_currency(app, organizer):
 
 
 def test_two_clerks_ticking_the_same_transfer_at_once_record_it_once(app, organizer):
-    import threading
 
     from chouette.models import Member
 
     night_id = _settled_night(app, organizer, {"Ann": 400, "Bob": -400})
     organizer_id = organizer.id
-    results: list[str] = []
-
-    def clerk() -> None:
-        with app.app_context():
-            try:
-                services.record_payment(night_id, payer="Bob", payee="Ann", cents=400, method="cash",
-                                        actor=db.session.get(Member, organizer_id))
-                results.append("paid")
-            except services.ServiceError:
-                results.append("refused")
-            finally:
-                db.session.remove()
-
     db.session.commit()
-    threads = [threading.Thread(target=clerk) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(results) == ["paid", "refused", "refused", "refused"]
+    results = at_once(app, 4, lambda _number: services.record_payment(
+        night_id, payer="Bob", payee="Ann", cents=400, method="cash",
+        actor=db.session.get(Member, organizer_id)), refused=(services.ServiceError,))
+    assert sorted(results) == ["ok", "refused", "refused", "refused"], results
     assert db.session.scalar(select(func.count(Payment.id))) == 1
 
 

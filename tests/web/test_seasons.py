@@ -5,7 +5,6 @@ off, closing refused while a night is open or money is owed, and payments refuse
 from __future__ import annotations
 
 import datetime as dt
-import threading
 
 import pytest
 from sqlalchemy import func, select
@@ -14,6 +13,7 @@ from chouette import services
 from chouette.extensions import db
 from chouette.ledger import Transfer
 from chouette.models import LedgerEntry, Member, Payment, Season
+from tests.concurrency import at_once
 from tests.factories import gen_member, gen_night, gen_table
 from tests.web.test_money_services import play_night
 
@@ -288,26 +288,11 @@ def test_two_clerks_ticking_the_same_season_transfer_at_once_record_it_once(app,
     night_with({"Ann": 400, "Bob": -400}, "Friday", dt.date(2026, 10, 2))
     season_id = autumn(organizer).id
     organizer_id = organizer.id
-    results: list[str] = []
-
-    def clerk() -> None:
-        with app.app_context():
-            try:
-                services.record_season_payment(season_id, payer="Bob", payee="Ann", cents=400, method="cash",
-                                               actor=db.session.get(Member, organizer_id))
-                results.append("paid")
-            except services.ServiceError:
-                results.append("refused")
-            finally:
-                db.session.remove()
-
     db.session.commit()
-    threads = [threading.Thread(target=clerk) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    assert sorted(results) == ["paid", "refused", "refused", "refused"]
+    results = at_once(app, 4, lambda _number: services.record_season_payment(
+        season_id, payer="Bob", payee="Ann", cents=400, method="cash",
+        actor=db.session.get(Member, organizer_id)), refused=(services.ServiceError,))
+    assert sorted(results) == ["ok", "refused", "refused", "refused"], results
     assert db.session.scalar(select(func.count(Payment.id))) == 1
 
 
