@@ -29,10 +29,11 @@ HTMX = {"HX-Request": "true"}
 class Table:
     """A table run by ``owner``, with helpers to play events and read its log."""
 
-    def __init__(self, app: Flask, settings: dict[str, Any] | None = None) -> None:
+    def __init__(self, app: Flask, settings: dict[str, Any] | None = None,
+                 locale: str | None = None) -> None:
         self.app = app
         with app.app_context():
-            self.owner = gen_member("organizer", name="Olga")
+            self.owner = gen_member("organizer", name="Olga", locale=locale)
             night = gen_night(opened_by_id=self.owner.id)
             table = gen_table(night, created_by_id=self.owner.id,
                               settings={**services.TABLE_DEFAULTS, **(settings or {})})

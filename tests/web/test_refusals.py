@@ -19,10 +19,11 @@ from chouette.engine import Position, RulesError, match_move
 from chouette.engine.errors import Phrase
 from chouette.extensions import db
 from chouette.ledger import LedgerError, parse_cents
-from chouette.models import ChouetteTable, LedgerEntry, Member, Night, TableEvent
+from chouette.models import ChouetteTable, LedgerEntry, Night, TableEvent
 from chouette.refusals import say
 from chouette.table import LogError, TableError, fold
-from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+from tests.factories import PASSWORD
+from tests.web.test_play_pages import Table as PlayTable
 
 HTMX = {"HX-Request": "true"}
 SAME_VALUE_SAME_ACTION_EN = (
@@ -35,36 +36,16 @@ SAME_VALUE_SAME_ACTION_IT = (
 )
 
 
-class Table:
+class Table(PlayTable):
     """A table run by its organizer (who reads the app in ``locale``)."""
 
     def __init__(self, app: Flask, locale: str | None, settings: dict[str, Any] | None = None) -> None:
         commands.clear_cache()
-        self.app = app
-        with app.app_context():
-            self.owner = gen_member("organizer", locale=locale)
-            night = gen_night(opened_by_id=self.owner.id)
-            table = gen_table(night, created_by_id=self.owner.id,
-                              settings={**services.TABLE_DEFAULTS, **(settings or {})})
-            self.id = table.id
-
-    @property
-    def url(self) -> str:
-        return f"/tables/{self.id}"
-
-    def play(self, *events: dict[str, Any]) -> None:
-        with self.app.app_context():
-            owner = db.session.get(Member, self.owner.id)
-            for event in events:
-                commands.play(self.id, services.last_seq(self.id), event, owner)
-            db.session.commit()
+        super().__init__(app, settings, locale)
 
     def seat(self, *names: str) -> None:
+        """Seat players with names of any length, in this order (the first is the box)."""
         self.play(*[{"type": "join", "player": n} for n in names], {"type": "order", "players": list(names)})
-
-    def seq(self) -> int:
-        with self.app.app_context():
-            return services.last_seq(self.id)
 
     def written(self) -> tuple[list[dict[str, Any]], int]:
         """The log and the number of ledger rows: a refusal changes neither."""
