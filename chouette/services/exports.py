@@ -401,6 +401,10 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
                     for row in rows
                 )
             add_snapshots(table.id, checked.snapshots)
+    if closed:  # its tables never move again: their facts for the player pages, stored now
+        from chouette.services.players import store_night_facts
+
+        store_night_facts(night.id)
     return night
 
 

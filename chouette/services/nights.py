@@ -60,10 +60,17 @@ def open_night(*, name: str, on: dt.date, currency: str = "EUR", actor: Member) 
 
 
 def close_night(night_id: int, *, actor: Member) -> Night:
-    """Close a night: its tables stop changing. Raises NotFound, NightClosed."""
+    """Close a night: its tables stop changing. Raises NotFound, NightClosed.
+
+    Then its tables' facts for the player pages are folded and stored (a cache: its failure is
+    only logged), so no player page ever folds this night's logs.
+    """
+    from chouette.services.players import store_night_facts
+
     with _transaction():
         night = get_night(night_id)
         if not night.is_open:
             raise NightClosed(_("This night is already closed."))
         night.closed_at = utcnow()
+    store_night_facts(night.id)
     return night

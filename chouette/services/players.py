@@ -451,6 +451,20 @@ def store_facts(folded: Folded) -> None:
         log.warning("table facts not stored (they will be folded again): %s", error)
 
 
+def store_night_facts(night_id: int) -> None:
+    """Fold and store the facts of a night's tables, once it is closed (or imported closed):
+    its tables never move again, so no player page ever folds them. After the caller's
+    transaction (``store_facts`` ends it); a failure is logged, never raised."""
+    tables = list(db.session.scalars(select(ChouetteTable).where(ChouetteTable.night_id == night_id)))
+    if not tables:
+        return
+    seqs = dict(db.session.execute(
+        select(TableEvent.table_id, func.max(TableEvent.seq))
+        .where(TableEvent.table_id.in_([table.id for table in tables])).group_by(TableEvent.table_id)
+    ).all())
+    store_facts(_facts_of(tables, seqs)[1])
+
+
 def _upsert(row: Mapping[str, Any]) -> Any:
     """INSERT the facts row, or UPDATE the stored one when it is older or of another version."""
     table = TableFactsRow.__table__

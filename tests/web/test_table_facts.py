@@ -104,6 +104,33 @@ def test_a_cold_process_reads_the_stored_facts(app, client, known, login_as):
         assert services.player_history("Bob").decisions["take"].count == 0
 
 
+def test_closing_a_night_stores_its_tables_facts(app, known):
+    """Its tables never move again: no player page will fold them."""
+    table_id, organizer_id = known
+    with app.app_context():
+        assert row_of(table_id) is None
+        night_id = services.get_table(table_id).night_id
+        services.close_night(night_id, actor=db.session.get(Member, organizer_id))
+        row = row_of(table_id)
+        assert row is not None and row.seq == services.last_seq(table_id)
+        assert TableFacts.from_dict(row.facts) == folded_facts(table_id)
+
+
+def test_an_imported_closed_night_has_its_facts_stored(app, known):
+    table_id, organizer_id = known
+    with app.app_context():
+        organizer = db.session.get(Member, organizer_id)
+        night_id = services.get_table(table_id).night_id
+        services.close_night(night_id, actor=organizer)
+        exported = services.night_export(night_id)
+        exported["night"]["name"] = "Friday, again"
+        night = services.import_night(exported, actor=organizer)
+        imported = services.get_night(night.id).tables[0].id
+        row = row_of(imported)
+        assert row is not None and row.seq == services.last_seq(imported)
+        assert TableFacts.from_dict(row.facts) == folded_facts(imported)
+
+
 def test_when_the_table_moves_its_stored_facts_follow_the_log(app, known):
     table_id, organizer_id = known
     with app.app_context():
