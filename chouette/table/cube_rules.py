@@ -1,0 +1,388 @@
+"""The cube events of a game: doubles, answers, beavers and raccoons, extras (RULES 2.4 to 2.7).
+
+The box doubles some members' cubes at one moment, or a member (the captain, with a single
+cube) doubles the box; the engine's cube judges every double and answer, and its reasons are
+said with the sides named as players. Once every member has answered the box's double come
+all-but-one, the drops, the change of captain and the window for extras. Handlers as in
+:mod:`chouette.table.rules`: check the event, raise TableError, or change the state in place.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from chouette.engine import CubeError
+from chouette.engine.cube import SIDE_WORDS
+from chouette.engine.errors import Phrase
+from chouette.table.cubes import (
+    BOX_SIDE,
+    LIVE,
+    MEMBER_SIDE,
+    BoxDouble,
+    Extra,
+    MemberCube,
+)
+from chouette.table.errors import TableError
+from chouette.table.game import SCORESHEET, Game
+from chouette.table.game_rules import (
+    BOX,
+    MEMBER,
+    _close_windows,
+    _end_if_no_cube,
+    _game,
+    _no_offer,
+    _player,
+)
+
+if TYPE_CHECKING:
+    from chouette.table.state import TableState
+
+
+def on_double(state: TableState, event: dict[str, Any]) -> None:
+    """The box doubles some members' cubes, or a member (the captain, single-cube) the box."""
+    game = _game(state)
+    by = event.get("by")
+    single = state.settings.cube_mode == "single"
+    if by == "box":
+        _no_offer(game)
+        _board_turn(game, BOX, "double")
+        cubes = event.get("cubes")
+        if cubes is None or single:
+            targets = game.live
+            if single and cubes is not None and sorted(_names(state, cubes)) != sorted(targets):
+                raise TableError("with a single cube the box doubles every member still playing")
+        else:
+            targets = _names(state, cubes)
+            if not targets:
+                raise TableError("name the cubes the box doubles")
+        for member in targets:
+            if _cube(game, member).cube.double_refusal(BOX_SIDE) is not None:
+                raise TableError("the box cannot double {name}: {name} owns that cube", name=member)
+        _close_windows(game)
+        for member in targets:
+            cube = game.cubes[member]
+            game.cubes[member] = cube.with_cube(cube.cube.double(BOX_SIDE))
+        game.box_double = BoxDouble(targets, {m: game.cubes[m].value for m in targets},
+                                    all_live=sorted(targets) == sorted(game.live),
+                                    initial=not game.box_doubled)
+        game.box_doubled = True
+        game.doubles += 1
+        game.mode = game.mode or SCORESHEET
+        return
+    member = _player(state, by, "doubler")
+    if "extra" in event:
+        _double_extra(state, game, member, event.get("extra"))
+        return
+    if game.pending_extras:
+        _no_offer(game)
+    if game.pending:
+        # Several members may double at the same moment, before the box answers any.
+        same_moment = (not single and not game.box_answers
+                       and set(game.pending) <= set(game.member_doubles))
+        if member in game.member_doubles:
+            raise TableError("{name} has already doubled", name=member)
+        if not same_moment:
+            _no_offer(game)
+    else:
+        game.member_doubles, game.box_answers = [], {}
+    _board_turn(game, MEMBER, "double")
+    if single:
+        if member != game.acting_captain:
+            raise TableError("with a single cube only the captain ({name}) doubles for the team",
+                             name=game.acting_captain)
+        targets = game.live
+    else:
+        targets = [member]
+    for name in targets:
+        if _cube(game, name).cube.double_refusal(MEMBER_SIDE) is not None:
+            raise TableError("{name} cannot double: the box owns that cube", name=name)
+    _close_windows(game)
+    for name in targets:
+        cube = game.cubes[name]
+        game.cubes[name] = cube.with_cube(cube.cube.double(MEMBER_SIDE))
+    game.member_doubles += targets
+    game.doubles += 1
+    game.mode = game.mode or SCORESHEET
+
+
+def _extra(state: TableState, game: Game, giver: object) -> int:
+    """The index of the extra cube given by ``giver`` in this game."""
+    name = _player(state, giver, "extra cube's giver")
+    for index, extra in enumerate(game.extras):
+        if extra.giver == name:
+            return index
+    raise TableError("{name} has given no extra cube in this game", name=name)
+
+
+def _double_extra(state: TableState, game: Game, doubler: str, giver: object) -> None:
+    """The owner of an extra cube redoubles it: the taker on the team's turn, the giver
+    (on the box's side of that cube) on the box's."""
+    _no_offer(game)
+    index = _extra(state, game, giver)
+    extra = game.extras[index]
+    if doubler not in (extra.giver, extra.taker):
+        raise TableError("{name} does not hold the extra cube {giver} gave {taker}",
+                         name=doubler, giver=extra.giver, taker=extra.taker)
+    if extra.status != LIVE:
+        raise TableError("that extra cube is out of play")
+    side = MEMBER_SIDE if doubler == extra.taker else BOX_SIDE
+    _board_turn(game, MEMBER if side == MEMBER_SIDE else BOX, "double")
+    if extra.cube.double_refusal(side) is not None:
+        raise TableError("{name} cannot double the extra cube: the other side owns it", name=doubler)
+    _close_windows(game)
+    game.extras[index] = extra.with_cube(extra.cube.double(side))
+    game.doubles += 1
+
+
+def _answer_extra(state: TableState, game: Game, giver: object, answer: str) -> None:
+    """The holder doubled on an extra cube answers: take, drop, beaver or raccoon."""
+    index = _extra(state, game, giver)
+    extra = game.extras[index]
+    side = extra.cube.to_answer
+    if side is None:
+        raise TableError("there is no double to {answer} on {name}'s extra cube",
+                         answer=answer, name=extra.giver)
+    _check_allowed(state, answer)
+    game.extras[index] = _act(extra, side, answer, extra.giver, extra.taker)
+
+
+Holder = TypeVar("Holder", MemberCube, Extra)
+
+
+def _act(holder: Holder, side: int, answer: str, box_side: str | Phrase,
+         member_side: str) -> Holder:
+    """``side`` answers the offer waiting on a member's cube or an extra cube.
+
+    Raises:
+        TableError: the engine's cube refuses it (its reason, with the sides named).
+    """
+    try:
+        if answer == "drop":
+            return holder.dropped(side)
+        action = {"take": holder.cube.take, "beaver": holder.cube.beaver,
+                  "raccoon": holder.cube.raccoon}[answer]
+        return holder.with_cube(action(side))
+    except CubeError as exc:
+        raise TableError(_cube_words(exc, box_side, member_side)) from exc
+
+
+def _check_allowed(state: TableState, answer: str) -> None:
+    if answer == "beaver" and not state.settings.beavers:
+        raise TableError("beavers are not played at this table")
+    if answer == "raccoon" and not state.settings.raccoons:
+        raise TableError("raccoons are not played at this table")
+
+
+def _cube_words(exc: CubeError, box_side: str | Phrase, member_side: str | Phrase) -> Phrase:
+    """The engine's message with the sides named as players."""
+    names = {BOX_SIDE: box_side, MEMBER_SIDE: member_side}
+
+    def named(value: object) -> object:
+        if not isinstance(value, Phrase):
+            return value
+        if value.template == SIDE_WORDS:
+            return names.get(value.params["side"], value)
+        return Phrase(value.template, **{key: named(v) for key, v in value.params.items()})
+
+    phrase = named(exc.phrase)
+    assert isinstance(phrase, Phrase)
+    return phrase
+
+
+def _names(state: TableState, cubes: object) -> list[str]:
+    if not isinstance(cubes, list):
+        raise TableError("the cubes are a list of member names")
+    names = [_player(state, c, "cube") for c in cubes]
+    if len(set(names)) != len(names):
+        raise TableError("a cube is named twice")
+    return names
+
+
+def _cube(game: Game, member: str) -> MemberCube:
+    if member not in game.cubes:
+        raise TableError("{name} does not play this game", name=member)
+    cube = game.cubes[member]
+    if not cube.is_live:
+        raise TableError("{name}'s cube is out of play in this game", name=member)
+    return cube
+
+
+def _board_turn(game: Game, side: str, action: str) -> None:
+    """In board mode a double comes at the start of the doubler's own turn, before rolling."""
+    if not game.is_board:
+        return
+    if game.on_roll != side:
+        if game.on_roll == BOX:
+            raise TableError("it is the box's turn: only the box may {action} now", action=action)
+        raise TableError("it is the team's turn: only the team may {action} now", action=action)
+    if game.dice is not None:
+        raise TableError("a double comes before the roll; the dice are already rolled")
+
+
+def on_answer(state: TableState, event: dict[str, Any]) -> None:
+    """Take, drop, beaver or raccoon: the side that must answer a cube acts."""
+    game = state.game
+    answer = event["type"]
+    if game is not None and "extra" in event:
+        _answer_extra(state, game, event.get("extra"), answer)
+        return
+    if game is None or not game.pending:
+        if answer == "raccoon":
+            raise TableError("there is no beaver to raccoon")
+        raise TableError("there is no double to {answer}", answer=answer)
+    target = event.get("cube")
+    box_double = game.box_double
+    if box_double is not None:
+        member = _player(state, target, "cube")
+        if member not in box_double.waiting:
+            raise TableError(_not_waiting(member, box_double.answers))
+        if answer == "raccoon":
+            raise TableError("there is no beaver to raccoon: answer the box's double")
+        _check_allowed(state, answer)
+        box_double.answers[member] = answer
+        if not box_double.waiting:
+            _resolve_box_double(state, game, box_double)
+        return
+    if state.settings.cube_mode == "single":
+        if target != "team":
+            raise TableError('with a single cube the team\'s cube is answered as one: cube "team"')
+        members = list(game.pending)
+    else:
+        member = _player(state, target, "cube")
+        if member not in game.pending:
+            raise TableError(_not_waiting(member, dict(game.box_answers)))
+        members = [member]
+    _check_allowed(state, answer)
+    sides = {m: game.cubes[m].cube.to_answer for m in members}
+    for member in members:
+        _answer(state, game, member, answer)
+    if answer == "drop":
+        won = [m for m in members if sides[m] == BOX_SIDE]
+        lost = [m for m in members if sides[m] == MEMBER_SIDE]
+        _after_drops(state, game, won, lost)
+    if not game.pending:
+        game.member_doubles, game.box_answers = [], {}
+    _end_if_no_cube(state, game)
+
+
+def _not_waiting(member: str, answers: dict[str, Any]) -> Phrase:
+    if member in answers:
+        return Phrase("{name}'s cube has already been answered", name=member)
+    return Phrase("{name}'s cube was not doubled", name=member)
+
+
+def _answer(state: TableState, game: Game, member: str, answer: str) -> None:
+    """One cube's answer, applied at once (a member's double, a beaver, a raccoon)."""
+    cube = game.cubes[member]
+    side = cube.cube.to_answer
+    assert side is not None
+    offer = cube.cube.offer
+    if side == BOX_SIDE and member in game.member_doubles and offer and offer.kind == "double":
+        _same_value_same_action(state, game, member, answer)
+        game.box_answers[member] = (answer, cube.value)
+    game.cubes[member] = _act(cube, side, answer, Phrase("the box"), member)
+
+
+def _after_drops(state: TableState, game: Game, won: list[str], lost: list[str]) -> None:
+    """Seats after cubes were dropped: by the box (``won``) or by members (``lost``).
+
+    Whole answers first, then one change of captain: a single-cube team answering as one
+    moves its captain once.
+    """
+    if game.seat_captain in won:
+        game.captain_won_early = True
+    if game.seat_captain in lost and not game.captain_won_early:
+        _next_acting_captain(state, game, move_old_to_end=True)
+    elif game.acting_captain in won + lost:
+        _next_acting_captain(state, game, move_old_to_end=False)
+
+
+def _same_value_same_action(state: TableState, game: Game, member: str, answer: str) -> None:
+    """House rule: cubes of one value doubled at one moment are all taken or all dropped."""
+    if not state.settings.same_value_same_action:
+        return
+    value = game.cubes[member].value
+    for other, (given, other_value) in game.box_answers.items():
+        if other_value == value and (given == "drop") != (answer == "drop"):
+            raise TableError("same value, same action: the box answered {other}'s cube with "
+                             "{answer}, so {name}'s must be answered the same way",
+                             other=other, answer=given, name=member)
+
+
+def _resolve_box_double(state: TableState, game: Game, box_double: BoxDouble) -> None:
+    """Every member answered the box's double: all-but-one, drops, new captain, extras."""
+    settings = state.settings
+    answers = box_double.answers
+    takers = [m for m in box_double.cubes if answers[m] != "drop"]
+    droppers = [m for m in box_double.cubes if answers[m] == "drop"]
+    lone = len(takers) == 1 and bool(droppers) and box_double.all_live
+    # The players of this game: the box side and the members who started it.
+    players = 1 + (state.seats.partner is not None) + len(game.members)
+    # Extras replace the forced drop for the box's initial double (RULES 2.7).
+    extras_instead = settings.extras and box_double.initial
+    if (lone and settings.all_but_one != "off" and not extras_instead
+            and players >= settings.all_but_one_min_players):
+        taker = takers[0]
+        if settings.all_but_one == "forced_drop" or answers[taker] != "beaver":
+            answers[taker] = "drop"
+            takers, droppers = [], droppers + [taker]
+    beaver_all = False
+    if settings.cube_mode == "single":
+        # The captain's beaver decides for every member who took (RULES 2.4).
+        first_taker = next((m for m in _best_placed(state, game) if m in takers), None)
+        beaver_all = first_taker is not None and answers[first_taker] == "beaver"
+    game.box_double = None
+    for member in box_double.cubes:
+        cube = game.cubes[member]
+        if answers[member] == "drop":
+            game.cubes[member] = cube.dropped(MEMBER_SIDE)
+            continue
+        single = settings.cube_mode == "single"
+        beaver = beaver_all if single else answers[member] == "beaver"
+        action = cube.cube.beaver if beaver else cube.cube.take
+        game.cubes[member] = cube.with_cube(action(MEMBER_SIDE))
+    _after_drops(state, game, [], droppers)
+    if settings.extras and box_double.initial and lone and takers:
+        game.extras_open = (takers[0], tuple(droppers))
+    _end_if_no_cube(state, game)
+
+
+def _best_placed(state: TableState, game: Game) -> list[str]:
+    """Members of this game in seat order: the captain, then the line."""
+    order = [game.seat_captain] + state.seats.line
+    return [m for m in order if m in game.cubes]
+
+
+def _next_acting_captain(state: TableState, game: Game, *, move_old_to_end: bool) -> None:
+    """The best-placed live member takes over; a dropping seat captain goes to the end."""
+    live = [m for m in _best_placed(state, game) if game.cubes[m].status == LIVE]
+    if not live:
+        return  # nobody left: the game ends
+    new = live[0]
+    if move_old_to_end:
+        seats = state.seats
+        old = game.seat_captain
+        seats.line.remove(new)
+        seats.line.append(old)
+        seats.captain = new
+        game.seat_captain = new
+    game.acting_captain = new
+
+
+def on_extra(state: TableState, event: dict[str, Any]) -> None:
+    """A teammate gives the lone taker an extra 2-cube and pays him one point (RULES 2.7)."""
+    game = state.game
+    if not state.settings.extras:
+        raise TableError("extras are not played at this table")
+    if game is None or game.extras_open is None:
+        raise TableError("an extra is given only right after a lone take of the box's first double")
+    giver = _player(state, event.get("from"), "giver")
+    taker = _player(state, event.get("to"), "taker")
+    lone, givers = game.extras_open
+    if taker != lone:
+        raise TableError("the extra goes to the lone taker, {name}", name=lone)
+    if giver not in givers:
+        raise TableError("{name} cannot give an extra: only a member who dropped that double can", name=giver)
+    if any(e.giver == giver for e in game.extras):
+        raise TableError("{name} has already given an extra", name=giver)
+    game.extras.append(Extra(giver, taker))
