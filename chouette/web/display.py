@@ -25,7 +25,8 @@ from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable, Night
 from chouette.standings import money
 from chouette.table import TableState
-from chouette.web.board_svg import CubeView, render_board
+from chouette.web.board_cubes import CubeView
+from chouette.web.board_svg import render_board
 from chouette.web.house_rules import money as format_money
 from chouette.web.htmx import render_if_changed
 from chouette.web.qr import qr_svg

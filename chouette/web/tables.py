@@ -61,7 +61,7 @@ def new(night_id: int) -> BaseResponse:
 def show(table_id: int) -> BaseResponse:
     """A table: the live table (chouette.web.play), its QR code, its house-rules card."""
     from chouette import commands
-    from chouette.web.play import page_context
+    from chouette.web.live import page_context
 
     table = get_table(table_id)
     context = page_context(commands.load_play(table_id))

@@ -13,7 +13,8 @@ from flask import Flask, render_template
 from playwright.sync_api import Page, expect
 
 from chouette.engine import Position
-from chouette.web.board_svg import CubeView, board_context, legal_steps
+from chouette.web.board import board_context, legal_steps
+from chouette.web.board_cubes import CubeView
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"

@@ -11,13 +11,9 @@ from markupsafe import Markup
 
 from chouette.engine import Position, legal_moves
 from chouette.table.cubes import MemberCube
-from chouette.web.board_svg import (
-    CubeView,
-    board_context,
-    legal_steps,
-    render_board,
-    render_cube_list,
-)
+from chouette.web.board import board_context, legal_steps, render_cube_list
+from chouette.web.board_cubes import CubeView
+from chouette.web.board_svg import render_board
 
 SVG = "{http://www.w3.org/2000/svg}"
 EVIL = '<script>alert("x")</script>'
@@ -394,13 +390,14 @@ def test_board_context_nobody_on_roll_is_not_interactive():
 def test_docstring_examples_run():
     import doctest
 
-    from chouette.web import board_svg
+    from chouette.web import board, board_svg
 
     assert doctest.testmod(board_svg).failed == 0
+    assert doctest.testmod(board).failed == 0
 
 
 def test_legal_plays_list_each_play_and_the_other_order_of_a_checkers_two_dice():
-    from chouette.web.board_svg import legal_plays
+    from chouette.web.board import legal_plays
 
     plays = {frozenset(play.split(" ")) for play in legal_plays(Position.initial(), (2, 1)).split(";")}
     assert {"24/22", "22/21"} in [set(p) for p in plays] and {"24/23", "23/21"} in [set(p) for p in plays]

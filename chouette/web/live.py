@@ -1,0 +1,279 @@
+"""The live table's context: everything ``tables/_live.html`` and the table page show.
+
+Seats and line in words, every member's cube, the legal actions grouped the way the page shows
+them, the board of the game in progress, the latest log lines and the finished games of the
+history. Drawing the history is the costly part: it is remembered per process and changes only
+when a game ends, is corrected or undone (``history_games_html``). Who sees which buttons follows
+who runs the table and who plays at it (``_runs``, ``_me``); the views in ``chouette.web.play``
+answer every command with this context.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import OrderedDict
+from typing import Any
+
+from flask import render_template, request, url_for
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from flask_login import current_user
+from flask_wtf.csrf import generate_csrf
+from markupsafe import Markup
+from sqlalchemy import select
+
+from chouette import commands
+from chouette.amounts import money_locale
+from chouette.extensions import db
+from chouette.models import ChouetteTable, Member, TableEvent
+from chouette.standings import games_money, money
+from chouette.table import TableError, TableState, apply_event
+from chouette.table.actions import legal_actions, may_consult
+from chouette.web import house_rules, log_lines
+from chouette.web.board import board_context, legal_steps
+from chouette.web.board_cubes import CubeView
+from chouette.web.htmx import is_htmx
+
+RECENT = 12  # log lines shown under the table
+KINDS = ("single", "gammon", "backgammon")
+
+
+def _runs(table: ChouetteTable) -> bool:
+    """Whether the signed-in member runs this table."""
+    return current_user.is_authenticated and commands.may_run(current_user, table)
+
+
+def _me(state: TableState) -> str | None:
+    """The signed-in member's seat name at this table, if he plays here."""
+    if not current_user.is_authenticated:
+        return None
+    name = current_user.name
+    return name if name in state.players else None
+
+
+def _recent(table_id: int) -> list[dict[str, Any]]:
+    """The latest log lines, newest first, each said in words, with who recorded them."""
+    query = (select(TableEvent, Member.name).outerjoin(Member, TableEvent.actor_id == Member.id)
+             .where(TableEvent.table_id == table_id).order_by(TableEvent.seq.desc()).limit(RECENT))
+    return [{"seq": e.seq, "type": e.type, "text": log_lines.describe(e.as_dict()), "who": who,
+             "at": e.at} for e, who in db.session.execute(query)]
+
+
+def _correctors(table_id: int) -> dict[int, str | None]:
+    """Who made the latest correction of each game."""
+    query = (select(TableEvent.payload, Member.name).outerjoin(Member, TableEvent.actor_id == Member.id)
+             .where(TableEvent.table_id == table_id, TableEvent.type == "correct")
+             .order_by(TableEvent.seq))
+    found: dict[int, str | None] = {}
+    for payload, who in db.session.execute(query):
+        if isinstance(payload.get("game"), int):
+            found[payload["game"]] = who
+    return found
+
+
+def _leavers(state: TableState) -> list[str]:
+    """Who may leave now (the rules decide: not with a live cube in the game)."""
+    allowed = []
+    for name in state.seated:
+        try:
+            apply_event(state, {"type": "leave", "player": name})
+        except TableError:
+            continue
+        allowed.append(name)
+    return allowed
+
+
+def _seat_rows(state: TableState) -> list[tuple[str, str, str]]:
+    """(name, seat in words, kind) for everyone seated, box first, then the line in order."""
+    rows = [(name, label, kind) for name, label, kind in (
+        (state.box, _("Box"), "box"), (state.partner, _("Partner"), "partner"),
+        (state.captain, _("Captain"), "captain")) if name]
+    rows += [(name, _("Line %(number)d", number=i), "line") for i, name in enumerate(state.line, 1)]
+    rows += [(name, _("Joins after this game"), "pending") for name in state.pending_joiners]
+    return rows
+
+
+def _cube_rows(state: TableState) -> list[dict[str, Any]]:
+    """Every member's cube: the game's, or before a game the team's cubes in the middle."""
+    game = state.game
+    if game is not None:
+        # A box's double is settled once every member answered: show who already has.
+        answered = game.box_double.answers if game.box_double is not None else {}
+        return [{"name": m, "view": CubeView.from_member_cube(game.cubes[m]),
+                 "captain": m == game.acting_captain, "answered": answered.get(m)}
+                for m in game.members]
+    return [{"name": m, "view": CubeView(m), "captain": m == state.captain, "answered": None}
+            for m in state.seats.team]
+
+
+def _answer_words() -> dict[str, str]:
+    return {"take": _("Take"), "drop": _("Drop"), "beaver": _("Beaver"), "raccoon": _("Raccoon")}
+
+
+def _actions(state: TableState) -> dict[str, Any]:
+    """The legal actions, grouped the way the page shows them."""
+    grouped: dict[str, Any] = {"partner": [], "draw": False, "box_cubes": [], "box_double": False,
+                               "member_doubles": [], "answers": {}, "extras": [], "results": []}
+    for event in legal_actions(state):
+        kind = event["type"]
+        if kind == "partner":
+            grouped["partner"].append(event)
+        elif kind == "partner_draw":
+            grouped["draw"] = True
+        elif kind == "double" and event["by"] == "box":
+            grouped["box_double"] = True
+            cubes = event.get("cubes")
+            if cubes and len(cubes) == 1:
+                grouped["box_cubes"].append(cubes[0])
+        elif kind == "double":
+            grouped["member_doubles"].append(event["by"])
+        elif kind in commands.ANSWERS:
+            grouped["answers"].setdefault(event["cube"], []).append(kind)
+        elif kind == "extra":
+            grouped["extras"].append(event)
+        elif kind == "result":
+            grouped["results"].append(event)
+    grouped["extra_cubes"] = _extra_cube_actions(state)
+    return grouped
+
+
+def _extra_cube_actions(state: TableState) -> dict[str, list[dict[str, Any]]]:
+    """The legal redoubles and answers on each live extra cube, per giver."""
+    found: dict[str, list[dict[str, Any]]] = {}
+    game = state.game
+    for extra in game.extras if game is not None else []:
+        candidates: list[dict[str, Any]] = [
+            {"type": "double", "by": who, "extra": extra.giver} for who in (extra.taker, extra.giver)]
+        candidates += [{"type": kind, "extra": extra.giver} for kind in commands.ANSWERS]
+        for event in candidates:
+            try:
+                apply_event(state, event)
+            except TableError:
+                continue
+            found.setdefault(extra.giver, []).append(event)
+    return found
+
+
+def _board(table: ChouetteTable, state: TableState, *, runs: bool, move_value: str,
+           seq: int) -> dict[str, Any] | None:
+    """The board of the game in progress, when it is played on the app's board."""
+    game = state.game
+    if game is None or game.position is None or game.on_roll is None:
+        return None
+    labels = {"box": state.box or _("Box"), "team": game.acting_captain}
+    return board_context(
+        table.id, game.position, on_roll=game.on_roll, dice=game.dice,
+        cubes=[CubeView.from_member_cube(game.cubes[m]) for m in game.members],
+        labels=labels, legal=legal_steps(game.position, game.dice) if game.dice else None,
+        numbering="on_roll", interactive=runs and game.dice is not None,
+        move_url=url_for("play.move", table_id=table.id, seq=seq), move_value=move_value,
+        hx_target=f"#table-live-{table.id}",
+    )
+
+
+#: Finished games the live table shows (the latest first); ``?history=all`` shows them all.
+HISTORY_SHOWN = 5
+#: How many drawn histories each process remembers (a few per table and language).
+HISTORY_CACHE_SIZE = 256
+#: Markers for what differs between two pages showing the same games: put in after drawing.
+SEQ_MARK, CSRF_MARK = "\x00seq\x00", "\x00csrf\x00"
+
+_history_cache: OrderedDict[tuple[Any, ...], str] = OrderedDict()
+_history_lock = threading.Lock()
+
+
+def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, runs: bool,
+                       typed: dict[str, str], full: bool) -> Markup:
+    """The finished games of the history (``tables/_history_games.html``).
+
+    A live table is drawn again after every command and every phone's poll, but its finished
+    games change only when a game ends, is corrected or undone: the drawing is remembered,
+    keyed by everything it shows (the game records themselves, which are immutable, their
+    money, who corrected them, the language, whether the viewer runs the table). What differs
+    per page, the forms' seq and the session's CSRF token, is put in afterwards. A form given
+    back with what was typed in it is drawn afresh.
+    """
+    shown = state.games if full else state.games[-HISTORY_SHOWN:]
+    paid = {g.number: g for g in games_money(state, {r.number for r in shown})}
+    correctors = _correctors(table.id) if any(r.correction for r in shown) else {}
+    context = {
+        "table": table, "games_count": len(state.games), "history_games": shown,
+        "history_hidden": len(state.games) - len(shown), "games_money": paid,
+        "correctors": correctors, "currency": table.night.currency, "runs": runs,
+        "typed": typed, "kinds": KINDS, "seq_mark": SEQ_MARK, "csrf_mark": CSRF_MARK,
+    }
+    key = None
+    if "game" not in typed:
+        key = (table.id, tuple(shown), len(state.games),
+               tuple((n, tuple(g.points.items()), tuple(g.cents.items())) for n, g in paid.items()),
+               tuple(sorted(correctors.items(), key=lambda item: item[0])), table.night.currency,
+               runs, str(get_locale()), money_locale())
+    html = None
+    if key is not None:
+        with _history_lock:
+            html = _history_cache.get(key)
+            if html is not None:
+                _history_cache.move_to_end(key)
+    if html is None:
+        html = render_template("tables/_history_games.html", **context)
+        if key is not None:
+            with _history_lock:
+                _history_cache[key] = html
+                while len(_history_cache) > HISTORY_CACHE_SIZE:
+                    _history_cache.popitem(last=False)
+    return Markup(html.replace(SEQ_MARK, str(seq)).replace(CSRF_MARK, generate_csrf()))
+
+
+def live_context(played: commands.TablePlay, *, error: str | None = None,
+                 typed: dict[str, str] | None = None, move_value: str = "") -> dict[str, Any]:
+    """Everything ``tables/_live.html`` needs."""
+    table, state = played.table, played.state
+    night = table.night
+    runs = _runs(table) and night.is_open
+    points, cents = money(state)
+    game = state.game
+    members = []
+    if runs:
+        members = list(db.session.scalars(
+            select(Member.name).where(Member.active.is_(True)).order_by(Member.name)))
+    last_order = next((e for e in reversed(state.effective) if e.get("type") == "order_roll"), None)
+    # The live table shows the latest games; the whole history is one click away (a night's
+    # sixty games redrawn after every command would cost most of the command's time).
+    full_history = request.args.get("history") == "all"
+    return {
+        "table": table, "night": night, "state": state, "seq": played.seq, "game": game,
+        "runs": runs, "me": _me(state), "consult": may_consult(state) if state.ordered else [],
+        "points": points, "cents": cents, "currency": night.currency,
+        "actions": _actions(state) if (runs or _me(state)) and night.is_open else _actions_none(),
+        "leavers": _leavers(state) if runs else [],
+        "seat_rows": _seat_rows(state),
+        "cube_rows": _cube_rows(state) if state.ordered else [],
+        "answer_words": _answer_words(),
+        "unseated": state.waiting + [p for g in state.order_groups or [] for p in g],
+        "to_roll": state.waiting if state.order_groups is None
+        else [p for g in state.order_groups if len(g) > 1 for p in g],
+        "members": [m for m in members if m not in state.seated],
+        "last_order": last_order,
+        "board": _board(table, state, runs=runs, move_value=move_value, seq=played.seq),
+        "history_games_html": history_games_html(table, state, seq=played.seq, runs=runs,
+                                                 typed=typed or {}, full=full_history),
+        "recent": _recent(table.id),
+        "error": error, "typed": typed or {},
+        "kinds": KINDS,
+        "xgid": game.position.xgid() if game and game.position is not None else None,
+    }
+
+
+def _actions_none() -> dict[str, Any]:
+    return {"partner": [], "draw": False, "box_cubes": [], "box_double": False,
+            "member_doubles": [], "answers": {}, "extras": [], "results": [], "extra_cubes": {}}
+
+
+def page_context(played: commands.TablePlay, **live: Any) -> dict[str, Any]:
+    """The table page's context: the live table, and the house-rules card when the whole page
+    is drawn (an htmx answer swaps the live table only: the card would be drawn for nothing)."""
+    table = played.table
+    context = live_context(played, **live)
+    if not is_htmx():
+        context["rules"] = house_rules.describe(table.settings, table.night.currency)
+    return context
