@@ -278,11 +278,11 @@ class TableSnapshot(Model):
 
 
 class TableFactsRow(Model):
-    """A table's facts for the player pages (``services.players.TableFacts`` as JSON), as
+    """A table's facts for the player pages (``services.facts.TableFacts`` as JSON), as
     folded at ``seq`` with ``settings``: a projection of the log, recomputed when it moved.
 
     A cache, not history: dropping every row changes no answer. ``version`` is the facts'
-    format (``services.players.FACTS_VERSION``).
+    format (``services.stored_facts.FACTS_VERSION``).
     """
 
     __tablename__ = "table_facts"

@@ -39,6 +39,20 @@ from chouette.services.exports import (  # noqa: F401
     table_sheet,
     to_json,
 )
+from chouette.services.facts import (  # noqa: F401
+    display_name,
+    table_facts,
+)
+from chouette.services.ledger import (  # noqa: F401
+    CubeLine,
+    GameLine,
+    NightLedger,
+    PlayerLedger,
+    ledger_totals,
+    night_balances,
+    night_ledger,
+    projected_totals,
+)
 from chouette.services.members import (  # noqa: F401
     LOCALES,
     MIN_PASSWORD_LENGTH,
@@ -55,23 +69,15 @@ from chouette.services.members import (  # noqa: F401
 )
 from chouette.services.money import (  # noqa: F401
     MONEY_METHODS,
-    CubeLine,
     CurrencyBalances,
-    GameLine,
     Iou,
-    NightLedger,
     PlayerBalance,
-    PlayerLedger,
     SettleUp,
     club_balances,
-    ledger_totals,
-    night_balances,
-    night_ledger,
     night_payments,
     night_settle_up,
     outstanding_ious,
     pay_iou,
-    projected_totals,
     record_payment,
     undo_last_payment,
 )
@@ -85,11 +91,8 @@ from chouette.services.nights import (  # noqa: F401
 )
 from chouette.services.players import (  # noqa: F401
     PlayerHistory,
-    clear_player_cache,
-    display_name,
     player_history,
     player_names,
-    table_facts,
 )
 from chouette.services.seasons import (  # noqa: F401
     SeasonSettleUp,
@@ -109,6 +112,9 @@ from chouette.services.seasons import (  # noqa: F401
     season_standings_csv,
     undo_last_season_payment,
     usual_currency,
+)
+from chouette.services.stored_facts import (  # noqa: F401
+    clear_player_cache,
 )
 from chouette.services.tables import (  # noqa: F401
     PRESETS,

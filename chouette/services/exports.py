@@ -402,7 +402,7 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
                 )
             add_snapshots(table.id, checked.snapshots)
     if closed:  # its tables never move again: their facts for the player pages, stored now
-        from chouette.services.players import store_night_facts
+        from chouette.services.stored_facts import store_night_facts
 
         store_night_facts(night.id)
     return night

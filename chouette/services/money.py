@@ -1,7 +1,8 @@
-"""Money after play: the night's ledger, payments, settle-up, IOUs and balances across nights.
+"""Money after play: payments, settle-up, IOUs and balances across nights.
 
-The ledger rows (``LedgerEntry``) are the source of truth for money; each night's ledger is
-also checked against the projection of its tables' logs. Payments are recorded per night.
+The ledger rows (``LedgerEntry``) are the source of truth for money (each night's ledger,
+checked against its tables' logs, is ``chouette.services.ledger``). Payments are recorded per
+night.
 
 How an IOU works: an IOU is a payment of method ``iou``. It clears the debt from the night's
 settle-up (the night is settled) but no money moved, so it stays a standing debt between the
@@ -30,12 +31,10 @@ from typing import Any
 from flask_babel import gettext as _
 from sqlalchemy import exists, func, or_, select
 
-from chouette.amounts import format_cents
 from chouette.extensions import db
 from chouette.ledger import LedgerError, Transfer, settle_leaver, settle_up
 from chouette.models import (
     PAYMENT_METHODS,
-    ChouetteTable,
     LedgerEntry,
     Member,
     Night,
@@ -46,192 +45,11 @@ from chouette.models import (
 )
 from chouette.refusals import say
 from chouette.services.base import ServiceError, _transaction
+from chouette.services.ledger import _format, night_balances
 from chouette.services.nights import get_night
 
 #: Methods that move money (an IOU does not).
 MONEY_METHODS = ("cash", "transfer")
-
-Key = tuple[int, int, str]  # (table id, game number, player)
-
-
-# --------------------------------------------------------------------------- night ledger
-
-
-@dataclass(frozen=True)
-class CubeLine:
-    """One member's cube in a game, as the fold left it."""
-
-    member: str
-    value: int
-    owner: str | None  # "box", "member" or None (centred)
-    status: str  # live, dropped (the member dropped), won (the box dropped)
-
-
-@dataclass(frozen=True)
-class GameLine:
-    """One game of one table: who sat where, the cubes, the result, and the money per player."""
-
-    table_id: int
-    table_name: str
-    number: int
-    box: str | None
-    partner: str | None
-    captain: str | None
-    winner: str | None
-    kind: str | None
-    final: bool
-    voided: bool
-    correction: str | None
-    cubes: tuple[CubeLine, ...]
-    extras: tuple[tuple[str, str, int], ...]
-    points: dict[str, int]
-    cents: dict[str, int]
-
-    @property
-    def box_side_cents(self) -> int:
-        """The box side's money (box and partner together)."""
-        return sum(self.cents.get(name, 0) for name in (self.box, self.partner) if name)
-
-    def role(self, player: str) -> str:
-        """``box``, ``partner``, ``captain`` or ``team`` (also ``extra``: only an extra cube)."""
-        if player == self.box:
-            return "box"
-        if player == self.partner:
-            return "partner"
-        if player == self.captain:
-            return "captain"
-        if any(cube.member == player for cube in self.cubes):
-            return "team"
-        return "extra"
-
-    def cube_of(self, player: str) -> CubeLine | None:
-        """The player's own cube in this game, if he had one."""
-        return next((cube for cube in self.cubes if cube.member == player), None)
-
-
-@dataclass(frozen=True)
-class PlayerLedger:
-    """One player's night: total points and cents, and every game that moved his money."""
-
-    player: str
-    points: int
-    cents: int
-    games: tuple[tuple[GameLine, int, int], ...]  # (game, his points, his cents)
-
-
-@dataclass(frozen=True)
-class NightLedger:
-    """A night's ledger, per player (summing to zero) and per game, with its consistency check."""
-
-    night: Night
-    players: tuple[PlayerLedger, ...]
-    games: tuple[GameLine, ...]
-    mismatches: tuple[str, ...]
-
-    @property
-    def is_consistent(self) -> bool:
-        """True when the ledger rows equal the projection of the tables' logs."""
-        return not self.mismatches
-
-    @property
-    def total_cents(self) -> int:
-        """The sum of every player's cents (0 unless something is badly wrong)."""
-        return sum(line.cents for line in self.players)
-
-
-def ledger_totals(night_id: int) -> dict[Key, tuple[int, int]]:
-    """The ledger rows summed per table, game and player (non-zero only): ``(points, cents)``."""
-    query = (
-        select(LedgerEntry.table_id, LedgerEntry.game, LedgerEntry.player,
-               func.sum(LedgerEntry.points), func.sum(LedgerEntry.cents))
-        .where(LedgerEntry.night_id == night_id)
-        .group_by(LedgerEntry.table_id, LedgerEntry.game, LedgerEntry.player)
-    )
-    return {
-        (table_id, game, player): (int(points), int(cents))
-        for table_id, game, player, points, cents in db.session.execute(query)
-        if points or cents
-    }
-
-
-def _table_games(table: ChouetteTable) -> list[GameLine]:
-    """Every game of a table, from its log folded through the rules (the projection)."""
-    from chouette.commands import load_play
-    from chouette.standings import games_money
-
-    state = load_play(table.id).state
-    money = {game.number: game for game in games_money(state)}
-    lines = []
-    for record in state.games:
-        found = money.get(record.number)
-        lines.append(GameLine(
-            table.id, table.name, record.number, record.box, record.partner, record.captain,
-            record.winner, record.kind, True, record.voided, record.correction,
-            tuple(CubeLine(c.member, c.value, c.owner, c.status) for c in record.cubes),
-            tuple(record.extras),
-            dict(found.points) if found else {}, dict(found.cents) if found else {},
-        ))
-    game = state.game
-    if game is not None:
-        found = money.get(game.number)
-        lines.append(GameLine(
-            table.id, table.name, game.number, state.box, state.partner, game.seat_captain,
-            None, None, False, False, None,
-            tuple(CubeLine(c.member, c.value, c.owner, c.status) for c in game.cubes.values()),
-            (), dict(found.points) if found else {}, dict(found.cents) if found else {},
-        ))
-    return lines
-
-
-def projected_totals(games: Iterable[GameLine]) -> dict[Key, tuple[int, int]]:
-    """What the ledger rows must add up to, from the games folded from the logs."""
-    totals: dict[Key, tuple[int, int]] = {}
-    for game in games:
-        for player in set(game.points) | set(game.cents):
-            points, cents = game.points.get(player, 0), game.cents.get(player, 0)
-            if points or cents:
-                totals[(game.table_id, game.number, player)] = (points, cents)
-    return totals
-
-
-def night_ledger(night_id: int) -> NightLedger:
-    """The night's ledger: per player and per game, checked against the logs. Raises NotFound."""
-    night = get_night(night_id)
-    games = [line for table in night.tables for line in _table_games(table)]
-    by_key = {(game.table_id, game.number): game for game in games}
-    rows = ledger_totals(night.id)
-    projection = projected_totals(games)
-    mismatches = []
-    names = {table.id: table.name for table in night.tables}
-    for key in sorted(set(rows) | set(projection)):
-        if rows.get(key, (0, 0)) != projection.get(key, (0, 0)):
-            table_id, number, player = key
-            mismatches.append(_(
-                "%(table)s, game %(game)d, %(player)s: the ledger says %(ledger)s, the log %(log)s.",
-                table=names.get(table_id, str(table_id)), game=number, player=player,
-                ledger=_format(rows.get(key, (0, 0))[1], night.currency),
-                log=_format(projection.get(key, (0, 0))[1], night.currency),
-            ))
-    per_player: dict[str, list[tuple[GameLine, int, int]]] = defaultdict(list)
-    for (table_id, number, player), (points, cents) in sorted(rows.items()):
-        game = by_key.get((table_id, number)) or GameLine(
-            table_id, names.get(table_id, "?"), number, None, None, None, None, None, False,
-            False, None, (), (), {}, {})
-        per_player[player].append((game, points, cents))
-    players = sorted(
-        (PlayerLedger(name, sum(p for _g, p, _c in lines), sum(c for _g, _p, c in lines), tuple(lines))
-         for name, lines in per_player.items()),
-        key=lambda line: (-line.cents, line.player),
-    )
-    return NightLedger(night, tuple(players), tuple(games), tuple(mismatches))
-
-
-def night_balances(night_id: int) -> dict[str, int]:
-    """Each player's money for the night from the ledger rows (sorted by name, zeros dropped)."""
-    query = (select(LedgerEntry.player, func.sum(LedgerEntry.cents))
-             .where(LedgerEntry.night_id == night_id).group_by(LedgerEntry.player))
-    totals = {player: int(cents) for player, cents in db.session.execute(query) if cents}
-    return {name: totals[name] for name in sorted(totals)}
 
 
 # --------------------------------------------------------------------------- payments, IOUs
@@ -448,11 +266,6 @@ def void_latest(scope: Any, nothing: str, check: Callable[[list[Payment]], None]
     check(voided)
     db.session.add_all(PaymentVoid(payment_id=p.id, voided_by_id=actor.id) for p in voided)
     return voided
-
-
-def _format(cents: int, currency: str) -> str:
-    """An amount as the club writes them, for messages."""
-    return format_cents(cents, currency)
 
 
 # --------------------------------------------------------------------------- settle-up

@@ -65,7 +65,7 @@ def close_night(night_id: int, *, actor: Member) -> Night:
     Then its tables' facts for the player pages are folded and stored (a cache: its failure is
     only logged), so no player page ever folds this night's logs.
     """
-    from chouette.services.players import store_night_facts
+    from chouette.services.stored_facts import store_night_facts
 
     with _transaction():
         night = get_night(night_id)

@@ -42,10 +42,10 @@ from chouette.models import (
     utcnow,
 )
 from chouette.services.base import NotFound, ServiceError, _transaction
+from chouette.services.ledger import _format
 from chouette.services.money import (
     Iou,
     _check_payment,
-    _format,
     _ious,
     _standing,
     void_latest,

@@ -10,7 +10,7 @@ import pytest
 
 from chouette import commands, services
 from chouette.extensions import db
-from chouette.services.players import table_facts
+from chouette.services.facts import table_facts
 from chouette.table import fold
 from chouette.web.charts import ChartPoint, balance_chart
 from tests.factories import gen_member, gen_night, gen_table

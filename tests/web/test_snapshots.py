@@ -14,7 +14,7 @@ from sqlalchemy import delete, select
 from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import Member, TableFactsRow, TableSnapshot
-from chouette.services.players import clear_player_cache
+from chouette.services.stored_facts import clear_player_cache
 from chouette.table import SNAPSHOT_VERSION, TableError, apply_event, fold, new_table
 from chouette.table.actions import legal_actions
 from chouette.table.simulate import seat_players

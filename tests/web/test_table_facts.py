@@ -19,13 +19,11 @@ from sqlalchemy import func, select
 from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import Member, TableFactsRow
-from chouette.services.players import (
+from chouette.services.facts import TableFacts, facts_since, table_facts
+from chouette.services.stored_facts import (
     FACTS_VERSION,
-    TableFacts,
     clear_player_cache,
-    facts_since,
     store_facts,
-    table_facts,
 )
 from chouette.table import TableError, can_resume
 from tests.factories import gen_member, gen_night, gen_table
@@ -258,7 +256,7 @@ def test_two_workers_storing_the_same_facts_at_once_both_succeed(app, known, cap
         except Exception as error:  # noqa: BLE001 - reported by the assertion below
             errors.append(error)
 
-    with caplog.at_level(logging.WARNING, logger="chouette.services.players"):
+    with caplog.at_level(logging.WARNING, logger="chouette.services.stored_facts"):
         threads = [threading.Thread(target=worker) for _ in range(2)]
         for thread in threads:
             thread.start()
