@@ -128,12 +128,16 @@ class CentsField(Field):
         except InvalidOperation:
             self.data = None
             raise ValueError(_l("Enter an amount such as 1 or 2.50.")) from None
-        if not amount.is_finite() or amount != amount.quantize(Decimal("0.01")) or amount <= 0:
+        if not amount.is_finite() or amount <= 0:
             self.data = None
             raise ValueError(_l("Enter an amount such as 1 or 2.50."))
+        # The size first: quantizing 1E26 to cents exceeds Decimal's precision and raises.
         if amount > 1_000_000:
             self.data = None
             raise ValueError(_l("That stake is too large."))
+        if amount != amount.quantize(Decimal("0.01")):
+            self.data = None
+            raise ValueError(_l("Enter an amount such as 1 or 2.50."))
         self.data = int(amount * 100)
 
 

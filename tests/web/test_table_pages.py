@@ -105,6 +105,10 @@ def test_custom_settings_are_stored_as_typed(app, client, login_as, night):
         ({"stake_cents": "lots"}, b"Enter an amount such as 1 or 2.50."),
         ({"stake_cents": "1.005"}, b"Enter an amount such as 1 or 2.50."),
         ({"stake_cents": "-2"}, b"Enter an amount such as 1 or 2.50."),
+        ({"stake_cents": "1000000.01"}, b"That stake is too large."),
+        ({"stake_cents": "1E26"}, b"That stake is too large."),  # beyond Decimal's precision
+        ({"stake_cents": "-1E26"}, b"Enter an amount such as 1 or 2.50."),
+        ({"stake_cents": "Infinity"}, b"Enter an amount such as 1 or 2.50."),
         ({"automatic_doubles": "many"}, b"Not a valid integer value."),
         ({"automatic_doubles": "9"}, b"Between 0 and 6."),
         ({"partner_share_percent": "150"}, b"Between 0 and 100."),
