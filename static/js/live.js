@@ -1,0 +1,121 @@
+/* The live pages' glue: push, morphing swaps that keep the reader's place, stale pages.
+ *
+ * Push: a page that shows something live holds a server-sent-event stream (htmx's sse
+ * extension, `sse-connect`) that sends the version of what it shows; an element with
+ * `hx-trigger="sse:changed[chouettePush.stale(this, event)]"` fetches the fragment when the
+ * version differs from the one on the page, and `every Ns[!chouettePush.isOpen(this)]` polls
+ * only while the stream is not open (a proxy that cannot hold it, a worker restarting).
+ *
+ * Keeping the place: fragments are morphed in (idiomorph), so the page does not move, and
+ * what the reader is doing survives an update pushed by another device: a field being typed,
+ * a ticked box, a chosen option, a <details> he opened or closed. Only the form he submitted
+ * (and what contains it) takes the server's answer whole.
+ */
+(function () {
+  "use strict";
+
+  var acting = null; // the form whose answer is being swapped in, if any
+
+  function streamElement(elt) {
+    return elt && elt.closest ? elt.closest("[sse-connect]") : null;
+  }
+
+  window.chouettePush = {
+    /** Whether the stream that feeds `elt` is open (then there is nothing to poll). */
+    isOpen: function (elt) {
+      var source = streamElement(elt);
+      return !!(source && source.chouetteStreamOpen);
+    },
+    /** Whether the version an event carries differs from the one the target shows. */
+    stale: function (elt, event) {
+      var selector = elt.getAttribute("hx-target");
+      var target = selector ? document.querySelector(selector) : null;
+      var version = event && event.detail ? event.detail.data : null;
+      return !target || !version || target.getAttribute("data-version") !== version;
+    }
+  };
+
+  function setOpen(event, open) {
+    var source = streamElement(event.target);
+    if (source) {
+      source.chouetteStreamOpen = open;
+      source.setAttribute("data-push", open ? "open" : "polling");
+    }
+  }
+  document.addEventListener("htmx:sseOpen", function (event) { setOpen(event, true); });
+  document.addEventListener("htmx:sseError", function (event) { setOpen(event, false); });
+  document.addEventListener("htmx:sseClose", function (event) { setOpen(event, false); });
+
+  // ---------------------------------------------------------------- what the reader does
+
+  function isTyped(elt) {
+    if (elt.tagName === "TEXTAREA") { return elt.value !== elt.defaultValue; }
+    if (elt.tagName !== "INPUT") { return false; }
+    var kind = (elt.type || "text").toLowerCase();
+    if (kind === "hidden" || kind === "submit" || kind === "button" || kind === "reset" ||
+        kind === "checkbox" || kind === "radio" || kind === "file") { return false; }
+    return elt.value !== elt.defaultValue;
+  }
+
+  function isTicked(elt) {
+    return elt.tagName === "INPUT" && (elt.type === "checkbox" || elt.type === "radio") &&
+      elt.checked !== elt.defaultChecked;
+  }
+
+  function isChosen(elt) {
+    return elt.tagName === "OPTION" && elt.selected !== elt.defaultSelected;
+  }
+
+  function takesTheAnswer(elt) {
+    // The form that was submitted, what is inside it, and what contains it.
+    return !!acting && (acting === elt || acting.contains(elt) || elt.contains(acting));
+  }
+
+  // A <details> the reader opened or closed keeps his choice.
+  document.addEventListener("click", function (event) {
+    var summary = event.target.closest ? event.target.closest("summary") : null;
+    if (summary && summary.parentElement) { summary.parentElement.chouetteToggled = true; }
+  }, true);
+
+  function keepReaders(name, elt) {
+    if (takesTheAnswer(elt)) {
+      if (name === "open") { elt.chouetteToggled = false; }
+      return true;
+    }
+    if (name === "value" && isTyped(elt)) { return false; }
+    if (name === "checked" && isTicked(elt)) { return false; }
+    if (name === "selected" && isChosen(elt)) { return false; }
+    if (name === "open" && elt.tagName === "DETAILS" && elt.chouetteToggled) { return false; }
+    return true;
+  }
+
+  if (window.Idiomorph) {
+    window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, elt) {
+      return keepReaders(name, elt);
+    };
+  }
+
+  // ---------------------------------------------------------------- swaps
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail, status = detail.xhr.status;
+    var config = detail.requestConfig || {};
+    var target = detail.target;
+    var live = target && target.hasAttribute && target.hasAttribute("data-version");
+    acting = null;
+    if (config.verb && config.verb !== "get" && config.elt) {
+      acting = config.elt.closest ? (config.elt.closest("form") || config.elt) : config.elt;
+    }
+    if (!live) { return; }
+    // A stale page (409) or a form without its seq (400) shows the table as it is now.
+    if (status === 400 || status === 409) { detail.shouldSwap = true; detail.isError = false; }
+    // A fetch that brings the version already shown changes nothing: leave the page alone.
+    if (config.verb === "get" && status === 200) {
+      var found = /data-version="([^"]*)"/.exec(detail.serverResponse || "");
+      if (found && found[1] === target.getAttribute("data-version")) { detail.shouldSwap = false; }
+    }
+  });
+
+  document.addEventListener("htmx:afterSwap", function () { acting = null; });
+  document.addEventListener("htmx:swapError", function () { acting = null; });
+})();
