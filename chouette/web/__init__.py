@@ -36,7 +36,9 @@ def init_app(app: Flask) -> None:
 
     app.register_blueprint(seasons.bp)
     from chouette import push
-    from chouette.web import streams  # push: each table page's and screen's event stream
+    from chouette.web import (
+        streams,  # push: each table page's and screen's event stream
+    )
 
     push.init_app(app)
     app.register_blueprint(streams.bp)
