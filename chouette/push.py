@@ -130,6 +130,7 @@ class Hub:
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
         self._pid = os.getpid()
+        self._closed = False
         #: How many times the watcher read the versions (the tests read it; a counter).
         self.reads = 0
 
@@ -160,6 +161,18 @@ class Hub:
             channel.subscribers -= 1
             if channel.subscribers <= 0:
                 del self._channels[topic]
+            if not self._channels:
+                self._wake.set()  # the watcher's last topic is gone: let it stop now
+
+    def close(self) -> None:
+        """End every stream and the watcher (a server stopping; the browsers reconnect)."""
+        with self._lock:
+            self._closed = True
+            channels = list(self._channels.values())
+        for channel in channels:
+            with channel.changed:
+                channel.changed.notify_all()
+        self._wake.set()
 
     def streams(self) -> int:
         """How many streams this process holds."""
@@ -179,9 +192,9 @@ class Hub:
         try:
             yield f"retry: {RETRY_MS}\nevent: changed\ndata: {version}\n\n"
             sent, ends = version, clock() + lifetime
-            while clock() < ends:
+            while clock() < ends and not self._closed:
                 with channel.changed:
-                    if channel.version == sent:
+                    if channel.version == sent and not self._closed:
                         channel.changed.wait(min(keepalive, max(0.0, ends - clock())))
                     now = channel.version
                 if now is not None and now != sent:
@@ -228,7 +241,7 @@ class Hub:
         listener = _Listener(engine) if engine.dialect.name == "postgresql" else None
         wait = FALLBACK_SECONDS if listener is not None else POLL_SECONDS
         try:
-            while self._topics():
+            while self._topics() and not self._closed:
                 self._wake.clear()
                 try:
                     with self.app.app_context():
@@ -246,7 +259,7 @@ class Hub:
             with self._lock:
                 if self._thread is threading.current_thread():
                     self._thread = None
-            if self._topics():  # a stream came while this one was stopping: go on
+            if self._topics() and not self._closed:  # a stream came while stopping: go on
                 with self._lock:
                     if self._thread is None:
                         self._thread = threading.Thread(target=self._watch, daemon=True,

@@ -15,6 +15,7 @@
   "use strict";
 
   var acting = null; // the form whose answer is being swapped in, if any
+  var sending = 0;    // the reader's own actions on their way to the server
 
   function streamElement(elt) {
     return elt && elt.closest ? elt.closest("[sse-connect]") : null;
@@ -63,7 +64,11 @@
   }
 
   function isChosen(elt) {
-    return elt.tagName === "OPTION" && elt.selected !== elt.defaultSelected;
+    // An option of a list where the reader chose another than the page's default.
+    var list = elt.tagName === "OPTION" ? elt.closest("select") : null;
+    return !!list && Array.prototype.some.call(list.options, function (option) {
+      return option.selected !== option.defaultSelected;
+    });
   }
 
   function takesTheAnswer(elt) {
@@ -89,9 +94,35 @@
     return true;
   }
 
+  // A form that leaves the page for a while (the result form while a cube waits for its
+  // answer) gives back what was typed in it when it returns: drafts are kept by field id.
+  var drafts = {};
+  function keepDrafts(node) {
+    if (node.nodeType !== 1 || takesTheAnswer(node)) { return; }
+    var fields = [node].concat(Array.prototype.slice.call(node.querySelectorAll("input[id], textarea[id]")));
+    fields.forEach(function (field) {
+      if (field.id && (field.tagName === "INPUT" || field.tagName === "TEXTAREA") && isTyped(field)) {
+        drafts[field.id] = field.value;
+      }
+    });
+  }
+  function restoreDrafts() {
+    Object.keys(drafts).forEach(function (id) {
+      var field = document.getElementById(id);
+      if (field && !takesTheAnswer(field)) {
+        if (field.value === field.defaultValue) { field.value = drafts[id]; }
+        delete drafts[id];
+      }
+    });
+  }
+
   if (window.Idiomorph) {
     window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, elt) {
       return keepReaders(name, elt);
+    };
+    window.Idiomorph.defaults.callbacks.beforeNodeRemoved = function (node) {
+      keepDrafts(node);
+      return true;
     };
   }
 
@@ -109,6 +140,9 @@
     if (!live) { return; }
     // A stale page (409) or a form without its seq (400) shows the table as it is now.
     if (status === 400 || status === 409) { detail.shouldSwap = true; detail.isError = false; }
+    // While the reader's own action is on its way, its answer brings the table: a pushed
+    // update arriving first would move the page under him.
+    if (config.verb === "get" && sending > 0) { detail.shouldSwap = false; return; }
     // A fetch that brings the version already shown changes nothing: leave the page alone.
     if (config.verb === "get" && status === 200) {
       var found = /data-version="([^"]*)"/.exec(detail.serverResponse || "");
@@ -116,6 +150,16 @@
     }
   });
 
-  document.addEventListener("htmx:afterSwap", function () { acting = null; });
+  function isAction(event) {
+    var config = event.detail.requestConfig;
+    return !!(config && config.verb && config.verb !== "get");
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (isAction(event)) { sending += 1; }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (isAction(event)) { sending = Math.max(0, sending - 1); }
+  });
+  document.addEventListener("htmx:afterSwap", function () { restoreDrafts(); acting = null; });
   document.addEventListener("htmx:swapError", function () { acting = null; });
 })();

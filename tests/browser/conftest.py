@@ -19,6 +19,7 @@ from playwright.sync_api import BrowserContext, Page
 from werkzeug.serving import make_server
 
 from app import create_app
+from chouette import push
 from chouette.cli import upgrade_database
 from chouette.extensions import db
 from tests.factories import TEST_HASH
@@ -60,7 +61,8 @@ class LiveServer:
         self._thread.start()
 
     def stop(self) -> None:
-        """Stop serving and close the database connections."""
+        """Stop serving (ending the push streams) and close the database connections."""
+        push.hub(self.app).close()
         self._server.shutdown()
         self._thread.join(10)
         with self.app.app_context():
