@@ -22,6 +22,7 @@ Each row is one state and the Match ID gnubg wrote for it, reached by one of fou
   XGID; ``state`` again read from gnubg's session, while the game is being played (once it is
   over ``gnubg.cubeinfo()`` still shows the old score; the writer route covers ended games).
 
+The ``session`` route's rolls are gnubg's own random dice, so a rerun changes those rows.
 In a match gnubg's ``cubeinfo()`` always says Jacoby off; for the ``xgid`` and ``session`` routes
 the Jacoby flag recorded is that (gnubg starts matches with the rule off) and for money play the
 session's own setting.
@@ -94,11 +95,10 @@ def generated_state(rng):
         cube_owner = None if cube_value == 1 and rng.random() < 0.8 else rng.choice([None, 0, 1])
     if double_offered and cube_owner == 1 - on_roll:
         cube_owner = on_roll
-    resignation = 0
-    if game_state == 3 and rng.random() < 0.8:  # gnubg keeps what was resigned in a resigned game
-        resignation = rng.randrange(1, 4)
-    elif playing and rng.random() < (0.15 if double_offered else 0.3):
-        resignation = rng.randrange(1, 4)
+    # a resignation offered, or kept by gnubg once accepted (a resigned game)
+    resigned = game_state == 3 and rng.random() < 0.8
+    offered = playing and rng.random() < (0.15 if double_offered else 0.3)
+    resignation = rng.randrange(1, 4) if resigned or offered else 0
     if double_offered:  # the doubled player acts, or the doubler when the other resigned instead
         turn = on_roll if resignation else 1 - on_roll
     else:
@@ -204,8 +204,9 @@ def main():
         command("set matchid " + old)
         read = dict(state, jacoby=True)
         rows.append({"route": "set matchid", "old_id": old, "state": read, "gnubg": gnubg.matchid()})
-    for length in [0] * 40 + [1, 3, 5, 7, 9, 11, 15, 25] * 5:
-        text = xgid_text(rng, length)
+    issue = ["XGID=-----aEAACA-eA--abadA-aB--:2:0:-1:13:0:0:0:0:10",  # the issue's example, both dice orders
+             "XGID=-----aEAACA-eA--abadA-aB--:2:0:-1:31:0:0:0:0:10"]
+    for text in issue + [xgid_text(rng, length) for length in [0] * 40 + [1, 3, 5, 7, 9, 11, 15, 25] * 5]:
         command("set xgid " + text)
         rows.append({"route": "xgid", "input": text, "state": session_state(), "gnubg": gnubg.matchid()})
     for start, commands in SESSIONS:
