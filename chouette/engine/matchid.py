@@ -88,10 +88,11 @@ class MatchState:
     """Everything a GNU Backgammon Match ID holds; ``length`` 0 is a money game.
 
     ``on_roll`` is the player on roll (or who rolled); ``turn`` the player who must act now
-    (the doubled player while a double is offered, the doubler when the doubled player resigned
-    instead of answering; GNU Backgammon keeps the resignation in a resigned game). ``dice`` are kept larger first, as GNU
-    Backgammon writes them (``(1, 3)`` is stored as ``(3, 1)``). ``jacoby``: the Jacoby rule is
-    in use; GNU Backgammon writes it off for the matches it starts, and so does ``from_game``.
+    (the doubled player while a double is offered; the doubler when the doubled player resigned
+    instead of answering). ``resignation`` is kept in a resigned game, as GNU Backgammon does.
+    ``dice`` are kept larger first, as GNU Backgammon writes them (``(1, 3)`` is stored as
+    ``(3, 1)``). ``jacoby``: the Jacoby rule is in use; GNU Backgammon writes it off for the
+    matches it starts, and so does ``from_game``.
 
     Raises:
         FormatError: a field out of range, or fields no game could show together.
@@ -161,7 +162,7 @@ class MatchState:
 
     @classmethod
     def from_id(cls, match_id: str) -> MatchState:
-        """Decode a 12-character Match ID, with the dice in either order (GNU Backgammon's or ours before).
+        """Decode a 12-character Match ID; the dice may come in either order.
 
         Raises:
             FormatError: wrong length or characters, or impossible values; the message names
