@@ -32,7 +32,7 @@ test-postgres: dev-venv system-deps
 WORKERS ?= 2
 serve: venv  ## the app under gunicorn (see README: Deploy, back up and restore)
 	$(BIN)/flask --app app init-db
-	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'app:create_app()'
+	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'app:create_app()'  # settings: gunicorn.conf.py
 
 load: dev-venv  ## a simulated club night against gunicorn on 127.0.0.1 (about a minute)
 	$(BIN)/python benchmarks/load.py
