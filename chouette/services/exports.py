@@ -16,7 +16,6 @@ transaction: a refused file writes nothing.
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import io
 import json
@@ -40,6 +39,7 @@ from chouette.models import (
 )
 from chouette.refusals import say
 from chouette.services.base import ServiceError, _transaction
+from chouette.services.csv_cells import safe_writer
 from chouette.services.nights import CURRENCY_RE, get_night
 from chouette.services.tables import (
     SNAPSHOTS_KEPT,
@@ -216,7 +216,7 @@ def score_sheet_csv(night_id: int) -> str:
     for sheet in sheets:
         players += [p for p in sheet.players if p not in players]
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = safe_writer(out)
     writer.writerow(["night", "date", "table", "game", "box", "partner", "captain", "members",
                      "cubes", "winner", "kind", "voided", "correction", *players])
     for sheet in sheets:
@@ -247,7 +247,7 @@ def ledger_csv(night_id: int) -> str:
         .order_by(LedgerEntry.table_id, LedgerEntry.game, LedgerEntry.player)
     )
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = safe_writer(out)
     writer.writerow(["night", "date", "currency", "table", "game", "player", "points", "amount"])
     for table_name, _table_id, game, player, points, cents in db.session.execute(query):
         if not points and not cents:

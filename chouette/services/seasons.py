@@ -18,7 +18,6 @@ the payment, which leaves every balance as it was).
 
 from __future__ import annotations
 
-import csv
 import datetime as dt
 import io
 from collections import Counter, defaultdict
@@ -42,6 +41,7 @@ from chouette.models import (
     utcnow,
 )
 from chouette.services.base import NotFound, ServiceError, _transaction
+from chouette.services.csv_cells import safe_writer
 from chouette.services.ledger import _format
 from chouette.services.money import (
     Iou,
@@ -432,7 +432,7 @@ def season_standings_csv(season_id: int) -> str:
     plan = season_settle_up(season_id)
     season = plan.season
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = safe_writer(out)
     writer.writerow(["season", "first_date", "last_date", "currency", "player", "night", "date",
                      "result", "paid_at_nights", "paid_at_season", "open"])
     head = [season.name, season.first_date.isoformat(), season.last_date.isoformat(), season.currency]
@@ -458,7 +458,7 @@ def season_payments_csv(season_id: int) -> str:
                                        Payment.night_id.in_(list(nights) or [-1])))
              .order_by(Payment.at, Payment.id))
     out = io.StringIO()
-    writer = csv.writer(out)
+    writer = safe_writer(out)
     writer.writerow(["season", "currency", "at", "night", "date", "payer", "payee", "amount",
                      "method", "recorded_by", "taken_back_at"])
     for payment in db.session.scalars(query):
