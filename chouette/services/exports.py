@@ -27,6 +27,7 @@ from typing import Any
 from flask_babel import gettext as _
 from sqlalchemy import func, select
 
+from chouette.controls import CONTROL, code_point, first_control, strings_in
 from chouette.extensions import db
 from chouette.ledger import cents_to_decimal
 from chouette.models import (
@@ -285,6 +286,12 @@ def read_night_export(raw: bytes | str) -> dict[str, Any]:
         raise ImportRefused(_("A night export is a JSON object with a night and its tables.")) from error
     if not isinstance(data, dict):
         raise ImportRefused(_("A night export is a JSON object with a night and its tables."))
+    for where, text in strings_in(data):
+        char = first_control(text, lines_ok=True)
+        if char is not None:
+            raise ImportRefused(_("The file holds a control character (%(code)s) at %(where)s: "
+                                  "no name or field may hold one.",
+                                  code=code_point(char), where=CONTROL.sub("?", where)[:80]))
     return data
 
 

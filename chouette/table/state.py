@@ -7,6 +7,7 @@ events included.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +20,8 @@ from chouette.table.seats import Seats
 from chouette.table.settings import Settings
 
 RESERVED_NAMES = {"box", "team"}
+#: The control characters (category Cc) that are not whitespace: never part of a name.
+_CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
 MAX_NAME = 40
 #: The format of ``TableState.snapshot()``; stored snapshots of another version are ignored
 #: (bump it when the snapshot's shape, or what the rules make of a log, changes).
@@ -402,10 +405,15 @@ def check_name(value: object, what: str = "player") -> str:
     """A player's display name from an event, checked.
 
     Raises:
-        TableError: missing, empty, too long or reserved.
+        TableError: missing, empty, holding a control character, too long or reserved.
     """
     if not isinstance(value, str) or not value.strip():
         raise TableError("the {what} needs a name", what=what)
+    # A control character (NUL...) is never part of a name; whitespace ones collapse below.
+    control = _CONTROL.search(value)
+    if control is not None:
+        raise TableError("a name cannot hold a control character ({code})",
+                         code=f"U+{ord(control.group()):04X}")
     # One spelling per name: "Zoë" typed precomposed or decomposed is the same player.
     name = " ".join(unicodedata.normalize("NFC", value).split())
     if len(name) > MAX_NAME:

@@ -13,6 +13,7 @@ def init_app(app: Flask) -> None:
         converters,
         display,
         errors,
+        inputs,
         main,
         nights,
         tables,
@@ -20,6 +21,7 @@ def init_app(app: Flask) -> None:
     )
 
     converters.init_app(app)  # first: the routes below use it
+    inputs.init_app(app)  # the first request hook: no control characters anywhere
     for module in (main, auth, admin, nights, tables, display):
         app.register_blueprint(module.bp)
     from chouette.web import money as money_pages  # the ledger, settle-up, balances

@@ -1,0 +1,64 @@
+"""One check of every request's input before any view or database sees it: no control
+characters (a NUL byte, ...) in the address, the query, the form's fields or the uploaded
+files' names. Such a request is refused with 400 and a message; nothing is read or written.
+
+It runs first of all the request hooks (before the CSRF check, which parses the form too), so
+it also gives the night import its larger body limit before anyone parses that form.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from flask import Flask, request
+from flask_babel import gettext as _
+from werkzeug.wrappers import Response as BaseResponse
+
+from chouette.controls import CONTROL, code_point, first_control
+
+#: Endpoints whose form may be larger than MAX_CONTENT_LENGTH, and their limit.
+LARGER_BODIES = {"exports.import_night"}
+
+
+def _inputs() -> Iterator[tuple[str | None, str, bool]]:
+    """Everything the request carries as text: (its form field or None for the address, the
+    text, whether tab/LF/CR are fine there)."""
+    yield None, request.path, False
+    for key, values in request.args.lists():
+        yield None, key, False
+        for value in values:
+            yield None, value, False
+    if request.method in ("POST", "PUT", "PATCH", "DELETE"):
+        for key, values in request.form.lists():
+            yield key, key, False
+            for value in values:
+                yield key, value, True
+        for key, files in request.files.lists():
+            for upload in files:
+                yield key, key, False
+                yield key, upload.filename or "", False
+
+
+def refuse_control_characters() -> BaseResponse | None:
+    """400 when any input holds a control character; None lets the request go on."""
+    if request.endpoint in LARGER_BODIES:
+        from chouette import services
+
+        request.max_content_length = services.MAX_IMPORT_BYTES + 64 * 1024
+    for field, text, lines_ok in _inputs():
+        char = first_control(text, lines_ok=lines_ok)
+        if char is None:
+            continue
+        from chouette.web.errors import error_page
+
+        # The field is named (printably), the value never echoed.
+        where = (_("the address") if field is None
+                 else _("the field %(field)s", field=CONTROL.sub("?", field)[:40]))
+        return error_page(400, _("A control character (%(code)s) is not allowed in %(where)s. "
+                                 "Nothing was changed.", code=code_point(char), where=where))
+    return None
+
+
+def init_app(app: Flask) -> None:
+    """Run the check before every other request hook."""
+    app.before_request_funcs.setdefault(None, []).insert(0, refuse_control_characters)
