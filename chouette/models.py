@@ -14,15 +14,19 @@ from flask_login import UserMixin
 from sqlalchemy import (
     DDL,
     JSON,
+    BigInteger,
     CheckConstraint,
     Date,
     ForeignKey,
     Index,
+    Integer,
     String,
     UniqueConstraint,
     event,
 )
+from sqlalchemy.engine import Dialect
 from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.types import TypeDecorator, TypeEngine
 
 from chouette.extensions import db
 
@@ -33,6 +37,23 @@ else:
 
 ROLES = ("player", "organizer", "admin")
 PAYMENT_METHODS = ("cash", "transfer", "iou")
+
+
+class Cents(TypeDecorator[int]):
+    """An amount of money in cents: a 64-bit integer (PostgreSQL ``bigint``; SQLite's
+    ``INTEGER`` is 64-bit already). Read back as an int, sums included: PostgreSQL's
+    ``SUM`` of a ``bigint`` is a ``numeric``, which the driver gives as a Decimal."""
+
+    impl = BigInteger
+    cache_ok = True
+
+    def load_dialect_impl(self, dialect: Dialect) -> TypeEngine[Any]:
+        """``bigint`` on PostgreSQL, ``INTEGER`` (64-bit there) on SQLite."""
+        return dialect.type_descriptor(Integer() if dialect.name == "sqlite" else BigInteger())
+
+    def process_result_value(self, value: Any, dialect: Dialect) -> int | None:
+        """An int, whatever the driver gave."""
+        return None if value is None else int(value)
 
 
 def utcnow() -> datetime:
@@ -190,7 +211,7 @@ class LedgerEntry(Model):
     seq: Mapped[int]
     player: Mapped[str] = mapped_column(String(80))
     points: Mapped[int]
-    cents: Mapped[int]
+    cents: Mapped[int] = mapped_column(Cents)
     at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
@@ -207,7 +228,7 @@ class Payment(Model):
     night_id: Mapped[int | None] = mapped_column(ForeignKey("night.id"), index=True)
     payer: Mapped[str] = mapped_column(String(80))
     payee: Mapped[str] = mapped_column(String(80))
-    cents: Mapped[int]
+    cents: Mapped[int] = mapped_column(Cents)
     method: Mapped[str] = mapped_column(String(16), default="cash")
     recorded_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
     at: Mapped[datetime] = mapped_column(default=utcnow)

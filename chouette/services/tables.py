@@ -31,6 +31,7 @@ from chouette.services.base import (
 )
 from chouette.services.nights import get_night
 from chouette.table import SNAPSHOT_VERSION, Settings, TableError
+from chouette.table.settings import MAX_STAKE_CENTS
 
 # --------------------------------------------------------------------------- table settings
 
@@ -65,7 +66,7 @@ SETTING_CHOICES: dict[str, tuple[str, ...]] = {
 
 #: The allowed range of the settings that are a whole number.
 SETTING_RANGES: dict[str, tuple[int, int]] = {
-    "stake_cents": (1, 100_000_000),
+    "stake_cents": (1, MAX_STAKE_CENTS),
     "automatic_doubles": (0, 6),
     "all_but_one_min_players": (3, 30),
     "partner_min_players": (0, 30),

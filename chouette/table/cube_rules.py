@@ -38,6 +38,39 @@ if TYPE_CHECKING:
     from chouette.table.state import TableState
 
 
+#: The highest cube a table plays (GNU Backgammon's own limit, 2**12). With the highest stake
+#: (``settings.MAX_STAKE_CENTS``) and a backgammon, one cube is at most 4096 x 3 x 100,000,000
+#: cents, about 1.2 * 10**12: a 64-bit ledger holds millions of such games, and the points
+#: stay far inside 32 bits. A double, beaver, raccoon or automatic double past it is refused.
+MAX_CUBE = 4096
+#: The events that can raise a cube (a take or a drop may settle the box's double with beavers).
+CUBE_EVENTS = frozenset({"double", "take", "drop", "beaver", "raccoon", "opening_roll", "extra"})
+
+
+def _highest(cube: MemberCube | Extra) -> int:
+    """A cube's value, or the value offered on it when that is higher."""
+    offer = cube.cube.offer
+    return max(cube.value, offer.value if offer is not None else 0)
+
+
+def check_cube_limit(game: Game) -> None:
+    """Refuse a game whose cubes (or the offers on them) went past MAX_CUBE.
+
+    Raises:
+        TableError: names the cube, the value it would reach, and the limit.
+    """
+    for member, cube in game.cubes.items():
+        if _highest(cube) > MAX_CUBE:
+            raise TableError("a cube goes no higher than {max}: {name}'s cube would reach {value}, "
+                             "more money than the ledger can keep to the cent",
+                             max=MAX_CUBE, name=member, value=_highest(cube))
+    for extra in game.extras:
+        if _highest(extra) > MAX_CUBE:
+            raise TableError("a cube goes no higher than {max}: the extra cube {giver} gave {taker} "
+                             "would reach {value}, more money than the ledger can keep to the cent",
+                             max=MAX_CUBE, giver=extra.giver, taker=extra.taker, value=_highest(extra))
+
+
 def on_double(state: TableState, event: dict[str, Any]) -> None:
     """The box doubles some members' cubes, or a member (the captain, single-cube) the box."""
     game = _game(state)

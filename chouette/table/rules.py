@@ -16,7 +16,13 @@ from typing import TYPE_CHECKING, Any
 
 from chouette.engine.errors import Phrase
 from chouette.table import seats as seating
-from chouette.table.cube_rules import on_answer, on_double, on_extra
+from chouette.table.cube_rules import (
+    CUBE_EVENTS,
+    check_cube_limit,
+    on_answer,
+    on_double,
+    on_extra,
+)
 from chouette.table.cubes import LIVE
 from chouette.table.errors import TableError
 from chouette.table.game_rules import (
@@ -27,6 +33,7 @@ from chouette.table.game_rules import (
     on_result,
     on_roll,
 )
+from chouette.table.settings import MAX_STAKE_CENTS
 
 if TYPE_CHECKING:
     from chouette.table.state import TableState
@@ -43,6 +50,8 @@ def apply(state: TableState, event: dict[str, Any]) -> None:
     if handler is None:
         raise TableError("unknown event type {event_type!r}", event_type=kind)
     handler(state, event)
+    if kind in CUBE_EVENTS and state.game is not None:
+        check_cube_limit(state.game)
 
 
 # --- players and seats -------------------------------------------------------------------
@@ -62,6 +71,9 @@ def on_join(state: TableState, event: dict[str, Any]) -> None:
         if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
             raise TableError("{name}'s stake must be a whole number of cents, not {stake!r}",
                              name=name, stake=stake)
+        if stake > MAX_STAKE_CENTS:
+            raise TableError("{name}'s stake can be at most {max} a point",
+                             name=name, max=f"{MAX_STAKE_CENTS // 100}.00")
         state.stakes[name] = stake
     if name not in state.players:
         state.players.append(name)

@@ -13,6 +13,9 @@ ALL_BUT_ONE = ("off", "forced_drop", "mandatory_beaver")
 BOX_RETENTION = ("beat_captain", "net_non_negative", "net_positive")
 JOIN_POSITIONS = ("immediate", "after_next_rotation")
 CONSULTING = ("free", "forbidden", "after_cube")
+#: The highest stake a point is played at, at a table or by one player: 1,000,000.00 a point
+#: (the cents of any currency, even one with small units); see ``cube_rules.MAX_CUBE``.
+MAX_STAKE_CENTS = 100_000_000
 
 
 @dataclass(frozen=True)
@@ -61,7 +64,7 @@ class Settings:
                 raise SettingsError("setting {setting} must be one of {allowed}, not {value!r}",
                                     setting=f.name, allowed=allowed, value=value)
         ranges = {
-            "stake_cents": (0, 100_000_000),
+            "stake_cents": (0, MAX_STAKE_CENTS),
             "automatic_doubles": (0, 10),
             "all_but_one_min_players": (3, 100),
             "partner_min_players": (0, 100),

@@ -29,6 +29,7 @@ from wtforms.validators import (
 from wtforms.widgets import TextInput
 
 from chouette import services
+from chouette.table.settings import MAX_STAKE_CENTS
 from chouette.web import house_rules
 
 PASSWORD_LENGTH = _l("A password has at least %(min)d characters (at most %(max)d).")
@@ -132,7 +133,7 @@ class CentsField(Field):
             self.data = None
             raise ValueError(_l("Enter an amount such as 1 or 2.50."))
         # The size first: quantizing 1E26 to cents exceeds Decimal's precision and raises.
-        if amount > 1_000_000:
+        if amount * 100 > MAX_STAKE_CENTS:
             self.data = None
             raise ValueError(_l("That stake is too large."))
         if amount != amount.quantize(Decimal("0.01")):

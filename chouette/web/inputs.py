@@ -1,6 +1,8 @@
 """One check of every request's input before any view or database sees it: no control
 characters (a NUL byte, ...) in the address, the query, the form's fields or the uploaded
-files' names. Such a request is refused with 400 and a message; nothing is read or written.
+files' names, except tab, line feed and carriage return in a query's or a field's value (a
+text area's lines). Such a request is refused with 400 and a message; nothing is read or
+written.
 
 It runs first of all the request hooks (before the CSRF check, which parses the form too), so
 it also gives the night import its larger body limit before anyone parses that form.
@@ -12,6 +14,7 @@ from collections.abc import Iterator
 
 from flask import Flask, request
 from flask_babel import gettext as _
+from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
 
 from chouette.controls import CONTROL, code_point, first_control
@@ -22,21 +25,26 @@ LARGER_BODIES = {"exports.import_night"}
 
 def _inputs() -> Iterator[tuple[str | None, str, bool]]:
     """Everything the request carries as text: (its form field or None for the address, the
-    text, whether tab/LF/CR are fine there)."""
+    text, whether tab/LF/CR are fine there: in values, not in the path or names)."""
     yield None, request.path, False
     for key, values in request.args.lists():
         yield None, key, False
         for value in values:
-            yield None, value, False
-    if request.method in ("POST", "PUT", "PATCH", "DELETE"):
-        for key, values in request.form.lists():
+            yield None, value, True
+    if request.method not in ("POST", "PUT", "PATCH", "DELETE"):
+        return
+    try:
+        form, files = request.form, request.files
+    except RequestEntityTooLarge:
+        return  # the body is refused anyway (413), by the view or the error handler
+    for key, values in form.lists():
+        yield key, key, False
+        for value in values:
+            yield key, value, True
+    for key, uploads in files.lists():
+        for upload in uploads:
             yield key, key, False
-            for value in values:
-                yield key, value, True
-        for key, files in request.files.lists():
-            for upload in files:
-                yield key, key, False
-                yield key, upload.filename or "", False
+            yield key, upload.filename or "", False
 
 
 def refuse_control_characters() -> BaseResponse | None:

@@ -47,17 +47,22 @@ def test_taker_owns_the_cube_only_he_may_redouble():
 
 @pytest.mark.parametrize("turns", range(1, 31))
 def test_cube_value_over_every_reachable_value(turns):
-    # The box and B redouble each other: the cube reaches 2**turns exactly.
+    # The box and B redouble each other: the cube reaches 2**turns exactly, up to the highest
+    # cube (4096 = 2**12, cube_rules.MAX_CUBE); the double past it is refused.
     state = seated("ABC")
-    for i in range(turns):
+    reachable = min(turns, 12)
+    for i in range(reachable):
         state = run(state, double("box", "B") if i % 2 == 0 else double("B"), take("B"))
-    assert state.game.cubes["B"].value == 2**turns
+    if turns > reachable:
+        with pytest.raises(TableError, match="a cube goes no higher than 4096"):
+            run(state, double("box", "B") if reachable % 2 == 0 else double("B"))
+    assert state.game.cubes["B"].value == 2**reachable
     state = run(state, result("team"))
-    assert points(state)["B"] == 2**turns
+    assert points(state)["B"] == 2**reachable
 
 
 def test_drop_costs_the_value_before_the_double_at_every_value():
-    for turns in range(20):
+    for turns in range(12):  # the last double offers the highest cube, 4096
         state = seated("ABC")
         for i in range(turns):
             state = run(state, double("box", "B") if i % 2 == 0 else double("B"), take("B"))
