@@ -61,13 +61,36 @@ def _env_flag(name: str, default: bool = False) -> bool:
     return value.strip().lower() in {"1", "true", "yes", "on"}
 
 
+def private_folder(path: Path) -> Path:
+    """Create the folder ``path`` readable by this user only (0700), or make it so when this
+    user owns it: it holds the database, its backups or the secret key."""
+    path.mkdir(mode=0o700, parents=True, exist_ok=True)
+    info = path.stat()
+    if info.st_uid == os.getuid() and info.st_mode & 0o077:
+        os.chmod(path, 0o700)
+    return path
+
+
+def private_file(path: Path) -> Path:
+    """Create ``path`` empty and readable by this user only (0600) unless it exists, so that
+    what is written into it next (SQLite, a backup) is private whatever the umask. SQLite
+    gives its write-ahead log and index the database file's mode."""
+    try:
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    except FileExistsError:
+        pass
+    else:
+        os.chmod(path, 0o600)  # os.open's mode is masked by the umask; never loosened by it
+    return path
+
+
 def instance_secret_key(instance_path: str) -> str:
     """Return the instance's persistent random secret key, creating it on first use.
 
     The file is created with O_EXCL so two workers starting together agree on one key.
     """
     path = Path(instance_path) / "secret_key"
-    path.parent.mkdir(parents=True, exist_ok=True)
+    private_folder(path.parent)
     try:
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
@@ -78,9 +101,9 @@ def instance_secret_key(instance_path: str) -> str:
 
 
 def default_database_url(instance_path: str) -> str:
-    """The default database: a SQLite file in the instance folder."""
-    Path(instance_path).mkdir(parents=True, exist_ok=True)
-    return "sqlite:///" + str(Path(instance_path) / "chouette.sqlite")
+    """The default database: a SQLite file in the instance folder (both private)."""
+    private_folder(Path(instance_path))
+    return "sqlite:///" + str(private_file(Path(instance_path) / "chouette.sqlite"))
 
 
 def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
@@ -133,11 +156,23 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
     if not app.config.get("SQLALCHEMY_DATABASE_URI"):
         app.config["SQLALCHEMY_DATABASE_URI"] = default_database_url(app.instance_path)
     if str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite"):
+        _private_sqlite_file(str(app.config["SQLALCHEMY_DATABASE_URI"]))
         # A SQLite file never drops a connection: no test query before each request's.
         options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
         options["pool_pre_ping"] = False
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     _check_money_settings(app)
+
+
+def _private_sqlite_file(url: str) -> None:
+    """A SQLite database file not made yet (``DATABASE_URL`` anywhere) is created private."""
+    from sqlalchemy.engine import make_url
+
+    database = make_url(url).database
+    if database and database != ":memory:" and not database.startswith("file:"):
+        path = Path(database)
+        if path.parent.is_dir():
+            private_file(path)
 
 
 def _check_money_settings(app: Flask) -> None:

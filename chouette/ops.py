@@ -25,6 +25,8 @@ from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy.engine import make_url
 
+from chouette.config import private_file, private_folder
+
 #: Tables every database of this app has (a file without them is not ours).
 REQUIRED_TABLES = frozenset({"alembic_version", "member", "night", "chouette_table", "table_event",
                              "ledger_entry", "payment"})
@@ -104,6 +106,8 @@ def _copy(source: Path, target: Path) -> None:
     The copy is a self-contained file (rollback journal, no WAL beside it).
     """
     reader = sqlite3.connect(source, timeout=30)
+    private_file(target)  # the club's password hashes and money: for the app's user only
+    os.chmod(target, 0o600)
     writer = sqlite3.connect(target)
     try:
         reader.backup(writer, pages=-1)  # one step: one snapshot, whatever is being written
@@ -129,7 +133,8 @@ def backup(database: Path, target: Path, *, overwrite: bool = False) -> Database
         raise OpsError(f"{target} already exists (choose another name, or pass --overwrite)")
     if target.resolve() == database.resolve():
         raise OpsError("the backup cannot be the database itself")
-    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.parent.exists():
+        private_folder(target.parent)
     partial = _temporary_beside(target)
     try:
         _copy(database, partial)
@@ -149,7 +154,8 @@ def restore(source: Path, database: Path) -> DatabaseSummary:
     check_database(source)
     if database.exists() and source.resolve() == database.resolve():
         raise OpsError("the backup to restore is the database itself")
-    database.parent.mkdir(parents=True, exist_ok=True)
+    if not database.parent.exists():
+        private_folder(database.parent)
     partial = _temporary_beside(database)
     try:
         _copy(source, partial)
