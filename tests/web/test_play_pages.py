@@ -486,8 +486,10 @@ def test_a_player_answers_his_own_cube_from_his_phone(app, client, table):
         cy = gen_member("player", name="C")
     sign_in(client, cy)
     html = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
-    # His own decision only: take and drop on his cube, nothing else to press.
-    assert html.count('name="answer" value=') == 2
+    # His own decision only: take and drop on his cube, at the top of the table and in his
+    # cube's row, nothing else to press.
+    assert html.count('name="answer" value=') == 4
+    assert re.search(r'class="card my-decision"[\s\S]*?value="take"[\s\S]*?value="drop"', html)
     assert re.search(r'data-member="C"[\s\S]*?value="take"[\s\S]*?</li>', html)
     assert "/double" not in html and "/join" not in html and "/undo" not in html
     assert 'hx-trigger="every 4s"' in html  # a watcher's page follows the table by itself
@@ -505,7 +507,7 @@ def test_a_player_may_not_answer_someone_elses_cube(app, client, table):
     before = table.log()
     response = post(client, table, "answer", {"answer": "drop", "cube": "D"}, htmx=True)
     assert response.status_code == 403
-    assert "a player answers his own cube" in response.get_data(as_text=True)
+    assert "a player makes his own decisions" in response.get_data(as_text=True)
     assert table.log() == before
 
 
