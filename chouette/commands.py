@@ -225,15 +225,13 @@ def decider(state: TableState, event: Mapping[str, Any]) -> str | None:
         return _named(event.get("player"))
     if kind == "extra":
         return _named(event.get("from"))
-    game = state.game
-    if game is None:
-        return None
-    if kind == "double":
+    if kind == "double":  # a double may start a game
         by = event.get("by")
         if by == "box":
             return None if "extra" in event else state.box
         return _named(by)
-    if kind not in ANSWERS:
+    game = state.game
+    if game is None or kind not in ANSWERS:
         return None
     if "extra" in event:
         extra = next((e for e in game.extras if e.giver == event.get("extra")), None)

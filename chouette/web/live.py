@@ -200,7 +200,7 @@ def my_decision(table_id: int, state: TableState, me: str,
             continue
         answerer = game.cubes[names[0]].to_answer
         if answerer == "member":
-            offerer = state.box or _("The box")
+            offerer = state.box or ""
         else:
             offerer = _("The team (%(name)s)", name=game.acting_captain) if cube == "team" else cube
         title = _("The team's cube") if cube == "team" else (
