@@ -28,7 +28,7 @@ from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent
 from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event
-from chouette.table.actions import legal_actions, may_consult
+from chouette.table.actions import may_consult
 from chouette.web import house_rules, log_lines
 from chouette.web.board import board_context, legal_steps
 from chouette.web.board_cubes import CubeView
