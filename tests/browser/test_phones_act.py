@@ -129,8 +129,8 @@ def test_players_make_their_own_decisions_from_their_phones(live_server, browser
     expect(ann.locator('.cube-row[data-member="Eve"]')).to_have_class(re.compile("waiting"))
     # Cy's page is brought up to date by htmx (no reload): the decision appears, and vibrates.
     cy = phones["Cy"]
-    cy.evaluate("""htmx.ajax("GET", location.pathname + "/live",
-                             {target: "#table-live-%d", swap: "outerHTML"})""" % table_id)
+    cy.evaluate("""(id) => htmx.ajax("GET", location.pathname + "/live",
+                                     {target: "#table-live-" + id, swap: "outerHTML"})""", table_id)
     expect(decision("Cy")).to_contain_text("Ann doubles you to 2.")
     cy.wait_for_function("window.vibrations === 1")
     decision("Cy").get_by_role("button", name="Drop").click()
