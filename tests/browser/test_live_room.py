@@ -12,7 +12,7 @@ from chouette import commands, services
 from chouette.engine import legal_moves
 from chouette.extensions import db
 from chouette.models import Member
-from tests.browser.conftest import OFF_SITE
+from tests.browser.conftest import OFF_SITE, start_live_server
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
 pytestmark = pytest.mark.browser
@@ -211,3 +211,42 @@ def test_what_is_being_typed_survives_a_change_pushed_by_another_device(browser:
     expect(table.locator(".correction")).to_contain_text("the team bore off first")
     expect(tablet.locator(f"#join-player-{room.table_id}")).to_have_value("Zo")
     tablet.context.close()
+
+
+def test_a_page_whose_stream_cannot_be_held_polls_instead(browser: Browser, live_server):
+    """A proxy that refuses the stream: the page falls back to polling and stays current."""
+    room = Room(live_server)
+    room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")})
+    context = device(browser, PHONE)
+    context.route("**/stream", lambda route: route.fulfill(status=502, body="Bad gateway"))
+    phone = context.new_page()
+    sign_in(phone, live_server.url, room.members["C"])
+    phone.goto(room.url)
+    room.play({"type": "double", "by": "box", "cubes": ["C"]})
+    expect(live(phone, room)).to_have_attribute("data-version", f"{room.seq()}-1")
+    expect(live(phone, room).get_by_role("button", name="Take")).to_be_visible()
+    assert phone.locator(".live-push").get_attribute("data-push") == "polling"
+    context.close()
+
+
+def test_a_stream_that_ends_reconnects_by_itself_and_catches_up(browser: Browser, tmp_path):
+    """Streams that last a second (as after a worker restart): the page reconnects each time
+    and shows every change, without a reload."""
+    server = start_live_server(tmp_path, PUSH_STREAM_SECONDS=1.0, PUSH_KEEPALIVE_SECONDS=0.5)
+    try:
+        room = Room(server)
+        room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")})
+        tablet = open_table(browser, room, room.owner, TABLET)
+        streams: list[str] = []
+        tablet.on("request", lambda request: streams.append(request.url) if request.url.endswith("/stream") else None)
+        tablet.evaluate("window.chouetteNoReload = true")
+        for event in ({"type": "double", "by": "box", "cubes": ["C"]}, {"type": "take", "cube": "C"},
+                      {"type": "double", "by": "C"}, {"type": "take", "cube": "C"}):
+            tablet.wait_for_timeout(1200)  # across the end of a stream
+            room.play(event)
+            expect(live(tablet, room)).to_have_attribute("data-version", f"{room.seq()}-1")
+        assert len(streams) >= 3  # it did reconnect, and caught up each time
+        assert tablet.evaluate("window.chouetteNoReload") is True
+        tablet.context.close()
+    finally:
+        server.stop()
