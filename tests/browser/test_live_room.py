@@ -109,17 +109,17 @@ def test_a_decision_made_on_one_device_reaches_every_other_without_reload(browse
         page.evaluate("window.chouetteNoReload = true")
 
     room.play({"type": "double", "by": "box", "cubes": ["C", "D"]})
-    expect(live(phone_c, room).get_by_role("button", name="Take")).to_be_visible()
-    expect(live(phone_d, room).get_by_role("button", name="Take")).to_be_visible()
+    expect(live(phone_c, room).locator(".my-decision").get_by_role("button", name="Take")).to_be_visible()
+    expect(live(phone_d, room).locator(".my-decision").get_by_role("button", name="Take")).to_be_visible()
     expect(live(tablet, room)).to_have_attribute("data-version", f"{room.seq()}-1")
     screenshot("live-room-phone-decision", phone_c)
 
     # C takes on his phone: the tablet, D's phone and the TV show it, nobody reloads.
-    live(phone_c, room).get_by_role("button", name="Take").click()
+    live(phone_c, room).locator(".my-decision").get_by_role("button", name="Take").click()
     version = f"{room.seq()}-1"
     for page in (tablet, phone_d, phone_c):
         expect(live(page, room)).to_have_attribute("data-version", version)
-    expect(live(phone_c, room).get_by_role("button", name="Take")).to_have_count(0)
+    expect(live(phone_c, room).locator(".my-decision").get_by_role("button", name="Take")).to_have_count(0)
     assert room.state().game.box_double.answers.get("C") == "take"
     for page in (tablet, phone_c, phone_d):
         assert page.evaluate("window.chouetteNoReload") is True
@@ -224,7 +224,7 @@ def test_a_page_whose_stream_cannot_be_held_polls_instead(browser: Browser, live
     phone.goto(room.url)
     room.play({"type": "double", "by": "box", "cubes": ["C"]})
     expect(live(phone, room)).to_have_attribute("data-version", f"{room.seq()}-1")
-    expect(live(phone, room).get_by_role("button", name="Take")).to_be_visible()
+    expect(live(phone, room).locator(".my-decision").get_by_role("button", name="Take")).to_be_visible()
     assert phone.locator(".live-push").get_attribute("data-push") == "polling"
     context.close()
 
