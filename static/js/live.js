@@ -161,7 +161,7 @@
     var live = target && target.hasAttribute && target.hasAttribute("data-version");
     acting = null;
     if (config.verb && config.verb !== "get" && config.elt) {
-      acting = config.elt.closest ? (config.elt.closest("form") || config.elt) : config.elt;
+      acting = config.elt.form || (config.elt.closest && config.elt.closest("form")) || config.elt;
     }
     if (!live) { return; }
     // A stale page (409) or a form without its seq (400) shows the table as it is now.
