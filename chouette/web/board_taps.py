@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from chouette.engine import Position, apply_move, legal_moves
 
@@ -186,7 +187,7 @@ def offered_targets(graph: TapGraph, node: int) -> dict[int, dict[int, Chain]]:
     >>> targets = offered_targets(graph, 0)
     >>> sorted(targets[13])
     [7, 9, 11]
-    >>> sorted(offered_targets(graph, walk(graph, "13/9"))[13])
+    >>> sorted(offered_targets(graph, walk(graph, "13/9").node)[13])
     [11]
     """
     found: dict[int, dict[int, Chain]] = {}
@@ -229,15 +230,30 @@ def hops(text: str) -> list[tuple[int, int]] | None:
     return out
 
 
-def walk(graph: TapGraph, text: str) -> int:
-    """The node reached by the taps written in ``text``, as far as they go (0 when none do)."""
+class Walk(NamedTuple):
+    """How far move text goes in a tap graph: the node, the taps' chains, whether all of it went."""
+
+    node: int
+    chains: tuple[Chain, ...]
+    whole: bool
+
+
+def walk(graph: TapGraph, text: str) -> Walk:
+    """The node reached by the taps written in ``text``, as far as they go (0 when none do).
+
+    >>> walk(tap_graph(Position.initial(), (4, 2)), "13/9 13/9").whole
+    False
+    """
     node = 0
-    for start, end in hops(text) or []:
+    chains: list[Chain] = []
+    taps = hops(text)
+    for start, end in taps or []:
         chain = offered_targets(graph, node).get(start, {}).get(end)
         if chain is None:
-            break
+            return Walk(node, tuple(chains), False)
+        chains.append(chain)
         node = chain[-1][3]
-    return node
+    return Walk(node, tuple(chains), taps is not None)
 
 
 def tap_text(chain: Chain) -> str:
@@ -252,4 +268,4 @@ def tap_text(chain: Chain) -> str:
     return text
 
 
-__all__ = ["TapGraph", "decode", "encode", "hops", "offered_targets", "tap_graph", "tap_text", "walk"]
+__all__ = ["TapGraph", "Walk", "decode", "encode", "hops", "offered_targets", "tap_graph", "tap_text", "walk"]
