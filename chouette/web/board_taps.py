@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import NamedTuple
 
 from chouette.engine import Position, apply_move, legal_moves
@@ -226,7 +227,7 @@ def hops(text: str) -> list[tuple[int, int]] | None:
             return None
         names = [name.rstrip("*") for name in match.group(1).split("/")]
         points = [_POINT[name] if name in _POINT else int(name) for name in names]
-        out.extend(list(zip(points, points[1:])) * int(match.group(2) or 1))
+        out.extend(list(pairwise(points)) * int(match.group(2) or 1))
     return out
 
 

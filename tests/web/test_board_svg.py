@@ -9,7 +9,7 @@ import pytest
 from flask import Flask, render_template
 from markupsafe import Markup
 
-from chouette.engine import Position, legal_moves
+from chouette.engine import Position
 from chouette.table.cubes import MemberCube
 from chouette.web.board import board_context, legal_steps, render_cube_list
 from chouette.web.board_cubes import CubeView
