@@ -267,6 +267,9 @@ class _PortraitBoard(_Board):
             data_bottom=self.bottom,
             data_dice=f"{self.dice[0]}-{self.dice[1]}" if self.dice else "",
             preserveAspectRatio="xMidYMid meet",
+            # Hidden until board.css shows it: while a swapped-in copy's stylesheet loads, the
+            # page shows one board, not both.
+            display="none",
         )
 
 
