@@ -261,8 +261,8 @@ def test_a_members_take_shows_on_the_big_screen_at_once(live_server, page: Page,
     page.goto(f"{live_server.url}/display")
     table = page.locator(f"#display-table-{table_id}")
     row = {name: table.locator("tr", has_text=name) for name in ("Bob", "Cy", "Dee")}
-    for name in row:
-        expect(row[name].locator(".cube-note")).to_have_text("to answer")
+    for cells in row.values():
+        expect(cells.locator(".cube-note")).to_have_text("to answer")
     expect(table.locator(".dt-status")).to_have_text("Game 1: waiting for Bob, Cy, Dee")
 
     with in_app(app):

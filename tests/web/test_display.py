@@ -491,3 +491,13 @@ def test_extra_cubes_show_on_the_lone_takers_row(app, client, htmx, organizer, n
     html = client.get("/display", headers=htmx).get_data(as_text=True)
     assert "extra from Cy" in cube_cell(html, "Bob")
     assert "extra from" not in cube_cell(html, "Dee")
+
+
+def test_the_answers_and_who_is_waited_for_speak_italian(app, client, htmx, organizer, night_id):
+    table_id = new_table(app, night_id, "Tavolo uno", seat, organizer, ["Ann", "Bob", "Cy", "Dee"])
+    with app.app_context():
+        play(table_id, organizer, {"type": "double", "by": "box", "cubes": ["Bob", "Cy"]},
+             {"type": "take", "cube": "Bob"})
+    html = client.get("/display", headers={**htmx, "Accept-Language": "it"}).get_data(as_text=True)
+    assert status_of(html) == "Partita 1: si attende Cy"
+    assert '<span class="cube-note">accetta</span>' in cube_cell(html, "Bob")
