@@ -283,3 +283,51 @@ def test_a_members_take_shows_on_the_big_screen_at_once(live_server, page: Page,
     expect(row["Cy"]).to_have_class(re.compile("is-out"), timeout=10_000)
     expect(row["Bob"].locator(".cube-note")).to_have_text("owns")
     expect(table.locator(".dt-status")).not_to_contain_text("waiting")
+
+
+def luminance(colour: str) -> float:
+    """WCAG relative luminance of a computed ``rgb(r, g, b)`` colour."""
+    channels = [int(c) / 255 for c in re.findall(r"\d+", colour)[:3]]
+    linear = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(one: str, other: str) -> float:
+    """WCAG contrast ratio of two computed colours."""
+    light, dark = sorted((luminance(one), luminance(other)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def test_checkers_and_legend_stand_out_on_the_tvs_felt(live_server, page: Page):
+    """Both sides' checkers are told from the felt and the points from across the room, and
+    the legend under the board shows the checkers' own colours."""
+    open_tables(live_server.app, 1)
+    page.set_viewport_size({"width": 1920, "height": 1080})
+    page.goto(f"{live_server.url}/display")
+    colours = page.evaluate("""() => {
+        const style = (selector, property) => getComputedStyle(document.querySelector(selector))[property];
+        return {
+            felt: style('.dt-board .felt', 'fill'),
+            pointA: style('.dt-board .triangle.shade-a', 'fill'),
+            pointB: style('.dt-board .triangle.shade-b', 'fill'),
+            box: style('.dt-board .side-box .checker', 'fill'),
+            boxEdge: style('.dt-board .side-box .checker', 'stroke'),
+            team: style('.dt-board .side-team .checker', 'fill'),
+            teamEdge: style('.dt-board .side-team .checker', 'stroke'),
+            legendBox: style('.dt-board .legend-box i', 'backgroundColor'),
+            legendTeam: style('.dt-board .legend-team i', 'backgroundColor'),
+            legendInk: style('.dt-board figcaption', 'color'),
+            card: style('.display-table', 'backgroundColor'),
+        };
+    }""")
+    # The team's checkers against the felt and the dark points (the old ones vanished there).
+    assert contrast(colours["team"], colours["felt"]) >= 3, colours
+    assert contrast(colours["team"], colours["pointB"]) >= 2, colours
+    assert contrast(colours["box"], colours["felt"]) >= 7, colours
+    # Each checker's rim stands out from the points of its own tone.
+    assert contrast(colours["teamEdge"], colours["pointB"]) >= 4.5, colours
+    assert contrast(colours["boxEdge"], colours["pointA"]) >= 4.5, colours
+    # The two sides differ from each other, and the legend uses their colours, in ink that reads.
+    assert contrast(colours["box"], colours["team"]) >= 3, colours
+    assert colours["legendBox"] == colours["box"] and colours["legendTeam"] == colours["team"]
+    assert contrast(colours["legendInk"], colours["card"]) >= 7, colours
