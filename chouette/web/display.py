@@ -1,9 +1,11 @@
 """The big screen: every open table of the night on a TV, refreshing itself (read-only, public).
 
-The page includes the fragment ``display-board``, which htmx polls every two seconds. The poll
-is answered ``304 Not Modified`` while ``services.display_version`` (one cheap query) has not
-moved, so a TV costs almost nothing while the tables are quiet; the tables are folded and drawn
-only when something changed.
+The page includes the fragment ``display-board`` and holds a push stream (``chouette.push``):
+when the stream says the display version moved, the page fetches the fragment and morphs it
+in; while no stream is open it polls every two seconds. The fetch is answered ``304 Not
+Modified`` while ``services.display_version`` (one cheap query) has not moved, so a TV costs
+almost nothing while the tables are quiet; the tables are folded and drawn only when
+something changed.
 """
 
 from __future__ import annotations
@@ -309,11 +311,12 @@ def _screen(night_id: int | None) -> BaseResponse:
     # What the ETag is made from, for the screens' shortcut (chouette.web.quiet_screens).
     request.environ[ENVIRON_KEY] = (night_id, version)
     # The QR codes carry the address the screen was opened with.
-    version = f"{version}|{request.host_url}"
+    etag_version = f"{version}|{request.host_url}"
     return render_if_changed(
-        version, "display/index.html", "display/_board.html",
+        etag_version, "display/index.html", "display/_board.html",
         screen=Screen(night_id), poll_url=request.path, poll_seconds=POLL_SECONDS,
-        poll_timeout_ms=POLL_TIMEOUT_MS,
+        poll_timeout_ms=POLL_TIMEOUT_MS, display_version=version,
+        stream_url=url_for("streams.display", night_id=night_id),
     )
 
 

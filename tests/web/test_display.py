@@ -116,8 +116,8 @@ def test_display_is_public_and_shows_every_open_table(app, client, organizer, ni
     assert html.startswith("<!doctype html>") and 'data-theme="dark"' in html
     assert html.count('class="display-table') == 2
     assert "Table one" in html and "Table two" in html
-    assert 'id="display-board"' in html and 'hx-trigger="every 2s"' in html
-    assert 'hx-get="/display"' in html
+    assert 'id="display-board"' in html and 'sse-connect="/display/stream"' in html
+    assert 'hx-get="/display"' in html and 'data-poll-seconds="2"' in html
     assert response.headers["Vary"] and "HX-Request" in response.headers["Vary"]
 
 
@@ -128,7 +128,11 @@ def test_htmx_gets_the_polled_fragment_alone(app, client, htmx, organizer, night
     html = response.get_data(as_text=True).strip()
     assert html.startswith('<section id="display-board"') and html.endswith("</section>")
     assert "<html" not in html and "Table one" in html
-    assert 'hx-trigger="every 2s"' in html and 'hx-swap="outerHTML"' in html
+    assert "sse-connect" not in html  # the stream is the page's, never swapped away
+    with app.app_context():
+        from chouette import services
+
+        assert f'data-version="{services.display_version(None)}"' in html
 
 
 def test_display_is_read_only(app, client, night_id):
@@ -352,7 +356,9 @@ def test_one_nights_screen_shows_only_that_night(app, client, htmx, night_id):
         response = client.get(f"/display/{night_id}", headers=headers)
         html = response.get_data(as_text=True)
         assert response.status_code == 200 and "Ours" in html and "Theirs" not in html
-        assert f'hx-get="/display/{night_id}"' in html
+        if not headers:  # the page fetches and listens to its own night only
+            assert f'hx-get="/display/{night_id}"' in html
+            assert f'sse-connect="/display/{night_id}/stream"' in html
 
 
 def test_a_closed_nights_screen_says_so(app, client, htmx, organizer, night_id):
