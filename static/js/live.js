@@ -205,5 +205,10 @@
     if (isAction(event)) { sending = Math.max(0, sending - 1); }
   });
   document.addEventListener("htmx:afterSwap", function () { restoreDrafts(); acting = null; });
+
+  // Print buttons (no inline handlers: the pages run under a Content-Security-Policy).
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-print]")) { window.print(); }
+  });
   document.addEventListener("htmx:swapError", function () { acting = null; });
 })();
