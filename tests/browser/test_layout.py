@@ -70,7 +70,7 @@ def test_no_page_scrolls_sideways_or_breaks_the_csp_on_a_phone_a_tablet_or_a_tv(
         context = browser.new_context(viewport={"width": width, "height": height})
         context.route(OFF_SITE, lambda route: route.abort())
         page = context.new_page()
-        page.on("console", lambda message: refused.append(f"{page.url}: {message.text}")
+        page.on("console", lambda message, page=page: refused.append(f"{page.url}: {message.text}")
                 if "Content Security Policy" in message.text else None)
         page.goto(f"{live_server.url}/auth/login")
         page.get_by_label("Username").fill("olga")
