@@ -362,7 +362,7 @@ def test_fragment_with_htmx_target_and_error(app):
     html = render_fragment(
         app, hx_target="#table-12", move_error="You must play both dice.", board_assets=False
     )
-    assert 'hx-post="/tables/12/move" hx-target="#table-12" hx-swap="outerHTML"' in html
+    assert 'hx-post="/tables/12/move" hx-target="#table-12" hx-swap="morph"' in html
     assert 'role="alert">You must play both dice.' in html
     assert "board.js" not in html
 
