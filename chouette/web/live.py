@@ -97,12 +97,11 @@ def _cube_rows(state: TableState) -> list[dict[str, Any]]:
     """Every member's cube: the game's, or before a game the team's cubes in the middle."""
     game = state.game
     if game is not None:
-        # A single cube's takes and beaver wait for every member's answer to the box's
-        # double: show who already answered (drops, and every answer with a cube for each
-        # member, stand at once and show on the cube itself).
+        # A box's double is settled once every member answered: show who already took (a
+        # drop stands at once and shows on the cube; so does a beaver, the box's to answer).
         answered = {m: a for m, a in (game.box_double.answers.items() if game.box_double else ())
-                    if game.cubes[m].is_live and game.cubes[m].cube.offer is not None
-                    and game.cubes[m].cube.offer.kind == "double"}
+                    if game.cubes[m].is_live and (game.cubes[m].cube.offer is None
+                                                  or game.cubes[m].cube.offer.kind == "double")}
         return [{"name": m, "view": CubeView.from_member_cube(game.cubes[m]),
                  "captain": m == game.acting_captain, "answered": answered.get(m)}
                 for m in game.members]
