@@ -2,8 +2,11 @@
 
 The box doubles some members' cubes at one moment, or a member (the captain, with a single
 cube) doubles the box; the engine's cube judges every double and answer, and its reasons are
-said with the sides named as players. Once every member has answered the box's double come
-all-but-one, the drops, the change of captain and the window for extras. Handlers as in
+said with the sides named as players. Each answer stands at once (RULES 2.5): a drop is
+final and booked, and with a cube for each member a take or a beaver is applied (the box
+answers that beaver at once). Once every member has answered the box's double come
+all-but-one, a single cube's takes and the captain's beaver, one change of captain for all
+its drops, and the window for extras. The game ends when no cube is live, extras included. Handlers as in
 :mod:`chouette.table.rules`: check the event, raise TableError, or change the state in place.
 """
 

@@ -227,3 +227,14 @@ def test_single_cube_member_answers_the_box_double_by_his_own_name():
     state = run(seated("ABCD", cube_mode="single"), double("box"))
     with pytest.raises(TableError, match="each member answers the box's double for himself"):
         apply_event(state, take("team"))
+
+
+def test_box_drop_of_a_beaver_stands_when_all_but_one_would_later_apply():
+    # E beavers first and the box drops at once: E won 2, final. When B, C and D then drop,
+    # E is no lone taker to force: his cube is out of play already (RULES 2.5, 2.6).
+    state = run(seated("ABCDE", beavers=True), double("box"), beaver("E"), drop("E"))
+    assert points(state) == {"A": -2, "B": 0, "C": 0, "D": 0, "E": 2}
+    state = run(state, drop("B"), drop("C"), drop("D"))
+    assert state.game is None
+    assert points(state) == {"A": 1, "B": -1, "C": -1, "D": -1, "E": 2}
+    assert seats(state) == ("A", None, "C", "DEB")
