@@ -15,12 +15,12 @@ run: venv  ## set up and start the app on http://127.0.0.1:5000
 # throwaway PostgreSQL server (.ci/with-postgres: 127.0.0.1, a free port, removed afterwards).
 test: dev-venv system-deps  ## set up and run all the tests
 	$(BIN)/ruff check app.py chouette tests benchmarks
-	$(BIN)/python -m pytest -m "not browser"
+	$(BIN)/python -m pytest -m "not browser and not postgres_only"
 	$(BIN)/python -m pytest -m browser
 	bash .ci/with-postgres $(BIN)/python -m pytest -m "not browser and not sqlite_only"
 
 test-sqlite: dev-venv
-	$(BIN)/python -m pytest -m "not browser"
+	$(BIN)/python -m pytest -m "not browser and not postgres_only"
 
 test-browser: dev-venv system-deps
 	$(BIN)/python -m pytest -m browser
@@ -32,7 +32,7 @@ test-postgres: dev-venv system-deps
 WORKERS ?= 2
 serve: venv  ## the app under gunicorn (see README: Deploy, back up and restore)
 	$(BIN)/flask --app app init-db
-	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'app:create_app()'
+	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'app:create_app()'  # settings: gunicorn.conf.py
 
 load: dev-venv  ## a simulated club night against gunicorn on 127.0.0.1 (about a minute)
 	$(BIN)/python benchmarks/load.py

@@ -24,6 +24,11 @@ def create_app(config: dict[str, Any] | None = None) -> Flask:
         hops = app.config["TRUSTED_PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=hops, x_proto=hops, x_host=hops)  # type: ignore[method-assign]
 
+    @app.get("/favicon.ico")
+    def favicon() -> Any:
+        """Browsers ask for it whatever the page says: the same icon as the pages name."""
+        return app.send_static_file("favicon.svg")
+
     @app.get("/health")
     def health() -> dict[str, str]:
         return {"status": "ok"}

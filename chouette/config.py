@@ -105,9 +105,11 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
         # Sign-in limiter: this many failures per username and address in the window.
         LOGIN_MAX_FAILURES=5,
         LOGIN_FAILURE_WINDOW=timedelta(minutes=15),
-        HTMX_CDN_URL="https://cdn.jsdelivr.net/npm/htmx.org@2.0.11/dist/htmx.min.js",
+        # The scripts every page loads, vendored: no page ever waits for another host.
         HTMX_SRI="sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg",
         HTMX_VENDORED="vendor/htmx-2.0.11.min.js",
+        HTMX_SSE_VENDORED="vendor/htmx-ext-sse-2.2.4.min.js",
+        IDIOMORPH_VENDORED="vendor/idiomorph-ext-0.8.0.min.js",
         TRUSTED_PROXIES=0,
         CLUB_CURRENCY="EUR",
         MONEY_LOCALE=None,

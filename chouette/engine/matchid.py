@@ -1,17 +1,27 @@
-"""GNU Backgammon Match ID, both ways: 12 base64 characters of a 66-bit match key.
+"""GNU Backgammon Match ID, both ways: 12 base64 characters of a 72-bit match key.
 
 The key, least significant bit first (GNU Backgammon manual, "A technical description of the
 Match ID"): bits 1-4 log2 of the cube value, 5-6 cube owner (0, 1, or 3 = centered), 7 the
 player on roll (or who rolled), 8 the Crawford flag, 9-11 the game state, 12 the player who
 must act, 13 double offered, 14-15 resignation offered, 16-18 and 19-21 the dice (0 = not
-rolled), 22-36 the match length (0 = money), 37-51 and 52-66 the scores. The 6 padding bits
-after bit 66 are ignored on reading and written as 0.
+rolled), 22-36 the match length (0 = money), 37-51 and 52-66 the scores, 67 set when the
+Jacoby rule is NOT in use (GNU Backgammon since 2011). Bits 68-72 are padding: ignored on
+reading, written as 0.
+
+IDs are written byte for byte as GNU Backgammon 1.07 writes them: the larger die first and bit
+67 from the Jacoby setting (tests/engine/data/matchids_gnubg.json holds the facts). Both dice
+orders are read, so IDs written by older versions of this module (smaller die first when rolled
+so, bit 67 always 0) still decode; bit 67 at 0 reads as Jacoby in use, as GNU Backgammon reads it.
 
 >>> state = MatchState.from_id("QYkqASAAIAAA")
 >>> state.cube_value, state.cube_owner, state.on_roll, state.dice, state.length, state.scores
 (2, 0, 1, (5, 2), 9, (2, 4))
+>>> state.jacoby
+True
 >>> state.id
 'QYkqASAAIAAA'
+>>> MatchState(dice=(1, 3)).dice, MatchState().id
+((3, 1), 'MAAAAAAAAAAE')
 """
 
 from __future__ import annotations
@@ -44,6 +54,7 @@ _FIELDS = (
     ("length", 22, 15),
     ("score_0", 37, 15),
     ("score_1", 52, 15),
+    ("no_jacoby", 67, 1),
 )
 
 
@@ -61,7 +72,7 @@ class GameState(IntEnum):
 
 
 class Resignation(IntEnum):
-    """The resignation offered in a Match ID (bits 14-15)."""
+    """The resignation offered in a Match ID (bits 14-15), or accepted in a resigned game."""
 
     NONE = 0
     SINGLE = 1
@@ -77,7 +88,11 @@ class MatchState:
     """Everything a GNU Backgammon Match ID holds; ``length`` 0 is a money game.
 
     ``on_roll`` is the player on roll (or who rolled); ``turn`` the player who must act now
-    (the doubled player while a double is offered).
+    (the doubled player while a double is offered; the doubler when the doubled player resigned
+    instead of answering). ``resignation`` is kept in a resigned game, as GNU Backgammon does.
+    ``dice`` are kept larger first, as GNU Backgammon writes them (``(1, 3)`` is stored as
+    ``(3, 1)``). ``jacoby``: the Jacoby rule is in use; GNU Backgammon writes it off for the
+    matches it starts, and so does ``from_game``.
 
     Raises:
         FormatError: a field out of range, or fields no game could show together.
@@ -94,6 +109,7 @@ class MatchState:
     dice: tuple[int, int] | None = None
     length: int = 0
     scores: tuple[int, int] = (0, 0)
+    jacoby: bool = False
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "game_state", GameState(self.game_state))
@@ -101,6 +117,8 @@ class MatchState:
         reason = self._impossibility()
         if reason is not None:
             raise FormatError("impossible match state {state!r}: {reason}", state=self, reason=reason)
+        if self.dice is not None:
+            object.__setattr__(self, "dice", (max(self.dice), min(self.dice)))
 
     def _impossibility(self) -> str | None:
         value, length, scores = self.cube_value, self.length, self.scores
@@ -116,6 +134,8 @@ class MatchState:
             return "the match length is an int from 0 (money) to 32767"
         if len(scores) != 2 or any(type(s) is not int or not 0 <= s <= _MAX_15_BITS for s in scores):
             return "the scores are two ints from 0 to 32767"
+        if type(self.jacoby) is not bool:
+            return "the Jacoby flag is a bool"
         if length and (max(scores) > length or scores == (length, length)):
             return f"scores {scores} are impossible in a match to {length}"
         if length and length in scores and self.game_state == GameState.PLAYING:
@@ -124,17 +144,17 @@ class MatchState:
             return "the Crawford game needs a match with exactly one side at match point"
         if self.crawford and (value != 1 or self.cube_owner is not None or self.double_offered):
             return "nobody doubles in the Crawford game"
-        if (self.double_offered or self.resignation) and self.game_state != GameState.PLAYING:
-            return "a double or a resignation is offered only while a game is being played"
-        if self.double_offered and (self.resignation or self.dice is not None):
-            return "a double is offered before rolling, and not with a resignation"
-        if (
-            self.double_offered
-            and length
-            and (self.turn == self.on_roll or self.cube_owner == 1 - self.on_roll)
-        ):
+        if self.double_offered and self.game_state != GameState.PLAYING:
+            return "a double is offered only while a game is being played"
+        if self.resignation and self.game_state not in (GameState.PLAYING, GameState.RESIGNED):
+            return "a resignation is offered only while a game is being played (and kept once accepted)"
+        if self.double_offered and self.dice is not None:
+            return "a double is offered before rolling"
+        if self.double_offered and length and self.cube_owner == 1 - self.on_roll:
+            return "the doubler is the player on roll, owning the cube or with it centered"
+        if self.double_offered and length and (self.turn == self.on_roll) != bool(self.resignation):
             return (
-                "the doubler is the player on roll, owning the cube or with it centered; the other must act"
+                "while a double is offered the other player must act, or the doubler if the other resigned"
             )
         return None
 
@@ -142,7 +162,7 @@ class MatchState:
 
     @classmethod
     def from_id(cls, match_id: str) -> MatchState:
-        """Decode a 12-character Match ID.
+        """Decode a 12-character Match ID; the dice may come in either order.
 
         Raises:
             FormatError: wrong length or characters, or impossible values; the message names
@@ -177,13 +197,14 @@ class MatchState:
                 dice=None if dice == (0, 0) else dice,
                 length=bits["length"],
                 scores=(bits["score_0"], bits["score_1"]),
+                jacoby=not bits["no_jacoby"],
             )
         except FormatError as error:
             raise FormatError("Match ID {match_id!r}: {reason}", match_id=match_id, reason=error.phrase) from None
 
     @property
     def id(self) -> str:
-        """The 12-character Match ID."""
+        """The 12-character Match ID, byte for byte as GNU Backgammon writes it."""
         fields = {
             "cube_log": self.cube_value.bit_length() - 1,
             "owner": _CENTERED if self.cube_owner is None else self.cube_owner,
@@ -198,6 +219,7 @@ class MatchState:
             "length": self.length,
             "score_0": self.scores[0],
             "score_1": self.scores[1],
+            "no_jacoby": int(not self.jacoby),
         }
         key = 0
         for name, first, _width in _FIELDS:
@@ -215,8 +237,12 @@ class MatchState:
         match: Match | None = None,
         dice: tuple[int, int] | None = None,
         game_state: GameState = GameState.PLAYING,
+        jacoby: bool = False,
     ) -> MatchState:
         """The state of a game at ``cube`` with ``on_roll`` to play, in ``match`` (None: money).
+
+        ``jacoby`` is the table's Jacoby setting; it is written only for money play, since the
+        rule never applies in a match (RULES 1.8; GNU Backgammon writes it off there too).
 
         Raises:
             FormatError: the cube has a beaver or raccoon pending or a value above 32768, or
@@ -238,6 +264,7 @@ class MatchState:
             dice=dice,
             length=match.length if match else 0,
             scores=match.scores if match else (0, 0),
+            jacoby=bool(jacoby) and match is None,
         )
 
     def cube(self) -> Cube:

@@ -35,6 +35,13 @@ def init_app(app: Flask) -> None:
     from chouette.web import seasons  # a season's nights, settle-up, closing, exports
 
     app.register_blueprint(seasons.bp)
+    from chouette import push
+    from chouette.web import (
+        streams,  # push: each table page's and screen's event stream
+    )
+
+    push.init_app(app)
+    app.register_blueprint(streams.bp)
     errors.init_app(app)
     templating.init_app(app)
     app.after_request(security_headers)

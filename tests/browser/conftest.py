@@ -19,6 +19,7 @@ from playwright.sync_api import BrowserContext, Page
 from werkzeug.serving import make_server
 
 from app import create_app
+from chouette import push
 from chouette.cli import upgrade_database
 from chouette.extensions import db
 from tests.factories import TEST_HASH
@@ -60,7 +61,8 @@ class LiveServer:
         self._thread.start()
 
     def stop(self) -> None:
-        """Stop serving and close the database connections."""
+        """Stop serving (ending the push streams) and close the database connections."""
+        push.hub(self.app).close()
         self._server.shutdown()
         self._thread.join(10)
         with self.app.app_context():
@@ -68,20 +70,27 @@ class LiveServer:
             db.engine.dispose()
 
 
-@pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+def start_live_server(tmp_path: Path, **config: Any) -> LiveServer:
     """A fresh app (database built by the migrations, as `make run` does) on a free port."""
     app = create_app(
         {
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'live.sqlite'}",
             "SECRET_KEY": "browser-tests",
             "PASSWORD_HASH_METHOD": TEST_HASH,
+            **config,
         }
     )
     with app.app_context():
         upgrade_database()
     server = LiveServer(app)
     server.start()
+    return server
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """The app on a free port, stopped after the test."""
+    server = start_live_server(tmp_path)
     yield server
     server.stop()
 

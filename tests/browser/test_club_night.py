@@ -59,7 +59,7 @@ def click_and_wait(page: Page, table_id: int, target: Locator) -> None:
 
 
 def board_point(page: Page, table_id: int, n: int) -> Locator:
-    board = f"#board-{table_id} svg"
+    board = f"#board-{table_id} svg.board:visible"  # the drawing shown (a phone gets an upright one)
     if n == 25:
         return page.locator(f"{board} g.bar-area")
     if n == 0:

@@ -1,8 +1,12 @@
-"""GNU Backgammon Match ID, both ways: the manual's example, published IDs, round trips, errors."""
+"""GNU Backgammon Match ID, both ways: the manual's example, published IDs, round trips, errors.
+
+The comparison with the IDs GNU Backgammon itself writes is in test_matchid_gnubg.py.
+"""
 
 from __future__ import annotations
 
 import base64
+import dataclasses
 import doctest
 
 import pytest
@@ -30,8 +34,10 @@ LAYOUT = {
     "length": (22, 15),
     "score_0": (37, 15),
     "score_1": (52, 15),
+    "no_jacoby": (67, 1),
 }
-CLEAN = {name: 0 for name in LAYOUT} | {"owner": 3, "game_state": 1, "length": 7}
+# A match to 7 being played, written as gnubg writes the matches it starts (Jacoby not in use).
+CLEAN = {name: 0 for name in LAYOUT} | {"owner": 3, "game_state": 1, "length": 7, "no_jacoby": 1}
 
 
 def pack(**fields: int) -> str:
@@ -50,7 +56,8 @@ def test_doctests():
 
 def test_manual_example_decodes_to_its_fields():
     # GNU Backgammon manual, "A technical description of the Match ID": player 1 on roll with
-    # 52, the 2-cube owned by player 0, 9-point match, score 2-4.
+    # 52, the 2-cube owned by player 0, 9-point match, score 2-4. The example predates bit 67:
+    # at 0 it reads as the Jacoby rule in use, as gnubg reads it.
     assert MatchState.from_id("QYkqASAAIAAA") == MatchState(
         cube_value=2,
         cube_owner=0,
@@ -63,12 +70,15 @@ def test_manual_example_decodes_to_its_fields():
         dice=(5, 2),
         length=9,
         scores=(2, 4),
+        jacoby=True,
     )
 
 
 def test_manual_example_encodes_back():
-    state = MatchState(2, 0, 1, False, GameState.PLAYING, 1, False, Resignation.NONE, (5, 2), 9, (2, 4))
+    state = MatchState(2, 0, 1, False, GameState.PLAYING, 1, False, Resignation.NONE, (5, 2), 9, (2, 4), True)
     assert state.id == "QYkqASAAIAAA"
+    # The same state with the Jacoby rule off, as gnubg writes the matches it starts: bit 67 set.
+    assert dataclasses.replace(state, jacoby=False).id == "QYkqASAAIAAE"
 
 
 @pytest.mark.parametrize(
@@ -77,7 +87,6 @@ def test_manual_example_encodes_back():
         ("MAAAAAAAAAAA", {"cube_value": 1, "cube_owner": None, "game_state": GameState.NO_GAME, "length": 0}),
         ("cIkmAQAAAAAA", {"on_roll": 1, "dice": (5, 1), "length": 9, "scores": (0, 0)}),
         ("QYlyASAAGAAA", {"cube_value": 2, "cube_owner": 0, "dice": (5, 4), "length": 11, "scores": (2, 3)}),
-        ("AYH0ACAAAAAA", {"cube_value": 2, "on_roll": 0, "dice": (1, 5), "length": 7, "scores": (2, 0)}),
         ("cAmgACAAGAAA", {"cube_owner": None, "dice": None, "length": 5, "scores": (2, 3)}),
     ],
 )
@@ -88,15 +97,46 @@ def test_published_ids_decode_and_encode_back(match_id, fields):
     assert state.id == match_id
 
 
-def test_padding_bits_after_bit_66_are_ignored():
-    # A published ID with bit 67 set (some programs store a flag there): read, written as 0.
+def test_published_id_with_the_smaller_die_first_reads_and_is_written_larger_first():
+    # Published with the dice 1 then 5 (as our IDs were written before): gnubg writes 5 then 1.
+    state = MatchState.from_id("AYH0ACAAAAAA")
+    assert (state.cube_value, state.on_roll, state.dice, state.length, state.scores) == (2, 0, (5, 1), 7, (2, 0))
+    assert state.id == "AYHmACAAAAAA" == pack(cube_log=1, owner=0, die_1=5, die_2=1, score_0=2, no_jacoby=0)
+    assert MatchState.from_id(state.id) == state
+
+
+def test_dice_are_kept_larger_first_whatever_order_they_are_given_in():
+    assert MatchState(dice=(2, 6)) == MatchState(dice=(6, 2))
+    assert MatchState(dice=(2, 6)).dice == (6, 2)
+    assert MatchState(dice=(2, 6)).id == MatchState(dice=(6, 2)).id == pack(length=0, game_state=0, die_1=6, die_2=2)
+
+
+def test_bit_67_set_means_the_jacoby_rule_is_not_in_use():
+    # A published ID (a match gnubg started) with bit 67 set: read as Jacoby off, written back as is.
     state = MatchState.from_id("8IhuACAACAAE")
-    assert (state.crawford, state.length, state.scores) == (True, 3, (2, 1))
-    assert state.id == "8IhuACAACAAA"
+    assert (state.crawford, state.length, state.scores, state.jacoby) == (True, 3, (2, 1), False)
+    assert state.id == "8IhuACAACAAE"
+    assert MatchState.from_id("8IhuACAACAAA").jacoby is True
+    assert dataclasses.replace(state, jacoby=True).id == "8IhuACAACAAA"
+
+
+def test_money_game_ids_carry_the_jacoby_setting():
+    on, off = MatchState(jacoby=True), MatchState(jacoby=False)
+    assert (on.id, off.id) == ("MAAAAAAAAAAA", "MAAAAAAAAAAE")
+    assert MatchState.from_id(on.id) == on and MatchState.from_id(off.id) == off
+
+
+def test_padding_bits_after_bit_67_are_ignored_and_written_as_0():
+    key = bytearray(base64.b64decode(pack()))
+    key[8] |= 0b11111000  # bits 68-72
+    state = MatchState.from_id(base64.b64encode(bytes(key)).decode())
+    assert state == MatchState.from_id(pack())
+    assert state.id == pack()
 
 
 def test_packer_agrees_with_the_manual_example():
-    example = pack(cube_log=1, owner=0, on_roll=1, turn=1, die_1=5, die_2=2, length=9, score_0=2, score_1=4)
+    example = pack(cube_log=1, owner=0, on_roll=1, turn=1, die_1=5, die_2=2, length=9, score_0=2, score_1=4,
+                   no_jacoby=0)
     assert example == "QYkqASAAIAAA"
 
 
@@ -142,11 +182,14 @@ def test_non_strings_raise_format_error(bad):
         ({"crawford": 1}, "exactly one side at match point"),
         ({"crawford": 1, "length": 0}, "exactly one side at match point"),
         ({"crawford": 1, "score_1": 6, "cube_log": 1}, "nobody doubles in the Crawford game"),
-        ({"double": 1, "game_state": 0}, "only while a game is being played"),
-        ({"resign": 2, "game_state": 2}, "only while a game is being played"),
+        ({"double": 1, "game_state": 0}, "a double is offered only while a game is being played"),
+        ({"double": 1, "turn": 1, "game_state": 3}, "a double is offered only while a game is being played"),
+        ({"resign": 2, "game_state": 2}, "a resignation is offered only while a game is being played"),
+        ({"resign": 1, "game_state": 4}, "a resignation is offered only while a game is being played"),
         ({"double": 1, "turn": 1, "die_1": 3, "die_2": 4}, "a double is offered before rolling"),
-        ({"double": 1, "turn": 0}, "the other must act"),
-        ({"double": 1, "turn": 1, "owner": 1, "cube_log": 1}, "the other must act"),
+        ({"double": 1, "turn": 0}, "the other player must act"),
+        ({"double": 1, "turn": 1, "resign": 2}, "or the doubler if the other resigned"),
+        ({"double": 1, "turn": 1, "owner": 1, "cube_log": 1}, "the doubler is the player on roll"),
     ],
 )
 def test_impossible_values_raise_format_error_naming_the_input(fields, message):
@@ -157,9 +200,23 @@ def test_impossible_values_raise_format_error_naming_the_input(fields, message):
 
 
 @pytest.mark.parametrize(
+    "fields",
+    [
+        {"game_state": 3, "resign": 3},  # gnubg keeps what was resigned once it is accepted
+        {"double": 1, "turn": 0, "resign": 2},  # the doubled player resigned instead of answering
+        {"double": 1, "turn": 1, "owner": 0, "cube_log": 1},
+    ],
+)
+def test_states_gnubg_writes_in_play_are_read(fields):
+    state = MatchState.from_id(pack(**fields))
+    assert state.id == pack(**fields)
+
+
+@pytest.mark.parametrize(
     ("kwargs", "message"),
     [
         ({"cube_value": 2**16}, "a power of two from 1 to 32768"),
+        ({"jacoby": 1}, "the Jacoby flag is a bool"),
         ({"cube_value": 3}, "a power of two from 1 to 32768"),
         ({"length": 2**15}, "the match length is an int from 0"),
         ({"scores": (2**15, 0)}, "the scores are two ints from 0 to 32767"),
@@ -183,20 +240,24 @@ def match_states(draw):
     playing = game_state == GameState.PLAYING
     double_offered = playing and draw(st.booleans())
     on_roll = draw(st.sampled_from((0, 1)))
+    resignation = (
+        Resignation(draw(st.integers(0, 3)))
+        if game_state in (GameState.PLAYING, GameState.RESIGNED)
+        else Resignation.NONE
+    )
     state = {
         "cube_value": 2 ** draw(st.integers(0, 15)),
         "cube_owner": draw(st.sampled_from((None, 0, 1))),
         "on_roll": on_roll,
         "crawford": draw(st.booleans()),
         "game_state": game_state,
-        "turn": 1 - on_roll if double_offered else draw(st.sampled_from((0, 1))),
+        "turn": (on_roll if resignation else 1 - on_roll) if double_offered else draw(st.sampled_from((0, 1))),
         "double_offered": double_offered,
-        "resignation": Resignation(draw(st.integers(0, 3)))
-        if playing and not double_offered
-        else Resignation.NONE,
+        "resignation": resignation,
         "dice": None if double_offered else draw(st.none() | st.tuples(st.integers(1, 6), st.integers(1, 6))),
         "length": length,
         "scores": (draw(score), draw(score)),
+        "jacoby": draw(st.booleans()),
     }
     if double_offered and state["cube_owner"] == 1 - on_roll:
         state["cube_owner"] = on_roll
@@ -218,14 +279,16 @@ def test_match_state_round_trips_through_its_id(state):
 
 @given(st.binary(min_size=9, max_size=9))
 def test_any_key_either_decodes_to_itself_or_is_refused(key):
-    key = key[:8] + bytes([key[8] & 0b11])  # only 66 bits carry information
+    key = key[:8] + bytes([key[8] & 0b111])  # only 67 bits carry information
     match_id = base64.b64encode(key).decode()
     try:
         state = MatchState.from_id(match_id)
     except FormatError as error:
         assert repr(match_id) in str(error)
     else:
-        assert state.id == match_id
+        assert MatchState.from_id(state.id) == state
+        dice = (int.from_bytes(key, "little") >> 15) & 0o77  # die 1 in the low 3 bits
+        assert (state.id == match_id) == (dice & 7 >= dice >> 3)  # differs only in the dice order
 
 
 # --- conversions ---
@@ -236,6 +299,14 @@ def test_from_game_writes_the_crawford_game():
     state = MatchState.from_game(Cube(), on_roll=0, match=match, dice=(3, 1))
     assert state.crawford and state.scores == (0, 4) and state.length == 5
     assert MatchState.from_id(state.id).match() == match
+
+
+def test_from_game_writes_the_tables_jacoby_setting_in_money_play_only():
+    money_on = MatchState.from_game(Cube(), on_roll=0, jacoby=True)
+    money_off = MatchState.from_game(Cube(), on_roll=0)
+    in_match = MatchState.from_game(Cube(), on_roll=0, match=Match(7), jacoby=True)
+    assert (money_on.jacoby, money_off.jacoby, in_match.jacoby) == (True, False, False)
+    assert (money_on.id[-1], money_off.id[-1], in_match.id[-1]) == ("A", "E", "E")
 
 
 def test_from_game_writes_a_pending_double_for_the_other_side_to_answer():

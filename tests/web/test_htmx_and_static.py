@@ -1,11 +1,13 @@
-"""htmx: page or fragment by HX-Request; htmx 2.0.11 from the CDN with SRI and its vendored copy."""
+"""htmx: page or fragment by HX-Request; htmx 2.0.11 and its extensions vendored, served by the app only."""
 
 from __future__ import annotations
 
 import base64
 import hashlib
+import re
 from pathlib import Path
 
+import pytest
 from flask import Flask
 
 from chouette.web.htmx import is_htmx, render_page
@@ -40,15 +42,45 @@ def test_vendored_htmx_is_2_0_11_with_the_pinned_hash(app: Flask):
     assert b'version:"2.0.11"' in vendored.read_bytes()
 
 
-def test_pages_load_htmx_from_the_cdn_with_sri_and_fall_back_to_the_vendored_copy(app, client):
+#: The vendored scripts and their SHA-384 digests (npm pack of the pinned versions).
+VENDORED = {
+    "vendor/htmx-2.0.11.min.js": "2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg",
+    "vendor/htmx-ext-sse-2.2.4.min.js": "A986SAtodyH8eg8x8irJnYUk7i9inVQqYigD6qZ9evobksGNIXfeFvDwLSHcp31N",
+    "vendor/idiomorph-ext-0.8.0.min.js": "+iBk70O0UWQdSjXQSQ7amSxXCrsWq/6UOtvC9rDo0p7telbTSOyttExq6QCFBzNk",
+}
+
+
+@pytest.mark.parametrize("path", sorted(VENDORED))
+def test_vendored_scripts_are_the_pinned_releases(path: str):
+    digest = base64.b64encode(hashlib.sha384((ROOT / "static" / path).read_bytes()).digest()).decode()
+    assert digest == VENDORED[path]
+
+
+@pytest.mark.parametrize("page", ["/auth/login", "/display"])
+def test_pages_load_every_script_from_the_club_server_only(app, client, page):
     from tests.factories import gen_member
 
     with app.app_context():
         gen_member("admin")
-    html = client.get("/auth/login").data.decode()
-    assert f'src="{app.config["HTMX_CDN_URL"]}" integrity="{app.config["HTMX_SRI"]}" crossorigin="anonymous"' in html
-    assert "window.htmx || document.write" in html and "/static/vendor/htmx-2.0.11.min.js" in html
-    assert client.get("/static/vendor/htmx-2.0.11.min.js").status_code == 200
+    html = client.get(page).data.decode()
+    sources = re.findall(r'<script[^>]*\ssrc="([^"]+)"', html)
+    assert sources, "the page loads its scripts"
+    assert all(src.startswith("/static/") for src in sources), sources
+    assert {src.removeprefix("/static/") for src in sources} >= set(VENDORED)
+    assert "http://" not in html.split("<body")[0] and "https://" not in html.split("<body")[0]
+    for src in sources:
+        assert client.get(src).status_code == 200
+
+
+def test_the_favicon_is_served_and_named_by_the_pages(app, client):
+    from tests.factories import gen_member
+
+    with app.app_context():
+        gen_member("admin")
+    assert 'rel="icon" href="/static/favicon.svg"' in client.get("/auth/login").data.decode()
+    for url in ("/static/favicon.svg", "/favicon.ico"):
+        answer = client.get(url)
+        assert answer.status_code == 200 and answer.data.startswith(b"<svg")
 
 
 def test_every_page_carries_the_csrf_token_for_htmx(app, client):
@@ -57,7 +89,7 @@ def test_every_page_carries_the_csrf_token_for_htmx(app, client):
     with app.app_context():
         gen_member("admin")
     html = client.get("/auth/login").data.decode()
-    assert '<body hx-headers=\'{"X-CSRFToken": "' in html
+    assert '<body hx-ext="morph" hx-headers=\'{"X-CSRFToken": "' in html
     assert '<meta name="csrf-token"' in html
 
 

@@ -1,0 +1,55 @@
+"""The push streams: one server-sent-event stream per open table page and per big screen.
+
+A stream carries versions only (``chouette.push``), never HTML: each page fetches its own
+fragment when the version moves, drawn for its viewer with his buttons and his CSRF token, and
+morphs it in. A table's stream is for the signed-in (like its page); a screen's is public
+(like the screen). The database session is closed before the stream starts: a stream holds a
+worker thread, never a connection or a transaction.
+"""
+
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, current_app
+from flask_login import login_required
+
+from chouette import push, services
+from chouette.extensions import db, read_only
+from chouette.models import ChouetteTable
+
+bp = Blueprint("streams", __name__)
+
+
+def _stream(topic: push.Topic, version: str) -> Response:
+    """The event stream on ``topic``, starting at ``version``; the session is let go first."""
+    hub = push.hub()
+    db.session.remove()
+    keepalive = current_app.config.get("PUSH_KEEPALIVE_SECONDS", push.KEEPALIVE_SECONDS)
+    lifetime = current_app.config.get("PUSH_STREAM_SECONDS", push.STREAM_SECONDS)
+    response = Response(hub.stream(topic, version, keepalive=keepalive, lifetime=lifetime),
+                        mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
+    return response
+
+
+@bp.get("/tables/<int:table_id>/stream")
+@login_required
+def table(table_id: int) -> Response:
+    """The table's versions, for its open pages (organizer's and phones')."""
+    db.session.commit()  # loading the member began a transaction: end it, then only read
+    read_only()
+    if db.session.get(ChouetteTable, table_id) is None:
+        abort(404)
+    return _stream(("table", table_id), push.table_version(table_id))
+
+
+@bp.get("/display/stream")
+@bp.get("/display/<int:night_id>/stream")
+def display(night_id: int | None = None) -> Response:
+    """A big screen's versions: every open night, or one night."""
+    read_only()
+    try:
+        version = services.display_version(night_id)
+    except services.NotFound:
+        abort(404)
+    return _stream(("display", night_id), version)

@@ -1,0 +1,191 @@
+/* The live pages' glue: push, morphing swaps that keep the reader's place, stale pages.
+ *
+ * Push: a page that shows something live holds a server-sent-event stream (htmx's sse
+ * extension, `sse-connect`) that sends the version of what it shows; the page fetches its
+ * fragment when the version differs from the one it shows, and polls only while the stream
+ * is not open (a proxy that cannot hold it, a worker restarting).
+ *
+ * Keeping the place: fragments are morphed in (idiomorph), so the page does not move, and
+ * what the reader is doing survives an update pushed by another device: a field being typed,
+ * a ticked box, a chosen option, a <details> he opened or closed. Only the form he submitted
+ * (and what contains it) takes the server's answer whole.
+ */
+(function () {
+  "use strict";
+
+  var acting = null; // the form whose answer is being swapped in, if any
+  var sending = 0;    // the reader's own actions on their way to the server
+
+  /* Push. The element holding the stream has `sse-connect`; inside it, each element with
+   * `data-refresh` re-fetches its fragment (its own hx-get, hx-trigger="chouette:refresh")
+   * when an event brings a version other than the one its target shows (`data-version`), or,
+   * while the stream is not open, every `data-poll-seconds`. No inline code, no eval: the
+   * pages can run under a Content-Security-Policy without 'unsafe-eval'. */
+  var listened = typeof WeakSet === "function" ? new WeakSet() : null;
+
+  function refreshers(source) {
+    return Array.prototype.slice.call(source.querySelectorAll("[data-refresh]"));
+  }
+
+  function isStale(refresher, version) {
+    var selector = refresher.getAttribute("hx-target");
+    var target = selector ? document.querySelector(selector) : null;
+    return !target || !version || !target.hasAttribute("data-version") ||
+      target.getAttribute("data-version") !== version;
+  }
+
+  function refresh(source, version) {
+    refreshers(source).forEach(function (refresher) {
+      if (version === null || isStale(refresher, version)) {
+        window.htmx.trigger(refresher, "chouette:refresh");
+      }
+    });
+  }
+
+  function setOpen(source, open) {
+    source.chouetteStreamOpen = open;
+    source.setAttribute("data-push", open ? "open" : "polling");
+  }
+
+  document.addEventListener("htmx:sseOpen", function (event) {
+    var source = event.target, stream = event.detail && event.detail.source;
+    setOpen(source, true);
+    if (stream && (!listened || !listened.has(stream))) {
+      if (listened) { listened.add(stream); }
+      stream.addEventListener("changed", function (message) { refresh(source, message.data); });
+    }
+  });
+  document.addEventListener("htmx:sseError", function (event) { setOpen(event.target, false); });
+  document.addEventListener("htmx:sseClose", function (event) { setOpen(event.target, false); });
+
+  // The fallback: poll while the stream is not open (a proxy that cannot hold it, a worker
+  // restarting, a browser without EventSource).
+  function poll() {
+    Array.prototype.forEach.call(document.querySelectorAll("[sse-connect]"), function (source) {
+      if (source.chouetteStreamOpen) { return; }
+      var every = parseFloat(source.getAttribute("data-poll-seconds") || "4") * 1000;
+      var now = Date.now();
+      if (!source.chouetteLastPoll || now - source.chouetteLastPoll >= every) {
+        source.chouetteLastPoll = now;
+        refresh(source, null);
+      }
+    });
+  }
+  window.setInterval(poll, 1000);
+
+  // ---------------------------------------------------------------- what the reader does
+
+  function isTyped(elt) {
+    if (elt.tagName === "TEXTAREA") { return elt.value !== elt.defaultValue; }
+    if (elt.tagName !== "INPUT") { return false; }
+    var kind = (elt.type || "text").toLowerCase();
+    if (kind === "hidden" || kind === "submit" || kind === "button" || kind === "reset" ||
+        kind === "checkbox" || kind === "radio" || kind === "file") { return false; }
+    return elt.value !== elt.defaultValue;
+  }
+
+  function isTicked(elt) {
+    return elt.tagName === "INPUT" && (elt.type === "checkbox" || elt.type === "radio") &&
+      elt.checked !== elt.defaultChecked;
+  }
+
+  function isChosen(elt) {
+    // An option of a list where the reader chose another than the page's default.
+    var list = elt.tagName === "OPTION" ? elt.closest("select") : null;
+    return !!list && Array.prototype.some.call(list.options, function (option) {
+      return option.selected !== option.defaultSelected;
+    });
+  }
+
+  function takesTheAnswer(elt) {
+    // The form that was submitted, what is inside it, and what contains it.
+    return !!acting && (acting === elt || acting.contains(elt) || elt.contains(acting));
+  }
+
+  // A <details> the reader opened or closed keeps his choice.
+  document.addEventListener("click", function (event) {
+    var summary = event.target.closest ? event.target.closest("summary") : null;
+    if (summary && summary.parentElement) { summary.parentElement.chouetteToggled = true; }
+  }, true);
+
+  function keepReaders(name, elt) {
+    if (takesTheAnswer(elt)) {
+      if (name === "open") { elt.chouetteToggled = false; }
+      return true;
+    }
+    if (name === "value" && isTyped(elt)) { return false; }
+    if (name === "checked" && isTicked(elt)) { return false; }
+    if (name === "selected" && isChosen(elt)) { return false; }
+    if (name === "open" && elt.tagName === "DETAILS" && elt.chouetteToggled) { return false; }
+    return true;
+  }
+
+  // A form that leaves the page for a while (the result form while a cube waits for its
+  // answer) gives back what was typed in it when it returns: drafts are kept by field id.
+  var drafts = {};
+  function keepDrafts(node) {
+    if (node.nodeType !== 1 || takesTheAnswer(node)) { return; }
+    var fields = [node].concat(Array.prototype.slice.call(node.querySelectorAll("input[id], textarea[id]")));
+    fields.forEach(function (field) {
+      if (field.id && (field.tagName === "INPUT" || field.tagName === "TEXTAREA") && isTyped(field)) {
+        drafts[field.id] = field.value;
+      }
+    });
+  }
+  function restoreDrafts() {
+    Object.keys(drafts).forEach(function (id) {
+      var field = document.getElementById(id);
+      if (field && !takesTheAnswer(field)) {
+        if (field.value === field.defaultValue) { field.value = drafts[id]; }
+        delete drafts[id];
+      }
+    });
+  }
+
+  if (window.Idiomorph) {
+    window.Idiomorph.defaults.callbacks.beforeAttributeUpdated = function (name, elt) {
+      return keepReaders(name, elt);
+    };
+    window.Idiomorph.defaults.callbacks.beforeNodeRemoved = function (node) {
+      keepDrafts(node);
+      return true;
+    };
+  }
+
+  // ---------------------------------------------------------------- swaps
+
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var detail = event.detail, status = detail.xhr.status;
+    var config = detail.requestConfig || {};
+    var target = detail.target;
+    var live = target && target.hasAttribute && target.hasAttribute("data-version");
+    acting = null;
+    if (config.verb && config.verb !== "get" && config.elt) {
+      acting = config.elt.form || (config.elt.closest && config.elt.closest("form")) || config.elt;
+    }
+    if (!live) { return; }
+    // A stale page (409) or a form without its seq (400) shows the table as it is now.
+    if (status === 400 || status === 409) { detail.shouldSwap = true; detail.isError = false; }
+    // While the reader's own action is on its way, its answer brings the table: a pushed
+    // update arriving first would move the page under him.
+    if (config.verb === "get" && sending > 0) { detail.shouldSwap = false; return; }
+    // A fetch that brings the version already shown changes nothing: leave the page alone.
+    if (config.verb === "get" && status === 200) {
+      var found = /data-version="([^"]*)"/.exec(detail.serverResponse || "");
+      if (found && found[1] === target.getAttribute("data-version")) { detail.shouldSwap = false; }
+    }
+  });
+
+  function isAction(event) {
+    var config = event.detail.requestConfig;
+    return !!(config && config.verb && config.verb !== "get");
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (isAction(event)) { sending += 1; }
+  });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (isAction(event)) { sending = Math.max(0, sending - 1); }
+  });
+  document.addEventListener("htmx:afterSwap", function () { restoreDrafts(); acting = null; });
+  document.addEventListener("htmx:swapError", function () { acting = null; });
+})();

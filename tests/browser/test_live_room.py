@@ -1,0 +1,298 @@
+"""The live room in a real browser: several devices at once, each kept current by push, none
+losing its place or what is being typed when another device changes the table."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from playwright.sync_api import Browser, BrowserContext, Page, expect
+
+from chouette import commands, services
+from chouette.engine import legal_moves
+from chouette.extensions import db
+from chouette.models import Member
+from tests.browser.conftest import OFF_SITE, start_live_server
+from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+
+pytestmark = pytest.mark.browser
+
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 1024, "height": 768}
+TV = {"width": 1920, "height": 1080}
+
+
+class Room:
+    """A night with one table run by Olga, and helpers to play on it from the server side."""
+
+    def __init__(self, server: Any, settings: dict[str, Any] | None = None) -> None:
+        self.server = server
+        app = server.app
+        with app.app_context():
+            self.owner = gen_member("organizer", name="Olga")
+            self.members = {name: gen_member("player", name=name) for name in "ABCD"}
+            night = gen_night(opened_by_id=self.owner.id)
+            table = gen_table(night, created_by_id=self.owner.id,
+                              settings={**services.TABLE_DEFAULTS, **(settings or {})})
+            self.table_id, self.night_id = table.id, night.id
+
+    @property
+    def url(self) -> str:
+        return f"{self.server.url}/tables/{self.table_id}"
+
+    def play(self, *events: dict[str, Any]) -> None:
+        """Events made by the organizer, straight through the commands (another device)."""
+        with self.server.app.app_context():
+            owner = db.session.get(Member, self.owner.id)
+            for event in events:
+                commands.play(self.table_id, services.last_seq(self.table_id), event, owner)
+            db.session.commit()
+
+    def state(self):
+        with self.server.app.app_context():
+            return commands.load_play(self.table_id).state
+
+    def seq(self) -> int:
+        with self.server.app.app_context():
+            return services.last_seq(self.table_id)
+
+
+def device(browser: Browser, viewport: dict[str, int]) -> BrowserContext:
+    """A new device (its own cookies), cut off from every host but the server."""
+    context = browser.new_context(viewport=viewport)
+    context.route(OFF_SITE, lambda route: route.abort())
+    context.set_default_timeout(10_000)
+    return context
+
+
+def sign_in(page: Page, base: str, member: Member) -> None:
+    page.goto(f"{base}/auth/login")
+    page.get_by_label("Username").fill(member.username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name=f"Hello, {member.name}")).to_be_visible()
+
+
+def open_table(browser: Browser, room: Room, member: Member, viewport: dict[str, int]) -> Page:
+    """A device signed in as ``member`` on the table page, its stream open."""
+    page = device(browser, viewport).new_page()
+    sign_in(page, room.server.url, member)
+    page.goto(room.url)
+    expect(page.locator(".live-push")).to_have_attribute("data-push", "open")
+    return page
+
+
+def live(page: Page, room: Room):
+    return page.locator(f"#table-live-{room.table_id}")
+
+
+def polls(page: Page, room: Room) -> list[str]:
+    """Record every fetch of the live table the page makes from now on."""
+    seen: list[str] = []
+    page.on("request", lambda request: seen.append(request.url)
+            if request.url.endswith(f"/tables/{room.table_id}/live") else None)
+    return seen
+
+
+def test_a_decision_made_on_one_device_reaches_every_other_without_reload(browser: Browser, live_server, screenshot):
+    room = Room(live_server)
+    room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")})
+    tablet = open_table(browser, room, room.owner, TABLET)
+    phone_c = open_table(browser, room, room.members["C"], PHONE)
+    phone_d = open_table(browser, room, room.members["D"], PHONE)
+    tv = device(browser, TV).new_page()
+    tv.goto(f"{live_server.url}/display")
+    expect(tv.locator("#display-board")).to_contain_text("C")
+    fetched = polls(phone_c, room)
+    # Nothing reloads a page from here on: each one learns of the change by its stream.
+    for page in (tablet, phone_c, phone_d):
+        page.evaluate("window.chouetteNoReload = true")
+
+    room.play({"type": "double", "by": "box", "cubes": ["C", "D"]})
+    expect(live(phone_c, room).get_by_role("button", name="Take")).to_be_visible()
+    expect(live(phone_d, room).get_by_role("button", name="Take")).to_be_visible()
+    expect(live(tablet, room)).to_have_attribute("data-version", f"{room.seq()}-1")
+    screenshot("live-room-phone-decision", phone_c)
+
+    # C takes on his phone: the tablet, D's phone and the TV show it, nobody reloads.
+    live(phone_c, room).get_by_role("button", name="Take").click()
+    version = f"{room.seq()}-1"
+    for page in (tablet, phone_d, phone_c):
+        expect(live(page, room)).to_have_attribute("data-version", version)
+    expect(live(phone_c, room).get_by_role("button", name="Take")).to_have_count(0)
+    assert room.state().game.box_double.answers.get("C") == "take"
+    for page in (tablet, phone_c, phone_d):
+        assert page.evaluate("window.chouetteNoReload") is True
+    assert len(fetched) <= 2  # pushed, not polled: one fetch per change at most
+    screenshot("live-room-tablet-after-take", tablet)
+    for page in (tablet, phone_c, phone_d, tv):
+        page.context.close()
+
+
+def _board_game(room: Room) -> None:
+    """Seat four and start a game on the board: the box opens with 5-3."""
+    room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")})
+    room.play({"type": "opening_roll", "box": 5, "team": 3})
+
+
+def _a_legal_move(room: Room) -> str:
+    game = room.state().game
+    return str(legal_moves(game.position, game.dice)[0])
+
+
+def test_playing_a_move_keeps_the_page_where_it_is_and_shows_a_refusal_in_view(browser: Browser, live_server, screenshot):
+    room = Room(live_server)
+    _board_game(room)
+    for viewport in (TABLET, PHONE):
+        if room.state().game.dice is None:
+            room.play({"type": "roll", "dice": [4, 2]})
+        tablet = open_table(browser, room, room.owner, viewport)
+        move_box = tablet.locator(f"#board-{room.table_id}-move")
+        move_box.scroll_into_view_if_needed()
+        tablet.evaluate("window.scrollBy(0, 120)")
+        before = tablet.evaluate("window.scrollY")
+
+        # An illegal move: refused in view, the page does not move, the typing stays.
+        move_box.fill("24/1")
+        move_box.press("Enter")
+        error = live(tablet, room).locator("[role=alert]").first
+        expect(error).to_be_visible()
+        expect(error).to_be_in_viewport()
+        assert tablet.evaluate("window.scrollY") == before
+        expect(move_box).to_have_value("24/1")
+        screenshot(f"live-room-refusal-{viewport['width']}", tablet)
+
+        # A legal move: played, the page stays where it was.
+        seq = room.seq()
+        move_box.fill(_a_legal_move(room))
+        move_box.press("Enter")
+        expect(live(tablet, room)).to_have_attribute("data-version", f"{seq + 1}-1")
+        assert tablet.evaluate("window.scrollY") == before
+        tablet.context.close()
+
+
+
+def test_what_is_being_typed_survives_a_change_pushed_by_another_device(browser: Browser, live_server, screenshot):
+    room = Room(live_server)
+    room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")},
+              {"type": "result", "winner": "box", "kind": "single"})
+    tablet = open_table(browser, room, room.owner, TABLET)
+    table = live(tablet, room)
+    # Half a name in Join, a pasted Position ID, an open correction form with its reason.
+    tablet.locator(f"#join-player-{room.table_id}").fill("Zo")
+    tablet.locator(f"#final-id-{room.table_id}").fill("4HPwATDgc/ABMA")
+    correction = tablet.locator(f"#correct-{room.table_id}-1")
+    correction.locator("summary").click()
+    correction.locator("select[name=fix]").select_option("team-gammon")
+    correction.locator("input[name=reason]").fill("the team bore off fir")
+    tablet.locator(f"#join-player-{room.table_id}").focus()  # he is typing the name
+
+    # Another device: the box doubles, Cy takes. Each change reaches the tablet by push.
+    room.play({"type": "double", "by": "box", "cubes": ["C"]})
+    expect(table).to_have_attribute("data-version", f"{room.seq()}-1")
+    room.play({"type": "take", "cube": "C"})
+    expect(table).to_have_attribute("data-version", f"{room.seq()}-1")
+    expect(table.locator("[data-member=C]")).to_contain_text("2")
+
+    expect(tablet.locator(f"#join-player-{room.table_id}")).to_have_value("Zo")
+    expect(tablet.locator(f"#join-player-{room.table_id}")).to_be_focused()
+    expect(tablet.locator(f"#final-id-{room.table_id}")).to_have_value("4HPwATDgc/ABMA")
+    expect(correction).to_have_attribute("open", "")
+    expect(correction.locator("select[name=fix]")).to_have_value("team-gammon")
+    expect(correction.locator("input[name=reason]")).to_have_value("the team bore off fir")
+    # The forms carry the new seq: what he typed posts against the table as it is now.
+    assert correction.locator("input[name=seq]").input_value() == str(room.seq())
+    screenshot("live-room-typing-kept", tablet)
+
+    # His own action takes the server's answer: the correction is recorded, its form closes,
+    # and the name he is typing elsewhere stays.
+    correction.locator("input[name=reason]").fill("the team bore off first")
+    correction.get_by_role("button", name="Record the correction").click()
+    expect(table.locator(".correction")).to_contain_text("the team bore off first")
+    expect(tablet.locator(f"#join-player-{room.table_id}")).to_have_value("Zo")
+    tablet.context.close()
+
+
+def test_a_page_whose_stream_cannot_be_held_polls_instead(browser: Browser, live_server):
+    """A proxy that refuses the stream: the page falls back to polling and stays current."""
+    room = Room(live_server)
+    room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")})
+    context = device(browser, PHONE)
+    context.route("**/stream", lambda route: route.fulfill(status=502, body="Bad gateway"))
+    phone = context.new_page()
+    sign_in(phone, live_server.url, room.members["C"])
+    phone.goto(room.url)
+    room.play({"type": "double", "by": "box", "cubes": ["C"]})
+    expect(live(phone, room)).to_have_attribute("data-version", f"{room.seq()}-1")
+    expect(live(phone, room).get_by_role("button", name="Take")).to_be_visible()
+    assert phone.locator(".live-push").get_attribute("data-push") == "polling"
+    context.close()
+
+
+def test_a_stream_that_ends_reconnects_by_itself_and_catches_up(browser: Browser, tmp_path):
+    """Streams that last a second (as after a worker restart): the page reconnects each time
+    and shows every change, without a reload."""
+    server = start_live_server(tmp_path, PUSH_STREAM_SECONDS=1.0, PUSH_KEEPALIVE_SECONDS=0.5)
+    try:
+        room = Room(server)
+        room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")})
+        tablet = open_table(browser, room, room.owner, TABLET)
+        streams: list[str] = []
+        tablet.on("request", lambda request: streams.append(request.url) if request.url.endswith("/stream") else None)
+        tablet.evaluate("window.chouetteNoReload = true")
+        for event in ({"type": "double", "by": "box", "cubes": ["C"]}, {"type": "take", "cube": "C"},
+                      {"type": "double", "by": "C"}, {"type": "take", "cube": "C"}):
+            tablet.wait_for_timeout(1200)  # across the end of a stream
+            room.play(event)
+            expect(live(tablet, room)).to_have_attribute("data-version", f"{room.seq()}-1")
+        assert len(streams) >= 3  # it did reconnect, and caught up each time
+        assert tablet.evaluate("window.chouetteNoReload") is True
+        tablet.context.close()
+    finally:
+        server.stop()
+
+
+def test_pages_render_with_every_other_host_hanging(browser: Browser, live_server):
+    """The club's wifi without internet: any other host hangs. The table page and the big
+    screen ask nothing of them, so they render at once, htmx and push working."""
+    room = Room(live_server)
+    room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")})
+    context = browser.new_context(viewport=TABLET)
+    elsewhere: list[str] = []
+    context.route(OFF_SITE, lambda route: elsewhere.append(route.request.url))  # never answered: hangs
+    page = context.new_page()
+    sign_in(page, live_server.url, room.owner)
+    for path in (f"/tables/{room.table_id}", "/display"):
+        # A page that waited for a hanging host would not reach "load" before this bound.
+        page.goto(f"{live_server.url}{path}", wait_until="load", timeout=3000)
+        assert page.evaluate("typeof window.htmx") == "object"
+        assert page.evaluate("typeof window.Idiomorph") == "object"
+    expect(page.locator("#display-board")).to_be_visible()
+    assert elsewhere == []
+    context.close()
+
+
+def test_a_stale_page_says_so_in_place_and_shows_the_table_as_it_is(browser: Browser, live_server):
+    room = Room(live_server)
+    room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")})
+    context = device(browser, TABLET)
+    context.route("**/stream", lambda route: route.fulfill(status=502, body="Bad gateway"))  # no push
+    tablet = context.new_page()
+    sign_in(tablet, live_server.url, room.owner)
+    tablet.goto(room.url)
+    seq = room.seq()
+    room.play({"type": "double", "by": "box", "cubes": ["C"]})  # another device, unseen yet
+    # The page still offers what it offered: the box doubles D. The server says no.
+    live(tablet, room).locator("input[name=cubes][value=D]").check()
+    button = live(tablet, room).get_by_role("button", name="The box doubles the ticked cubes")
+    button.scroll_into_view_if_needed()
+    tablet.evaluate("window.scrollBy(0, 200)")
+    before = tablet.evaluate("window.scrollY")
+    button.click()
+    error = live(tablet, room).locator(".live-error")
+    expect(error).to_be_visible()
+    expect(error).to_be_in_viewport()
+    expect(live(tablet, room)).to_have_attribute("data-version", f"{seq + 1}-1")
+    assert tablet.evaluate("window.scrollY") == before
+    assert room.seq() == seq + 1  # nothing written
+    context.close()
