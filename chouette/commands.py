@@ -216,9 +216,11 @@ def decider(state: TableState, event: Mapping[str, Any]) -> str | None:
       an answer on it: the side its offer waits for (the giver sits on the box's side);
     - a double: the box's is the box's; a member's is his own (single cube: the acting
       captain's, which the rules check);
-    - an answer to the box's double: each member on his own cube (2.4, 2.5);
-    - any other answer (to a member's double, a beaver, a raccoon): the side the cube's
-      offer waits for, the box or the member; the team's single cube: the acting captain.
+    - an answer to the box's double: each member on his own cube (2.4, 2.5; with a single
+      cube the rules let only the captain beaver);
+    - any other answer (to a member's double, a beaver, a raccoon, also while the box's
+      double waits for other members): the side the cube's offer waits for, the box or the
+      member; the team's single cube: the box, or the acting captain for the team.
     """
     kind = event.get("type")
     if kind == "partner":
@@ -239,9 +241,6 @@ def decider(state: TableState, event: Mapping[str, Any]) -> str | None:
             return None
         return extra.giver if extra.cube.to_answer == BOX_SIDE else extra.taker
     cube = event.get("cube")
-    if game.box_double is not None:
-        # Each doubled member answers on his own cube (the rules refuse a second answer).
-        return cube if isinstance(cube, str) and cube in game.box_double.cubes else None
     if cube == "team" and state.settings.cube_mode == "single":
         sides = {game.cubes[m].to_answer for m in game.pending}
         if sides == {"box"}:
@@ -249,10 +248,17 @@ def decider(state: TableState, event: Mapping[str, Any]) -> str | None:
         return game.acting_captain if sides == {"member"} else None
     if not isinstance(cube, str) or cube not in game.cubes:
         return None
+    box_double = game.box_double
+    if box_double is not None and cube in box_double.waiting:
+        return cube
     side = game.cubes[cube].to_answer
-    if side == "box":
+    if side == "box":  # a member's double or beaver (also mid box's double, RULES 2.5)
         return state.box
-    return cube if side == "member" else None
+    if side == "member":
+        return cube
+    # Nothing waits on it: a member who has answered the box's double still open is told
+    # by the rules that his answer stands, not refused as someone else.
+    return cube if box_double is not None and cube in box_double.cubes else None
 
 
 def _named(value: object) -> str | None:

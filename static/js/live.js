@@ -62,7 +62,9 @@
   // restarting, a browser without EventSource).
   function poll() {
     Array.prototype.forEach.call(document.querySelectorAll("[sse-connect]"), function (source) {
-      if (source.chouetteStreamOpen) { return; }
+      // An open stream is enough, unless the last fetch it caused failed: then poll until
+      // one succeeds (the stream will not say the same version twice).
+      if (source.chouetteStreamOpen && !source.chouetteFetchFailed) { return; }
       var every = parseFloat(source.getAttribute("data-poll-seconds") || "4") * 1000;
       var now = Date.now();
       if (!source.chouetteLastPoll || now - source.chouetteLastPoll >= every) {
@@ -72,6 +74,22 @@
     });
   }
   window.setInterval(poll, 1000);
+
+  function refresherSource(event) {
+    var elt = event.detail && event.detail.elt;
+    return elt && elt.hasAttribute && elt.hasAttribute("data-refresh") ? streamElement(elt) : null;
+  }
+  function streamElement(elt) { return elt.closest ? elt.closest("[sse-connect]") : null; }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var source = refresherSource(event);
+    if (source) { source.chouetteFetchFailed = !event.detail.successful && event.detail.xhr.status !== 304; }
+  });
+  ["htmx:sendError", "htmx:timeout"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      var source = refresherSource(event);
+      if (source) { source.chouetteFetchFailed = true; }
+    });
+  });
 
   // ---------------------------------------------------------------- what the reader does
 
@@ -161,7 +179,7 @@
     var live = target && target.hasAttribute && target.hasAttribute("data-version");
     acting = null;
     if (config.verb && config.verb !== "get" && config.elt) {
-      acting = config.elt.closest ? (config.elt.closest("form") || config.elt) : config.elt;
+      acting = config.elt.form || (config.elt.closest && config.elt.closest("form")) || config.elt;
     }
     if (!live) { return; }
     // A stale page (409) or a form without its seq (400) shows the table as it is now.
@@ -187,5 +205,10 @@
     if (isAction(event)) { sending = Math.max(0, sending - 1); }
   });
   document.addEventListener("htmx:afterSwap", function () { restoreDrafts(); acting = null; });
+
+  // Print buttons (no inline handlers: the pages run under a Content-Security-Policy).
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-print]")) { window.print(); }
+  });
   document.addEventListener("htmx:swapError", function () { acting = null; });
 })();
