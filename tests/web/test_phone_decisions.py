@@ -132,6 +132,20 @@ def test_beavers_and_raccoons_are_answered_by_the_side_they_were_made_to(app, ev
     phones.made(answerer, "answer", {"cube": "C", "answer": "take"}, {"type": "take", "cube": "C"})
 
 
+def test_the_box_answers_a_beaver_at_once_while_his_double_waits_for_the_others(app):
+    phones = Phones(app, **BEAVERS)
+    phones.table.play({"type": "double", "by": "box", "cubes": ["C", "D"]}, {"type": "beaver", "cube": "C"})
+    # C's beaver is the box's to answer now (RULES 2.5); D still answers the double himself.
+    assert "C beavers: the cube goes to 4." in decision_block(phones.live("A"))
+    assert "A doubles you to 2." in decision_block(phones.live("D"))
+    assert decision_block(phones.live("C")) == ""
+    phones.refused("C", "answer", {"cube": "C", "answer": "take"})
+    phones.refused("D", "answer", {"cube": "C", "answer": "take"})
+    phones.refused("A", "answer", {"cube": "D", "answer": "take"})
+    phones.made("A", "answer", {"cube": "C", "answer": "take"}, {"type": "take", "cube": "C"})
+    phones.made("D", "answer", {"cube": "D", "answer": "drop"}, {"type": "drop", "cube": "D"})
+
+
 def test_a_member_answers_the_boxs_double_on_his_own_cube_only(app):
     phones = Phones(app)
     phones.table.play({"type": "double", "by": "box", "cubes": ["C", "D"]})
@@ -336,6 +350,10 @@ def test_a_signed_in_member_not_at_the_table_makes_no_decision(app, client):
     ({}, [], {"type": "roll", "dice": [3, 1]}, None),
     ({}, [], {"type": "undo"}, None),
     ({}, [{"type": "double", "by": "C"}], {"type": "take", "cube": "D"}, None),  # nothing waits on D
+    (BEAVERS, [{"type": "double", "by": "box", "cubes": ["C", "D"]}, {"type": "beaver", "cube": "C"}],
+     {"type": "take", "cube": "C"}, "A"),
+    (BEAVERS, [{"type": "double", "by": "box", "cubes": ["C", "D"]}, {"type": "beaver", "cube": "C"}],
+     {"type": "take", "cube": "D"}, "D"),
 ])
 def test_decider_names_the_player_whose_decision_it_is(settings, events, event, who):
     names = ["A", "B", "C", "D"]
