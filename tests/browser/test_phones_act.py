@@ -143,7 +143,7 @@ def test_players_make_their_own_decisions_from_their_phones(live_server, browser
     # Dee has no phone here: the organizer answers for him on the tablet.
     tablet.reload()
     tablet.locator('.cube-row[data-member="Dee"]').get_by_role("button", name="Drop").click()
-    expect(tablet.locator('.cube-row[data-member="Dee"]')).to_have_class(re.compile("answered"))
+    expect(tablet.locator('.cube-row[data-member="Dee"]')).to_have_class(re.compile("cube-dropped"))
     eve = phones["Eve"]
     eve.reload()
     expect(decision("Eve")).to_contain_text("Ann doubles you to 2.")
