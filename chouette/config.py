@@ -137,7 +137,27 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
         options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
         options["pool_pre_ping"] = False
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+    elif str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("postgresql"):
+        # Each worker's threads query at once (commands, the phones' fetches after a push):
+        # a pool that fits them, instead of opening and closing a server process per burst.
+        # The server's max_connections must cover workers x (pool + overflow) + one push
+        # listener per worker.
+        options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+        options.setdefault("pool_size", _env_int("DB_POOL_SIZE", 20))
+        options.setdefault("max_overflow", _env_int("DB_MAX_OVERFLOW", 10))
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     _check_money_settings(app)
+
+
+def _env_int(name: str, default: int) -> int:
+    """A whole number from the environment (``default`` when unset); anything else stops the
+    app at start with the setting's name."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit():
+        raise ValueError(f"{name}: {raw!r} is not a whole number")
+    return int(raw)
 
 
 def _check_money_settings(app: Flask) -> None:
