@@ -1,5 +1,8 @@
 """The big screen: every open table of the night on a TV, refreshing itself (read-only, public).
 
+It shows tonight's table scores: each player's points and, unless the club turned
+``DISPLAY_MONEY`` off (``chouette.web.privacy``), his money at that table tonight.
+
 The page includes the fragment ``display-board``, which htmx polls every two seconds. The poll
 is answered ``304 Not Modified`` while ``services.display_version`` (one cheap query) has not
 moved, so a TV costs almost nothing while the tables are quiet; the tables are folded and drawn
@@ -25,6 +28,7 @@ from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable, Night
 from chouette.standings import money
 from chouette.table import TableState
+from chouette.web import privacy
 from chouette.web.board_cubes import CubeView
 from chouette.web.board_svg import render_board
 from chouette.web.house_rules import money as format_money
@@ -241,7 +245,8 @@ class Screen:
         """Each table drawn (``display/_table.html``), or taken from the cache when its log has
         not moved: a command at one table redraws that table only."""
         several = self.several_nights
-        context = (str(get_locale()), request.host_url, several)
+        show_money = privacy.display_shows_money()
+        context = (str(get_locale()), request.host_url, several, show_money)
         drawn = []
         for table, night in self.tables:
             key = (table.id, *services.last_event_mark(table.id), night.name, night.currency,
@@ -250,7 +255,7 @@ class Screen:
             if html is None:
                 html = Markup(render_template(
                     "display/_table.html", view=table_view(table.id), several_nights=several,
-                    signed_money=signed_money, signed_points=signed_points))
+                    signed_money=signed_money, signed_points=signed_points, show_money=show_money))
                 # A command made meanwhile is drawn too: the next poll draws it again.
                 _table_html.put(key, html)
             drawn.append(html)
@@ -279,8 +284,8 @@ def _screen(night_id: int | None) -> BaseResponse:
         abort(404)
     # What the ETag is made from, for the screens' shortcut (chouette.web.quiet_screens).
     request.environ[ENVIRON_KEY] = (night_id, version)
-    # The QR codes carry the address the screen was opened with.
-    version = f"{version}|{request.host_url}"
+    # The QR codes carry the address the screen was opened with; the money is shown or not.
+    version = f"{version}|{request.host_url}|{privacy.display_shows_money()}"
     return render_if_changed(
         version, "display/index.html", "display/_board.html",
         screen=Screen(night_id), poll_url=request.path, poll_seconds=POLL_SECONDS,
