@@ -3,10 +3,12 @@
 It shows tonight's table scores: each player's points and, unless the club turned
 ``DISPLAY_MONEY`` off (``chouette.web.privacy``), his money at that table tonight.
 
-The page includes the fragment ``display-board``, which htmx polls every two seconds. The poll
-is answered ``304 Not Modified`` while ``services.display_version`` (one cheap query) has not
-moved, so a TV costs almost nothing while the tables are quiet; the tables are folded and drawn
-only when something changed.
+The page includes the fragment ``display-board`` and holds a push stream (``chouette.push``):
+when the stream says the display version moved, the page fetches the fragment and morphs it
+in; while no stream is open it polls every two seconds. The fetch is answered ``304 Not
+Modified`` while ``services.display_version`` (one cheap query) has not moved, so a TV costs
+almost nothing while the tables are quiet; the tables are folded and drawn only when
+something changed.
 """
 
 from __future__ import annotations
@@ -28,6 +30,7 @@ from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable, Night
 from chouette.standings import money
 from chouette.table import TableState
+from chouette.table.cubes import BOX_SIDE, Extra
 from chouette.web import privacy
 from chouette.web.board_cubes import CubeView
 from chouette.web.board_svg import render_board
@@ -49,7 +52,9 @@ class SeatRow:
 
     ``seat`` is ``"box"``, ``"partner"``, ``"captain"``, ``"line"`` (``place`` 1, 2... behind
     the captain; the first is next up), ``"waiting"`` (not in the rotation yet) or ``"gone"``
-    (left the table).
+    (left the table). ``answer`` is what he answered to a box's double of several cubes
+    (``"take"``, ``"drop"``, ``"beaver"``): the cube keeps the offer until every member has
+    answered, then all the answers are applied together.
     """
 
     name: str
@@ -58,6 +63,8 @@ class SeatRow:
     cube: CubeView | None
     points: int
     cents: int
+    answer: str | None = None  # his answer to the box's double while others still think
+    extras: tuple[Extra, ...] = ()  # the extra cubes he took as the lone taker (RULES 2.7)
 
     @property
     def is_next(self) -> bool:
@@ -131,11 +138,15 @@ def seat_rows(state: TableState) -> tuple[list[SeatRow], list[SeatRow]]:
     points, cents = money(state)
     game = state.game
 
+    answers = game.box_double.answers if game is not None and game.box_double is not None else {}
+
     def row(name: str, seat: str, place: int | None = None) -> SeatRow:
         cube = None
         if game is not None and name in game.cubes:
             cube = CubeView.from_member_cube(game.cubes[name], name)
-        return SeatRow(name, seat, place, cube, points.get(name, 0), cents.get(name, 0))
+        extras = tuple(e for e in game.extras if e.taker == name) if game is not None else ()
+        return SeatRow(name, seat, place, cube, points.get(name, 0), cents.get(name, 0),
+                       answers.get(name), extras)
 
     rows = []
     if state.box:
@@ -172,12 +183,32 @@ def table_status(state: TableState) -> str:
         return _("The box is choosing a partner")
     if game is None:
         return _("Game %(number)d is about to start", number=number)
-    if game.pending or game.pending_extras:
-        return _("Game %(number)d: waiting for cube answers", number=number)
+    waiting = waiting_for(state)
+    if waiting:
+        return _("Game %(number)d: waiting for %(names)s", number=number,
+                 names=", ".join(waiting))
     if game.is_board and game.on_roll is not None:
         name = state.box if game.on_roll == "box" else game.acting_captain
         return _("Game %(number)d: %(name)s on roll", number=number, name=name)
     return _("Game %(number)d in play", number=number)
+
+
+def waiting_for(state: TableState) -> list[str]:
+    """Who the game waits for, each named once: members to answer the box's double or a
+    beaver, the box to answer members' doubles, the holders of extra cubes doubled."""
+    game = state.game
+    if game is None:
+        return []
+    box = _("%(name)s (box)", name=state.box) if state.box else _("the box")
+    answered = game.box_double.answers if game.box_double is not None else {}
+    names: list[str] = []
+    for extra in game.pending_extras:
+        names.append(extra.giver if extra.cube.to_answer == BOX_SIDE else extra.taker)
+    for member in game.pending:
+        if member in answered:
+            continue
+        names.append(member if game.cubes[member].to_answer == "member" else box)
+    return list(dict.fromkeys(names))
 
 
 def board_of(state: TableState) -> BoardView | None:
@@ -285,11 +316,12 @@ def _screen(night_id: int | None) -> BaseResponse:
     # What the ETag is made from, for the screens' shortcut (chouette.web.quiet_screens).
     request.environ[ENVIRON_KEY] = (night_id, version)
     # The QR codes carry the address the screen was opened with; the money is shown or not.
-    version = f"{version}|{request.host_url}|{privacy.display_shows_money()}"
+    etag_version = f"{version}|{request.host_url}|{privacy.display_shows_money()}"
     return render_if_changed(
-        version, "display/index.html", "display/_board.html",
+        etag_version, "display/index.html", "display/_board.html",
         screen=Screen(night_id), poll_url=request.path, poll_seconds=POLL_SECONDS,
-        poll_timeout_ms=POLL_TIMEOUT_MS,
+        poll_timeout_ms=POLL_TIMEOUT_MS, display_version=version,
+        stream_url=url_for("streams.display", night_id=night_id),
     )
 
 

@@ -221,7 +221,8 @@ def test_the_table_page_holds_a_stream_and_polls_only_without_it(app, client, ta
     sign_in(client, member)
     page = client.get(table.url).get_data(as_text=True)
     assert f'sse-connect="{table.url}/stream"' in page
-    assert 'hx-trigger="sse:changed[chouettePush.stale(this, event)], every 4s[!chouettePush.isOpen(this)]"' in page
+    assert 'data-poll-seconds="4"' in page and 'data-refresh' in page
+    assert 'hx-trigger="chouette:refresh"' in page
     fragment = client.get(f"{table.url}/live", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert "sse-connect" not in fragment  # the stream is the page's, never swapped away
     assert f'data-version="{table.seq()}-1"' in fragment
