@@ -1,5 +1,8 @@
 """The big screen: every open table of the night on a TV, refreshing itself (read-only, public).
 
+It shows tonight's table scores: each player's points and, unless the club turned
+``DISPLAY_MONEY`` off (``chouette.web.privacy``), his money at that table tonight.
+
 The page includes the fragment ``display-board`` and holds a push stream (``chouette.push``):
 when the stream says the display version moved, the page fetches the fragment and morphs it
 in; while no stream is open it polls every two seconds. The fetch is answered ``304 Not
@@ -28,6 +31,7 @@ from chouette.models import ChouetteTable, Night
 from chouette.standings import money
 from chouette.table import TableState
 from chouette.table.cubes import BOX_SIDE, Extra
+from chouette.web import privacy
 from chouette.web.board_cubes import CubeView
 from chouette.web.board_svg import render_board
 from chouette.web.house_rules import money as format_money
@@ -272,7 +276,8 @@ class Screen:
         """Each table drawn (``display/_table.html``), or taken from the cache when its log has
         not moved: a command at one table redraws that table only."""
         several = self.several_nights
-        context = (str(get_locale()), request.host_url, several)
+        show_money = privacy.display_shows_money()
+        context = (str(get_locale()), request.host_url, several, show_money)
         drawn = []
         for table, night in self.tables:
             key = (table.id, *services.last_event_mark(table.id), night.name, night.currency,
@@ -281,7 +286,7 @@ class Screen:
             if html is None:
                 html = Markup(render_template(
                     "display/_table.html", view=table_view(table.id), several_nights=several,
-                    signed_money=signed_money, signed_points=signed_points))
+                    signed_money=signed_money, signed_points=signed_points, show_money=show_money))
                 # A command made meanwhile is drawn too: the next poll draws it again.
                 _table_html.put(key, html)
             drawn.append(html)
@@ -310,8 +315,8 @@ def _screen(night_id: int | None) -> BaseResponse:
         abort(404)
     # What the ETag is made from, for the screens' shortcut (chouette.web.quiet_screens).
     request.environ[ENVIRON_KEY] = (night_id, version)
-    # The QR codes carry the address the screen was opened with.
-    etag_version = f"{version}|{request.host_url}"
+    # The QR codes carry the address the screen was opened with; the money is shown or not.
+    etag_version = f"{version}|{request.host_url}|{privacy.display_shows_money()}"
     return render_if_changed(
         etag_version, "display/index.html", "display/_board.html",
         screen=Screen(night_id), poll_url=request.path, poll_seconds=POLL_SECONDS,
