@@ -44,6 +44,7 @@ from __future__ import annotations
 import argparse
 import bisect
 import datetime as dt
+import html
 import http.client
 import os
 import random
@@ -76,6 +77,7 @@ GRACE_SECONDS = 2.0
 PASSWORD = "push-test-password-1"
 SETTINGS = {"cube_mode": "multi", "stake_cents": 100, "partner_min_players": 0}
 VERSION = re.compile(rb'data-version="(\d+)-(\d)"')
+ANY_VERSION = re.compile(rb'data-version="([^"]*)"')
 COMMAND_OK = {200, 409, 422}
 FETCH_OK = {200, 304}
 
@@ -280,12 +282,12 @@ class Device:
                 self.stop.wait(1.0)
                 continue
             etag = tag or etag
-            found = VERSION.search(body) if status == 200 else None
-            shown = f"{found.group(1).decode()}-{found.group(2).decode()}" if found else wanted
+            found = ANY_VERSION.search(body) if status == 200 else None
+            shown = html.unescape(found.group(1).decode()) if found else wanted
             assert shown is not None
             self.shown.append((now, shown))
             with self._changed:
-                self._page = wanted
+                self._page = shown  # a version that came during the fetch is fetched next
 
 
 class Command:
