@@ -293,10 +293,30 @@ class Device:
 class Command:
     """One command answered: its table, the seq it committed at (None: nothing moved), times."""
 
-    __slots__ = ("answered", "sent", "seq", "status", "table_id")
+    __slots__ = ("answered", "sent", "seq", "status", "table_id", "written")
 
     def __init__(self, table_id: int, seq: int | None, sent: float, answered: float, status: int) -> None:
         self.table_id, self.seq, self.sent, self.answered, self.status = table_id, seq, sent, answered, status
+        #: When the server wrote its event (``TableEvent.at``, on this process's clock).
+        self.written: float | None = None
+
+
+def read_written(app: Any, commands: list[Command]) -> None:
+    """Set each command's ``written``: its event's ``at`` (taken by ``services.append_events``
+    just before the write transaction that commits it), on the monotonic clock."""
+    from sqlalchemy import select
+
+    from chouette.extensions import db
+    from chouette.models import TableEvent
+
+    offset = time.time() - time.monotonic()  # the clocks' difference (no jump during a run)
+    with app.app_context():
+        rows = db.session.execute(select(TableEvent.table_id, TableEvent.seq, TableEvent.at)).all()
+        db.session.remove()
+    at = {(table_id, seq): moment.replace(tzinfo=dt.UTC).timestamp() - offset for table_id, seq, moment in rows}
+    for command in commands:
+        if command.seq is not None:
+            command.written = at.get((command.table_id, command.seq))
 
 
 def organizer(app: Any, urls: list[str], username: str, table_id: int, stop: threading.Event,
@@ -448,6 +468,12 @@ def cpu_ticks(pid: int) -> int:
     """utime + stime of a process, in clock ticks."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return int(fields[11]) + int(fields[12])
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) clock ticks of every core since boot (``/proc/stat``)."""
+    values = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    return sum(values) - values[3] - values[4], sum(values)
 
 
 def connections_per_worker(server: Gunicorn) -> dict[int, int]:
@@ -611,7 +637,7 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
             thread.start()
         ready.wait(120)
         logs = [node.access_log.stat().st_size if node.access_log else 0 for node in servers.nodes]
-        ticks, started, own = servers.cpu(), time.monotonic(), os.times()
+        ticks, started, own, machine = servers.cpu(), time.monotonic(), os.times(), machine_ticks()
         try:
             time.sleep(seconds / 2)
             held_mid = servers.streams_per_worker()
@@ -623,6 +649,7 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
         elapsed = time.monotonic() - started
         used = servers.cpu() - ticks
         own_used = sum(os.times()[:2]) - sum(own[:2])
+        busy, total = (now - then for now, then in zip(machine_ticks(), machine, strict=True))
         time.sleep(GRACE_SECONDS)  # the last commands' events and fetches
         for device in phones + screens:
             device.stop.set()
@@ -631,15 +658,24 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
         server_ms = _server_times(servers, logs)
 
     commands = sorted(done, key=lambda command: command.sent)
+    read_written(app, commands)
+    unwritten = sum(1 for command in commands if command.seq is not None and command.written is None)
+    if unwritten:
+        errors.found["command: its event is not in the log"] += unwritten
     statuses = Counter(command.status for command in commands)
     command_ms = [(command.answered - command.sent) * 1000 for command in commands]
     push_ms, missing = delays(commands, watchers, screens, lambda device: device.arrivals,
-                              lambda command: command.sent)
+                              lambda command: command.written or command.sent)
+    sent_ms, _ = delays(commands, watchers, screens, lambda device: device.arrivals,
+                        lambda command: command.sent)
     after_answer, _ = delays(commands, watchers, screens, lambda device: device.arrivals,
                              lambda command: command.answered)
-    phone_ms, _ = delays(commands, watchers, [], lambda device: device.arrivals, lambda command: command.sent)
+    phone_ms, _ = delays(commands, watchers, [], lambda device: device.arrivals,
+                         lambda command: command.written or command.sent)
     screen_ms, _ = delays(commands, {table_id: [] for table_id in table_ids}, screens,
-                          lambda device: device.arrivals, lambda command: command.sent)
+                          lambda device: device.arrivals, lambda command: command.written or command.sent)
+    before_ms = [((command.written or command.sent) - command.sent) * 1000 for command in commands
+                 if command.seq is not None]
     fetched_ms, unfetched = delays(commands, watchers, [], lambda device: device.shown,
                                    lambda command: command.sent)
     screen_fetched_ms, _ = delays(commands, {table_id: [] for table_id in table_ids}, screens,
@@ -653,13 +689,17 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
     print(f"\nfestival: {len(commands)} commands in {elapsed:.0f} s ({moved} moved a table; statuses "
           f"{dict(sorted(statuses.items()))}), {nodes} node{'s' if nodes > 1 else ''}")
     print(f"streams held per worker (established connections; before the load: {held}; mid-run: {held_mid})")
-    print(f"gunicorn workers' CPU {share:.0f}% of one core (all workers); the benchmark's own {own_used / elapsed * 100:.0f}%")
+    print(f"CPU: gunicorn workers {share:.0f}% of one core (all workers), the benchmark's own "
+          f"{own_used / elapsed * 100:.0f}%, the whole machine {busy / total * 100:.0f}% busy "
+          f"({os.cpu_count()} cores; the database server included)")
     print(f"\n{'milliseconds':58} {'count':>6} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8}")
     rows = [
         ("command: POST sent -> answer read", command_ms),
-        ("push: POST sent -> event at each stream (all pairs)", push_ms),
+        ("command: POST sent -> its event written (server's clock)", before_ms),
+        ("push: event written -> event at each stream (all pairs)", push_ms),
         ("  of which phones' streams", phone_ms),
         ("  of which screens' streams", screen_ms),
+        ("push: POST sent -> event (upper bound)", sent_ms),
         ("push: POST answered -> event (lower bound; < 0: event first)", after_answer),
         ("phone: POST sent -> event + its fetch of /live answered", fetched_ms),
         ("screen: POST sent -> event + its fetch of the display", screen_fetched_ms),
