@@ -593,7 +593,7 @@ def idle(folder: Path, url: str, nodes: int, night_id: int, seconds: float) -> N
 
 
 def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_ids: list[int],
-             seated: list[list[str]], seconds: float) -> tuple[float, float, int]:
+             seated: list[list[str]], seconds: float, fetch: str = "all") -> tuple[float, float, int]:
     """The festival's load; prints its figures; returns (push p95, commands p95, errors)."""
     errors = Errors()
     stop = threading.Event()
@@ -608,11 +608,12 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
                 client = Client(base)
                 client.sign_in(username, PASSWORD)
                 device = Device("phone", base, f"/tables/{table_id}/stream", f"/tables/{table_id}/live",
-                                _cookie_header(client), client, errors)
+                                _cookie_header(client), client, errors, fetch=fetch in ("all", "phones"))
                 watchers[table_id].append(device)
                 phones.append(device)
         screens = [Device("screen", urls[n % nodes], f"/display/{night_id}/stream", f"/display/{night_id}", "",
-                          Client(urls[n % nodes]), errors) for n in range(SCREENS)]
+                          Client(urls[n % nodes]), errors, fetch=fetch in ("all", "screens"))
+                   for n in range(SCREENS)]
         for device in phones + screens:
             device.start()
         _wait_open(phones + screens, 60, errors)
@@ -631,7 +632,7 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
                                            100 + n, ready))
                     for n, table_id in enumerate(table_ids)]
         print(f"load: {TABLES} tablets (a command every 2-4 s), {len(phones)} phones and {SCREENS} screens holding "
-              f"streams, {POLLERS} polling phones (every {POLL_SECONDS:.0f} s), for {seconds:.0f} s on "
+              f"streams (fetching after an event: {fetch}), {POLLERS} polling phones (every {POLL_SECONDS:.0f} s), for {seconds:.0f} s on "
               f"{', '.join(urls)}", flush=True)
         for thread in threads:
             thread.start()
@@ -689,9 +690,11 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
     print(f"\nfestival: {len(commands)} commands in {elapsed:.0f} s ({moved} moved a table; statuses "
           f"{dict(sorted(statuses.items()))}), {nodes} node{'s' if nodes > 1 else ''}")
     print(f"streams held per worker (established connections; before the load: {held}; mid-run: {held_mid})")
-    print(f"CPU: gunicorn workers {share:.0f}% of one core (all workers), the benchmark's own "
-          f"{own_used / elapsed * 100:.0f}%, the whole machine {busy / total * 100:.0f}% busy "
-          f"({os.cpu_count()} cores; the database server included)")
+    tick = os.sysconf("SC_CLK_TCK")
+    others = max(0.0, busy / tick - used / tick - own_used) / elapsed * 100
+    print(f"CPU (% of one core): gunicorn workers {share:.0f}%, the benchmark's own {own_used / elapsed * 100:.0f}%, "
+          f"everything else {others:.0f}% (the database server, other programs); the machine's "
+          f"{os.cpu_count()} cores {busy / total * 100:.0f}% busy")
     print(f"\n{'milliseconds':58} {'count':>6} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8}")
     rows = [
         ("command: POST sent -> answer read", command_ms),
@@ -726,6 +729,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60, help="how long the festival runs (default 60)")
     parser.add_argument("--idle-seconds", type=float, default=None,
                         help="how long the 100 idle screens are measured (default: --seconds; 0 skips)")
+    parser.add_argument("--fetch", choices=("all", "phones", "screens", "none"), default="all",
+                        help="which devices fetch their fragment after an event, as the pages do (default all; "
+                             "the others only hold their streams: to tell push from the fetches' load)")
     parser.add_argument("--postgres", action="store_true",
                         help="on PostgreSQL (DATABASE_URL, e.g. under .ci/with-postgres) with two app nodes")
     args = parser.parse_args()
@@ -746,7 +752,8 @@ def main() -> None:
         app, night_id, table_ids, seated = prepare(url)
         if idle_seconds > 0:
             idle(folder, url, nodes, night_id, idle_seconds)
-        push_p95, command_p95, errors = festival(app, folder, url, nodes, night_id, table_ids, seated, args.seconds)
+        push_p95, command_p95, errors = festival(app, folder, url, nodes, night_id, table_ids, seated, args.seconds,
+                                                 args.fetch)
         with app.app_context():
             from chouette.extensions import db
 
