@@ -22,16 +22,25 @@ once, for ``--seconds``:
 - for comparison, 20 phones polling ``/tables/<id>/live`` every 4 s as the pages did before
   push (If-None-Match: 304 while nothing changed), one per table.
 
-Push delay: from the moment a command's POST is sent (an upper bound of its commit, which
-happens while the POST is served) to the arrival, at each stream of its table and at every
-screen, of the event carrying that command's version or a later one; the p95 over all
-(command, stream) pairs. A pair whose event never comes (within the run and a 2 s grace)
-is an error. The same measured from the POST's answer arriving (after the commit: a lower
-bound, negative when the event beats the answer) is printed too. Errors also count commands
-answered other than 200/409/422, fetches answered other than 200/304, connection failures,
-and streams that fail or end.
+Push delay (the last line's X): from the moment the server wrote a command's event (its
+``TableEvent.at``, taken by ``services.append_events`` just before the transaction that commits
+it: an upper bound of the commit, read from the log after the run, same machine, same clock)
+to the arrival, at each stream of its table and at every screen, of the event carrying that
+command's version or a later one; the p95 over all (command, stream) pairs. A pair whose event
+never comes (within the run and a 2 s grace) is an error. Printed too: the same from the
+moment the POST was sent (an upper bound that includes the command's own time), from its
+answer arriving (a lower bound, negative when the event beats the answer), the delay to a
+phone's or a screen's fetched fragment (event + fetch), and the polling phones' delay. Errors
+also count commands answered other than 200/409/422, fetches answered other than 200/304,
+connection failures, and streams that fail or end. ``--fetch none`` keeps the streams and
+drops the fetches, to tell push from the load the fetches make.
 
-Then 100 idle screens hold streams on a fresh server (no commands) for ``--idle-seconds``:
+Also printed: streams held per worker (the established connections each worker holds, before
+the load and mid-run), and the CPU of the workers, of the benchmark itself, and of everything
+else on the machine (the database server and any other program: the figures are only as good
+as the machine is quiet).
+
+First, 100 idle screens hold streams on a server of their own (no commands) for ``--idle-seconds``:
 the CPU of the gunicorn workers as a share of one core (``/proc/<pid>/stat`` utime+stime).
 
 The last line: ``push p95 X ms, commands p95 Y ms, errors Z``.
