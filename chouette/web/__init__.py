@@ -44,6 +44,9 @@ def init_app(app: Flask) -> None:
     app.register_blueprint(streams.bp)
     errors.init_app(app)
     templating.init_app(app)
+    from chouette.web import privacy  # who sees whose money, for the templates too
+
+    privacy.init_app(app)
     app.after_request(security_headers)
     from chouette.web.quiet_screens import (
         QuietScreens,  # the big screens' unchanged polls

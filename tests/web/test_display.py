@@ -507,3 +507,28 @@ def test_the_answers_and_who_is_waited_for_speak_italian(app, client, htmx, orga
     html = client.get("/display", headers={**htmx, "Accept-Language": "it"}).get_data(as_text=True)
     assert status_of(html) == "Partita 1: si attende Cy"
     assert '<span class="cube-note">accetta</span>' in cube_cell(html, "Bob")
+
+
+def test_screens_fetching_the_same_version_draw_it_once(app, client, htmx, organizer, night_id):
+    """After a push every TV fetches the same version: the first one draws it, the others are
+    served that drawing (the page is the same for every viewer of the screen)."""
+    from flask import template_rendered
+
+    from chouette.web import display
+
+    new_table(app, night_id, "Table one", seat, organizer, ["Ann", "Bob", "Cy", "Dee"])
+    display.clear_cache()
+    drawn: list[str] = []
+
+    def note(sender, template, context, **extra):
+        drawn.append(template.name)
+
+    template_rendered.connect(note, app)
+    try:
+        answers = [app.test_client().get("/display", headers=htmx) for _screen in range(5)]
+    finally:
+        template_rendered.disconnect(note, app)
+    assert {answer.status_code for answer in answers} == {200}
+    assert len({answer.get_data() for answer in answers}) == 1
+    assert len({answer.headers["ETag"] for answer in answers}) == 1
+    assert drawn.count("display/_board.html") == 1
