@@ -3,6 +3,8 @@ losing its place or what is being typed when another device changes the table.""
 
 from __future__ import annotations
 
+import re
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -296,3 +298,87 @@ def test_a_stale_page_says_so_in_place_and_shows_the_table_as_it_is(browser: Bro
     assert tablet.evaluate("window.scrollY") == before
     assert room.seq() == seq + 1  # nothing written
     context.close()
+
+
+def test_a_table_played_from_everyones_phone_every_device_follows_without_reload(browser: Browser, live_server, screenshot):
+    """The organizer's tablet, five phones and the TV, all open at once. Every decision is made
+    on the phone of the player it belongs to; every other device shows it by push alone."""
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+    app = live_server.app
+    with app.app_context():
+        owner = gen_member("organizer", name="Olga")
+        members = {name: gen_member("player", name=name) for name in names}
+        night = gen_night(opened_by_id=owner.id)
+        night_id = night.id
+        table_id = gen_table(night, created_by_id=owner.id, settings={
+            **services.TABLE_DEFAULTS, "extras": True, "partner_min_players": 3}).id
+        # What the pages need of each member, read before the commits expire the rows.
+        who = {m.name: SimpleNamespace(id=m.id, name=m.name, username=m.username)
+               for m in (owner, *members.values())}
+        for event in [*({"type": "join", "player": n} for n in names), {"type": "order", "players": names}]:
+            commands.play(table_id, services.last_seq(table_id), event, owner)
+        db.session.commit()
+    owner, members = who["Olga"], {name: who[name] for name in names}
+    room = object.__new__(Room)
+    room.server, room.owner, room.members, room.table_id, room.night_id = live_server, owner, members, table_id, night_id
+    tablet = open_table(browser, room, owner, TABLET)
+    phones = {name: open_table(browser, room, members[name], PHONE) for name in names}
+    tv = device(browser, TV).new_page()
+    tv.goto(f"{live_server.url}/display")
+    expect(tv.locator(".display-push")).to_have_attribute("data-push", "open")
+    everyone = [tablet, *phones.values()]
+    for page in (*everyone, tv):
+        page.evaluate("window.chouetteNoReload = true")
+
+    def decision(name: str):
+        return phones[name].locator(f"#my-decision-{table_id}")
+
+    def all_follow(seq: int) -> None:
+        """Every page shows the table at ``seq`` (the action just made written), the TV too."""
+        version = f"{seq}-1"
+        for page in everyone:
+            expect(live(page, room)).to_have_attribute("data-version", version)
+        with app.app_context():
+            shown = services.display_version(None)
+        expect(tv.locator("#display-board")).to_have_attribute("data-version", shown)
+
+    def act(click) -> None:
+        """One decision, made on a phone: then everyone follows."""
+        seq = room.seq()
+        click()
+        all_follow(seq + 1)
+
+    # The partnership is offered to Bob: he accepts on his phone.
+    act(decision("Bob").get_by_role("button", name="Accept").click)
+    for page in (tablet, phones["Ann"], phones["Eve"]):
+        expect(page.locator(".seat-partner")).to_contain_text("Bob")
+
+    # The box doubles three members from her phone; each answers on his own.
+    for name in ("Cy", "Dee", "Eve"):
+        phones["Ann"].locator(f'.cube-row[data-member="{name}"]').get_by_label("box doubles").check()
+    act(phones["Ann"].get_by_role("button", name="The box doubles the ticked cubes").click)
+    for name, answer in (("Cy", "Drop"), ("Dee", "Drop"), ("Eve", "Take")):
+        expect(decision(name)).to_contain_text("Ann doubles you to 2.")
+        act(decision(name).get_by_role("button", name=answer).click)
+        expect(decision(name)).to_have_count(0)
+        row = tv.locator(f"#display-table-{table_id} tr", has_text=name)
+        # His answer while others still think; once all have answered, the cube as it stands.
+        expect(row).to_contain_text(re.compile("drop" if answer == "Drop" else "take|owns"))
+    screenshot("live-room-tv-after-answers", tv)
+
+    # Eve took alone: Cy gives her an extra cube from his phone.
+    expect(decision("Cy")).to_contain_text("Eve took alone")
+    act(decision("Cy").get_by_role("button", name="Give Eve an extra cube").click)
+    for page in (tablet, phones["Ann"], phones["Eve"]):
+        expect(page.locator('.extra-cube[data-extra="Cy"]')).to_contain_text("Extra cube 2 from Cy to Eve")
+
+    # Eve doubles the box from her phone; the box answers from hers.
+    act(phones["Eve"].locator('.cube-row[data-member="Eve"]').get_by_role("button", name="Double").click)
+    expect(decision("Ann")).to_contain_text("Eve doubles you to 4.")
+    act(decision("Ann").get_by_role("button", name="Take").click)
+    for page in everyone:
+        expect(page.locator('.cube-row[data-member="Eve"] .cube-value')).to_have_text("4")
+    screenshot("live-room-tablet-end", tablet)
+    for page in (*everyone, tv):
+        assert page.evaluate("window.chouetteNoReload") is True
+        page.context.close()
