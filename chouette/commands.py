@@ -41,6 +41,8 @@ from chouette.table import (
     fold,
     resume_log,
 )
+from chouette.table.actions import legal_actions
+from chouette.table.cubes import BOX_SIDE
 
 ORGANIZER_ROLES = ("organizer", "admin")
 ANSWERS = ("take", "drop", "beaver", "raccoon")
@@ -196,15 +198,114 @@ def is_organizer(member: Member | None) -> bool:
     return member is not None and getattr(member, "role", None) in ORGANIZER_ROLES
 
 
-def may_answer_own_cube(member: Member | None, state: TableState, event: Mapping[str, Any]) -> bool:
-    """A player may answer a double made to his own cube from his phone, and nothing else."""
-    if member is None or event.get("type") not in ANSWERS:
-        return False
+#: The decisions that wait for a player: answers to an offer, a partnership offered to him,
+#: an extra he may give (his doubles are his too, but nothing waits for them).
+WAITING_KINDS = (*ANSWERS, "partner", "extra")
+
+
+def decider(state: TableState, event: Mapping[str, Any]) -> str | None:
+    """The player whose decision ``event`` is, by RULES.md, or None for what only the
+    organizer records (joins, the order, dice, moves, results, undo, corrections, draws).
+
+    Who acts is read from the state wherever the state says it (the side an offer waits
+    for), else from the event's own actor field (``by``, ``from``, ``player``), which the
+    rules then check: an event naming a player as its actor can only ever be legal as his.
+
+    - the partnership: the player it is offered to (2.8);
+    - an extra: its giver (2.7); a redouble of an extra cube: the holder who doubles;
+      an answer on it: the side its offer waits for (the giver sits on the box's side);
+    - a double: the box's is the box's; a member's is his own (single cube: the acting
+      captain's, which the rules check);
+    - an answer to the box's double: each member on his own cube (2.4, 2.5; with a single
+      cube the rules let only the captain beaver);
+    - any other answer (to a member's double, a beaver, a raccoon, also while the box's
+      double waits for other members): the side the cube's offer waits for, the box or the
+      member; the team's single cube: the box, or the acting captain for the team.
+    """
+    kind = event.get("type")
+    if kind == "partner":
+        return _named(event.get("player"))
+    if kind == "extra":
+        return _named(event.get("from"))
+    if kind == "double":  # a double may start a game
+        by = event.get("by")
+        if by == "box":
+            return None if "extra" in event else state.box
+        return _named(by)
     game = state.game
+    if game is None or kind not in ANSWERS:
+        return None
+    if "extra" in event:
+        extra = next((e for e in game.extras if e.giver == event.get("extra")), None)
+        if extra is None or extra.cube.to_answer is None:
+            return None
+        return extra.giver if extra.cube.to_answer == BOX_SIDE else extra.taker
+    cube = event.get("cube")
+    if cube == "team" and state.settings.cube_mode == "single":
+        sides = {game.cubes[m].to_answer for m in game.pending}
+        if sides == {"box"}:
+            return state.box
+        return game.acting_captain if sides == {"member"} else None
+    if not isinstance(cube, str) or cube not in game.cubes:
+        return None
+    box_double = game.box_double
+    if box_double is not None and cube in box_double.waiting:
+        return cube
+    side = game.cubes[cube].to_answer
+    if side == "box":  # a member's double or beaver (also mid box's double, RULES 2.5)
+        return state.box
+    if side == "member":
+        return cube
+    # Nothing waits on it: a member who has answered the box's double still open is told
+    # by the rules that his answer stands, not refused as someone else.
+    return cube if box_double is not None and cube in box_double.cubes else None
+
+
+def _named(value: object) -> str | None:
+    return value if isinstance(value, str) and value else None
+
+
+def may_decide(member: Member | None, state: TableState, event: Mapping[str, Any]) -> bool:
+    """Whether ``event`` is the signed-in player's own decision (his phone may post it)."""
     name = getattr(member, "name", None)
-    if game is None or event.get("cube") != name or name not in game.cubes:
-        return False
-    return game.cubes[name].to_answer == "member"
+    return bool(name) and name in state.players and decider(state, event) == name
+
+
+def candidate_decisions(state: TableState) -> list[dict[str, Any]]:
+    """Every legal decision now: ``legal_actions`` and the extra cubes' redoubles and answers."""
+    return [*legal_actions(state), *extra_cube_actions(state)]
+
+
+def extra_cube_actions(state: TableState) -> list[dict[str, Any]]:
+    """The legal redoubles and answers on the live extra cubes (each tried on the rules)."""
+    found: list[dict[str, Any]] = []
+    game = state.game
+    for extra in game.extras if game is not None else []:
+        candidates: list[dict[str, Any]] = [
+            {"type": "double", "by": who, "extra": extra.giver} for who in (extra.taker, extra.giver)]
+        candidates += [{"type": kind, "extra": extra.giver} for kind in ANSWERS]
+        for event in candidates:
+            try:
+                apply_event(state, event)
+            except TableError:
+                continue
+            found.append(event)
+    return found
+
+
+def decisions_of(name: str | None, state: TableState,
+                 legal: Sequence[Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The legal decisions that are ``name``'s now (``legal``: ``candidate_decisions``)."""
+    if not name:
+        return []
+    events = candidate_decisions(state) if legal is None else legal
+    return [dict(event) for event in events if decider(state, event) == name]
+
+
+def waiting_for(name: str | None, state: TableState,
+                legal: Sequence[Mapping[str, Any]] | None = None) -> list[dict[str, Any]]:
+    """The decisions that wait for ``name`` now: offers to answer, the partnership, extras."""
+    return [e for e in decisions_of(name, state, legal) if e["type"] in WAITING_KINDS]
 
 
 def may_run(member: Member | None, table: ChouetteTable) -> bool:
@@ -223,16 +324,18 @@ def may_run(member: Member | None, table: ChouetteTable) -> bool:
 
 def authorize(member: Member | None, state: TableState, event: Mapping[str, Any],
               table: ChouetteTable | None = None) -> None:
-    """Raise NotAllowed unless ``member`` may make this command at this table (``table``:
-    only the organizers who run it, see ``may_run``)."""
-    if may_answer_own_cube(member, state, event):
+    """Raise NotAllowed unless ``member`` may make this command at this table: his own
+    decision (``decider``), or any command for the organizers who run it (``may_run``;
+    ``table`` None: any organizer)."""
+    if may_decide(member, state, event):
         return
     if is_organizer(member) and (table is None or may_run(member, table)):
         return
     if is_organizer(member):
         raise NotAllowed(_("This table is run by the organizer who opened the night or created "
                            "the table; you may watch it."))
-    raise NotAllowed(_("Only an organizer runs this table; a player answers his own cube."))
+    raise NotAllowed(_("That is not your decision: a player makes his own decisions at the "
+                       "table, and the organizer runs it."))
 
 
 def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Member | None

@@ -18,6 +18,7 @@ from chouette.engine.errors import Phrase
 from chouette.table import seats as seating
 from chouette.table.cube_rules import (
     CUBE_EVENTS,
+    captain_leaves,
     check_cube_limit,
     on_answer,
     on_double,
@@ -101,6 +102,8 @@ def on_leave(state: TableState, event: dict[str, Any]) -> None:
         if name in game.live or any(
                 name in (e.giver, e.taker) and e.status == LIVE for e in game.extras):
             raise TableError("{name} has a live cube in this game; leave after it", name=name)
+        if name == game.seat_captain and game.box_double is not None:
+            captain_leaves(state, game)
     if name in state.waiting:
         state.waiting.remove(name)
     elif name in state.pending_joiners:

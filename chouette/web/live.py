@@ -28,8 +28,8 @@ from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent
 from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event
-from chouette.table.actions import legal_actions, may_consult
-from chouette.web import house_rules, log_lines
+from chouette.table.actions import may_consult
+from chouette.web import house_rules, log_lines, privacy
 from chouette.web.board import board_context, legal_steps
 from chouette.web.board_cubes import CubeView
 from chouette.web.htmx import is_htmx
@@ -93,12 +93,39 @@ def _seat_rows(state: TableState) -> list[tuple[str, str, str]]:
     return rows
 
 
+def seat_of(state: TableState, name: str) -> str | None:
+    """Where ``name`` sits at this table, in words (box, captain, line 3, ...), or None."""
+    if not state.ordered:
+        return _("Waiting for the starting order") if state.is_seated(name) else None
+    return next((label for who, label, _kind in _seat_rows(state) if who == name), None)
+
+
+def player_tables(name: str, nights: list[Any]) -> list[dict[str, Any]]:
+    """The open tables of ``nights`` where ``name`` sits: the table, its night, his seat and
+    the decisions waiting for him (the home page)."""
+    found = []
+    for night in nights:
+        if not night.is_open:
+            continue
+        for table in night.tables:
+            state = commands.load_play(table.id).state
+            seat = seat_of(state, name)
+            if seat is None:
+                continue
+            found.append({"table": table, "night": night, "seat": seat,
+                          "waiting": bool(commands.waiting_for(name, state))})
+    return found
+
+
 def _cube_rows(state: TableState) -> list[dict[str, Any]]:
     """Every member's cube: the game's, or before a game the team's cubes in the middle."""
     game = state.game
     if game is not None:
-        # A box's double is settled once every member answered: show who already has.
-        answered = game.box_double.answers if game.box_double is not None else {}
+        # A box's double is settled once every member answered: show who already took (a
+        # drop stands at once and shows on the cube; so does a beaver, the box's to answer).
+        answered = {m: a for m, a in (game.box_double.answers.items() if game.box_double else ())
+                    if game.cubes[m].is_live and (game.cubes[m].cube.offer is None
+                                                  or game.cubes[m].cube.offer.kind == "double")}
         return [{"name": m, "view": CubeView.from_member_cube(game.cubes[m]),
                  "captain": m == game.acting_captain, "answered": answered.get(m)}
                 for m in game.members]
@@ -110,13 +137,16 @@ def _answer_words() -> dict[str, str]:
     return {"take": _("Take"), "drop": _("Drop"), "beaver": _("Beaver"), "raccoon": _("Raccoon")}
 
 
-def _actions(state: TableState) -> dict[str, Any]:
-    """The legal actions, grouped the way the page shows them."""
+def _actions(state: TableState, legal: list[dict[str, Any]]) -> dict[str, Any]:
+    """The legal actions (``commands.candidate_decisions``), grouped the way the page shows them."""
     grouped: dict[str, Any] = {"partner": [], "draw": False, "box_cubes": [], "box_double": False,
-                               "member_doubles": [], "answers": {}, "extras": [], "results": []}
-    for event in legal_actions(state):
+                               "member_doubles": [], "answers": {}, "extras": [], "results": [],
+                               "extra_cubes": {}}
+    for event in legal:
         kind = event["type"]
-        if kind == "partner":
+        if "extra" in event:
+            grouped["extra_cubes"].setdefault(event["extra"], []).append(event)
+        elif kind == "partner":
             grouped["partner"].append(event)
         elif kind == "partner_draw":
             grouped["draw"] = True
@@ -133,25 +163,91 @@ def _actions(state: TableState) -> dict[str, Any]:
             grouped["extras"].append(event)
         elif kind == "result":
             grouped["results"].append(event)
-    grouped["extra_cubes"] = _extra_cube_actions(state)
     return grouped
 
 
-def _extra_cube_actions(state: TableState) -> dict[str, list[dict[str, Any]]]:
-    """The legal redoubles and answers on each live extra cube, per giver."""
-    found: dict[str, list[dict[str, Any]]] = {}
+def _offer_text(offerer: str, kind: str, value: int) -> str:
+    """What waits for an answer, said to the one who must answer it."""
+    if kind == "beaver":
+        return _("%(name)s beavers: the cube goes to %(value)d.", name=offerer, value=value)
+    if kind == "raccoon":
+        return _("%(name)s raccoons: the cube goes to %(value)d.", name=offerer, value=value)
+    return _("%(name)s doubles you to %(value)d.", name=offerer, value=value)
+
+
+def _answer_buttons(table_id: int, events: list[dict[str, Any]], field: str) -> list[dict[str, Any]]:
+    words = _answer_words()
+    return [{"url": url_for("play.answer", table_id=table_id), "label": words[e["type"]],
+             "fields": {field: e[field], "answer": e["type"]}, "css": f"answer answer-{e['type']}"}
+            for e in events]
+
+
+def my_decision(table_id: int, state: TableState, me: str,
+                waiting: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The decisions waiting for ``me`` (``commands.waiting_for``), each with its sentence and
+    its buttons (``tables/_my_decision.html``): one item per cube, extra cube or offer."""
     game = state.game
-    for extra in game.extras if game is not None else []:
-        candidates: list[dict[str, Any]] = [
-            {"type": "double", "by": who, "extra": extra.giver} for who in (extra.taker, extra.giver)]
-        candidates += [{"type": kind, "extra": extra.giver} for kind in commands.ANSWERS]
-        for event in candidates:
-            try:
-                apply_event(state, event)
-            except TableError:
-                continue
-            found.setdefault(extra.giver, []).append(event)
-    return found
+    items: list[dict[str, Any]] = []
+    by_cube: dict[str, list[dict[str, Any]]] = {}
+    by_extra: dict[str, list[dict[str, Any]]] = {}
+    for event in waiting:
+        if event["type"] in commands.ANSWERS and "extra" in event:
+            by_extra.setdefault(event["extra"], []).append(event)
+        elif event["type"] in commands.ANSWERS:
+            by_cube.setdefault(event["cube"], []).append(event)
+    for cube, events in by_cube.items():
+        assert game is not None
+        names = game.pending if cube == "team" else [cube]
+        offer = game.cubes[names[0]].cube.offer
+        if offer is None:
+            continue
+        answerer = game.cubes[names[0]].to_answer
+        if answerer == "member":
+            offerer = state.box or ""
+        else:
+            offerer = _("The team (%(name)s)", name=game.acting_captain) if cube == "team" else cube
+        title = _("The team's cube") if cube == "team" else (
+            _("Your cube") if cube == me else _("%(name)s's cube", name=cube))
+        items.append({"kind": "cube", "cube": cube, "title": title,
+                      "text": _offer_text(offerer, offer.kind, offer.value),
+                      "buttons": _answer_buttons(table_id, events, "cube"),
+                      "key": f"g{game.number}-d{game.doubles}-{cube}-{offer.kind}{offer.value}"})
+    for giver, events in by_extra.items():
+        assert game is not None
+        extra = next(e for e in game.extras if e.giver == giver)
+        offer = extra.cube.offer
+        if offer is None:
+            continue
+        offerer = extra.taker if giver == me else giver
+        items.append({"kind": "extra-cube", "cube": giver,
+                      "title": _("Extra cube %(value)d from %(giver)s to %(taker)s",
+                                 value=extra.value, giver=giver, taker=extra.taker),
+                      "text": _offer_text(offerer, offer.kind, offer.value),
+                      "buttons": _answer_buttons(table_id, events, "extra"),
+                      "key": f"g{game.number}-d{game.doubles}-x{giver}-{offer.kind}{offer.value}"})
+    partner_url = url_for("play.partner", table_id=table_id)
+    for event in waiting:
+        if event["type"] == "partner" and event["accept"]:
+            items.append({"kind": "partner", "title": _("The box's partner"),
+                          "text": _("You are offered the partnership with the box, %(name)s.",
+                                    name=state.box),
+                          "buttons": [{"url": partner_url, "label": label, "css": css,
+                                       "fields": {"player": me, "answer": answer}}
+                                      for answer, label, css in (
+                                          ("accept", _("Accept"), "primary"),
+                                          ("decline", _("Decline"), "secondary"))],
+                          "key": f"p{len(state.games)}-{len(state.partner_offers)}"})
+        elif event["type"] == "extra":
+            assert game is not None
+            items.append({"kind": "extra", "title": _("An extra cube"),
+                          "text": _("%(name)s took alone: you may give him an extra cube "
+                                    "(you pay him one point now).", name=event["to"]),
+                          "buttons": [{"url": url_for("play.extra", table_id=table_id),
+                                       "label": _("Give %(name)s an extra cube", name=event["to"]),
+                                       "css": "primary",
+                                       "fields": {"giver": me, "taker": event["to"]}}],
+                          "key": f"g{game.number}-extra-{event['to']}"})
+    return items
 
 
 def _board(table: ChouetteTable, state: TableState, *, runs: bool, move_value: str,
@@ -183,13 +279,14 @@ _history_lock = threading.Lock()
 
 
 def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, runs: bool,
-                       typed: dict[str, str], full: bool) -> Markup:
+                       typed: dict[str, str], full: bool, show_money: bool = True) -> Markup:
     """The finished games of the history (``tables/_history_games.html``).
 
     A live table is drawn again after every command and every phone's poll, but its finished
     games change only when a game ends, is corrected or undone: the drawing is remembered,
     keyed by everything it shows (the game records themselves, which are immutable, their
-    money, who corrected them, the language, whether the viewer runs the table). What differs
+    money, who corrected them, the language, whether the viewer runs the table and may see
+    the night's money: ``chouette.web.privacy``). What differs
     per page, the forms' seq and the session's CSRF token, is put in afterwards. A form given
     back with what was typed in it is drawn afresh.
     """
@@ -201,13 +298,14 @@ def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, run
         "history_hidden": len(state.games) - len(shown), "games_money": paid,
         "correctors": correctors, "currency": table.night.currency, "runs": runs,
         "typed": typed, "kinds": KINDS, "seq_mark": SEQ_MARK, "csrf_mark": CSRF_MARK,
+        "show_money": show_money,
     }
     key = None
     if "game" not in typed:
         key = (table.id, tuple(shown), len(state.games),
                tuple((n, tuple(g.points.items()), tuple(g.cents.items())) for n, g in paid.items()),
                tuple(sorted(correctors.items(), key=lambda item: item[0])), table.night.currency,
-               runs, str(get_locale()), money_locale())
+               runs, show_money, str(get_locale()), money_locale())
     html = None
     if key is not None:
         with _history_lock:
@@ -231,6 +329,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     night = table.night
     runs = _runs(table) and night.is_open
     points, cents = money(state)
+    show_money = privacy.may_see_night_money(current_user, night)
     game = state.game
     members = []
     if runs:
@@ -240,11 +339,22 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     # The live table shows the latest games; the whole history is one click away (a night's
     # sixty games redrawn after every command would cost most of the command's time).
     full_history = request.args.get("history") == "all"
+    me = _me(state)
+    legal = commands.candidate_decisions(state) if (runs or me) and night.is_open else []
+    # A player's own decisions: the buttons he sees (the organizer sees them all), and the
+    # ones that wait for him stand at the top of the table (tables/_my_decision.html).
+    mine = commands.decisions_of(me, state, legal)
+    waiting = [e for e in mine if e["type"] in commands.WAITING_KINDS]
+    decision = my_decision(table.id, state, me, waiting) if me and waiting else []
     return {
         "table": table, "night": night, "state": state, "seq": played.seq, "game": game,
-        "runs": runs, "me": _me(state), "consult": may_consult(state) if state.ordered else [],
-        "points": points, "cents": cents, "currency": night.currency,
-        "actions": _actions(state) if (runs or _me(state)) and night.is_open else _actions_none(),
+        "runs": runs, "me": me, "consult": may_consult(state) if state.ordered else [],
+        "points": points, "cents": cents if show_money else {}, "currency": night.currency,
+        "show_money": show_money,
+        "actions": _actions(state, legal) if legal else _actions_none(),
+        "mine": mine, "my_decision": decision,
+        "decision_key": (f"{table.id}:" + "|".join(item["key"] for item in decision)
+                         if decision else None),
         "leavers": _leavers(state) if runs else [],
         "seat_rows": _seat_rows(state),
         "cube_rows": _cube_rows(state) if state.ordered else [],
@@ -256,7 +366,8 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "last_order": last_order,
         "board": _board(table, state, runs=runs, move_value=move_value, seq=played.seq),
         "history_games_html": history_games_html(table, state, seq=played.seq, runs=runs,
-                                                 typed=typed or {}, full=full_history),
+                                                 typed=typed or {}, full=full_history,
+                                                 show_money=show_money),
         "recent": _recent(table.id),
         "error": error, "typed": typed or {},
         "kinds": KINDS,

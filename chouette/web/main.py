@@ -8,6 +8,7 @@ from flask_login import current_user, login_required, login_user
 from werkzeug.wrappers import Response as BaseResponse
 
 from chouette import services
+from chouette.web import live
 from chouette.web.forms import AccountForm, SetupForm
 from chouette.web.htmx import see_other
 
@@ -16,12 +17,15 @@ bp = Blueprint("main", __name__)
 
 @bp.get("/")
 def home() -> BaseResponse | str:
-    """The dashboard: tonight's open nights and their tables; the first run goes to setup."""
+    """The dashboard: the member's own tables (his seat, a decision waiting for him), tonight's
+    open nights and their tables; the first run goes to setup."""
     if not current_user.is_authenticated:
         if services.needs_setup():
             return redirect(url_for("main.setup"))
         return render_template("main/welcome.html")
-    return render_template("main/home.html", nights=services.open_nights())
+    nights = services.open_nights()
+    return render_template("main/home.html", nights=nights,
+                           my_tables=live.player_tables(current_user.name, nights))
 
 
 @bp.route("/setup", methods=["GET", "POST"])

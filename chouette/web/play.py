@@ -8,7 +8,9 @@ the reason, and what was typed stays in the form. The context those answers are 
 is built in ``chouette.web.live``.
 
 Who may: the admins, the organizer who opened the night and the one who created the table run
-it (``commands.may_run``); a signed-in player answers his own cube; everyone signed in watches.
+it (``commands.may_run``); a signed-in player seated at the table makes his own decisions from
+his phone (``commands.decider``: his answers, his doubles, a partnership offered to him, an
+extra he gives); everyone signed in watches.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ from chouette.extensions import db, read_only
 from chouette.ledger import LedgerError, parse_cents
 from chouette.refusals import say
 from chouette.table import TableError, TableState
-from chouette.web import log_lines
+from chouette.web import log_lines, privacy
 from chouette.web.board_svg import render_board
 from chouette.web.errors import error_page
 from chouette.web.htmx import is_htmx, render_if_changed, render_page, see_other
@@ -102,7 +104,9 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
              player_may: bool = False, keep: tuple[str, ...] = ()) -> BaseResponse:
     """Check the role, build the event from the form, play it, answer.
 
-    ``player_may``: a player may post it (his own cube; ``commands.authorize`` decides).
+    ``player_may``: a player seated at the table may post it when it is his own decision
+    (``commands.authorize`` decides); a form from him that is no decision at all is not his
+    either (403, like someone else's).
     ``keep``: the fields to give back to the form when the action is refused.
     """
     played = _load(table_id)
@@ -116,6 +120,13 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
         return _live_response(played, 400, error=_("This page is out of date: reload it."), typed=typed)
     try:
         event = build(played.state)
+    except (BadInput, TableError, RulesError) as refused:
+        db.session.rollback()
+        if not runs:  # not even a decision, so not his
+            return error_page(403, _("That is not your decision: a player makes his own "
+                                     "decisions at the table, and the organizer runs it."))
+        return _live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
+    try:
         after = commands.play(table_id, seq, event, current_user)
     except services.TableChanged as changed:
         db.session.rollback()
@@ -140,7 +151,8 @@ def live(table_id: int) -> BaseResponse:
     """The live table (polled by phones: 304 while nothing changed)."""
     _read_only()
     played = _load(table_id)
-    version = f"{table_id}:{played.seq}:{played.table.night.is_open}"
+    # The ETag covers the viewer; the money he is shown may change with the club's setting.
+    version = f"{table_id}:{played.seq}:{played.table.night.is_open}:{privacy.visibility()}"
     return render_if_changed(version, "tables/show.html", "tables/_live.html", **page_context(played))
 
 
@@ -198,7 +210,7 @@ def partner(table_id: int) -> BaseResponse:
         if answer not in ("accept", "decline"):
             raise BadInput(_("Unknown action."))
         return {"type": "partner", "player": _field("player"), "accept": answer == "accept"}
-    return _command(table_id, build)
+    return _command(table_id, build, player_may=True)
 
 
 @bp.post("/tables/<int:table_id>/double")
@@ -218,7 +230,7 @@ def double(table_id: int) -> BaseResponse:
         if not cubes:
             raise BadInput(_("Tick the cubes the box doubles."))
         return {"type": "double", "by": "box", "cubes": cubes}
-    return _command(table_id, build)
+    return _command(table_id, build, player_may=True)
 
 
 @bp.post("/tables/<int:table_id>/answer")
@@ -241,7 +253,7 @@ def answer(table_id: int) -> BaseResponse:
 def extra(table_id: int) -> BaseResponse:
     """A member who dropped gives the lone taker an extra cube."""
     return _command(table_id, lambda state: {"type": "extra", "from": _field("giver"),
-                                             "to": _field("taker")})
+                                             "to": _field("taker")}, player_may=True)
 
 
 @bp.post("/tables/<int:table_id>/roll")

@@ -3,6 +3,8 @@ losing its place or what is being typed when another device changes the table.""
 
 from __future__ import annotations
 
+import re
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -12,7 +14,7 @@ from chouette import commands, services
 from chouette.engine import legal_moves
 from chouette.extensions import db
 from chouette.models import Member
-from tests.browser.conftest import OFF_SITE
+from tests.browser.conftest import OFF_SITE, start_live_server
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
 pytestmark = pytest.mark.browser
@@ -109,17 +111,17 @@ def test_a_decision_made_on_one_device_reaches_every_other_without_reload(browse
         page.evaluate("window.chouetteNoReload = true")
 
     room.play({"type": "double", "by": "box", "cubes": ["C", "D"]})
-    expect(live(phone_c, room).get_by_role("button", name="Take")).to_be_visible()
-    expect(live(phone_d, room).get_by_role("button", name="Take")).to_be_visible()
+    expect(live(phone_c, room).locator(".my-decision").get_by_role("button", name="Take")).to_be_visible()
+    expect(live(phone_d, room).locator(".my-decision").get_by_role("button", name="Take")).to_be_visible()
     expect(live(tablet, room)).to_have_attribute("data-version", f"{room.seq()}-1")
     screenshot("live-room-phone-decision", phone_c)
 
     # C takes on his phone: the tablet, D's phone and the TV show it, nobody reloads.
-    live(phone_c, room).get_by_role("button", name="Take").click()
+    live(phone_c, room).locator(".my-decision").get_by_role("button", name="Take").click()
     version = f"{room.seq()}-1"
     for page in (tablet, phone_d, phone_c):
         expect(live(page, room)).to_have_attribute("data-version", version)
-    expect(live(phone_c, room).get_by_role("button", name="Take")).to_have_count(0)
+    expect(live(phone_c, room).locator(".my-decision").get_by_role("button", name="Take")).to_have_count(0)
     assert room.state().game.box_double.answers.get("C") == "take"
     for page in (tablet, phone_c, phone_d):
         assert page.evaluate("window.chouetteNoReload") is True
@@ -211,3 +213,172 @@ def test_what_is_being_typed_survives_a_change_pushed_by_another_device(browser:
     expect(table.locator(".correction")).to_contain_text("the team bore off first")
     expect(tablet.locator(f"#join-player-{room.table_id}")).to_have_value("Zo")
     tablet.context.close()
+
+
+def test_a_page_whose_stream_cannot_be_held_polls_instead(browser: Browser, live_server):
+    """A proxy that refuses the stream: the page falls back to polling and stays current."""
+    room = Room(live_server)
+    room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")})
+    context = device(browser, PHONE)
+    context.route("**/stream", lambda route: route.fulfill(status=502, body="Bad gateway"))
+    phone = context.new_page()
+    sign_in(phone, live_server.url, room.members["C"])
+    phone.goto(room.url)
+    room.play({"type": "double", "by": "box", "cubes": ["C"]})
+    expect(live(phone, room)).to_have_attribute("data-version", f"{room.seq()}-1")
+    expect(live(phone, room).locator(".my-decision").get_by_role("button", name="Take")).to_be_visible()
+    assert phone.locator(".live-push").get_attribute("data-push") == "polling"
+    context.close()
+
+
+def test_a_stream_that_ends_reconnects_by_itself_and_catches_up(browser: Browser, tmp_path):
+    """Streams that last a second (as after a worker restart): the page reconnects each time
+    and shows every change, without a reload."""
+    server = start_live_server(tmp_path, PUSH_STREAM_SECONDS=1.0, PUSH_KEEPALIVE_SECONDS=0.5)
+    try:
+        room = Room(server)
+        room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")})
+        tablet = open_table(browser, room, room.owner, TABLET)
+        streams: list[str] = []
+        tablet.on("request", lambda request: streams.append(request.url) if request.url.endswith("/stream") else None)
+        tablet.evaluate("window.chouetteNoReload = true")
+        for event in ({"type": "double", "by": "box", "cubes": ["C"]}, {"type": "take", "cube": "C"},
+                      {"type": "double", "by": "C"}, {"type": "take", "cube": "C"}):
+            tablet.wait_for_timeout(1200)  # across the end of a stream
+            room.play(event)
+            expect(live(tablet, room)).to_have_attribute("data-version", f"{room.seq()}-1")
+        assert len(streams) >= 3  # it did reconnect, and caught up each time
+        assert tablet.evaluate("window.chouetteNoReload") is True
+        tablet.context.close()
+    finally:
+        server.stop()
+
+
+def test_pages_render_with_every_other_host_hanging(browser: Browser, live_server):
+    """The club's wifi without internet: any other host hangs. The table page and the big
+    screen ask nothing of them, so they render at once, htmx and push working."""
+    room = Room(live_server)
+    room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")})
+    context = browser.new_context(viewport=TABLET)
+    elsewhere: list[str] = []
+    context.route(OFF_SITE, lambda route: elsewhere.append(route.request.url))  # never answered: hangs
+    page = context.new_page()
+    sign_in(page, live_server.url, room.owner)
+    for path in (f"/tables/{room.table_id}", "/display"):
+        # A page that waited for a hanging host would not reach "load" before this bound.
+        page.goto(f"{live_server.url}{path}", wait_until="load", timeout=3000)
+        assert page.evaluate("typeof window.htmx") == "object"
+        assert page.evaluate("typeof window.Idiomorph") == "object"
+    expect(page.locator("#display-board")).to_be_visible()
+    assert elsewhere == []
+    context.close()
+
+
+def test_a_stale_page_says_so_in_place_and_shows_the_table_as_it_is(browser: Browser, live_server):
+    room = Room(live_server)
+    room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")})
+    context = device(browser, TABLET)
+    context.route("**/stream", lambda route: route.fulfill(status=502, body="Bad gateway"))  # no push
+    tablet = context.new_page()
+    sign_in(tablet, live_server.url, room.owner)
+    tablet.goto(room.url)
+    seq = room.seq()
+    room.play({"type": "double", "by": "box", "cubes": ["C"]})  # another device, unseen yet
+    # The page still offers what it offered: the box doubles D. The server says no.
+    live(tablet, room).locator("input[name=cubes][value=D]").check()
+    button = live(tablet, room).get_by_role("button", name="The box doubles the ticked cubes")
+    button.scroll_into_view_if_needed()
+    tablet.evaluate("window.scrollBy(0, 200)")
+    before = tablet.evaluate("window.scrollY")
+    button.click()
+    error = live(tablet, room).locator(".live-error")
+    expect(error).to_be_visible()
+    expect(error).to_be_in_viewport()
+    expect(live(tablet, room)).to_have_attribute("data-version", f"{seq + 1}-1")
+    assert tablet.evaluate("window.scrollY") == before
+    assert room.seq() == seq + 1  # nothing written
+    context.close()
+
+
+def test_a_table_played_from_everyones_phone_every_device_follows_without_reload(browser: Browser, live_server, screenshot):
+    """The organizer's tablet, five phones and the TV, all open at once. Every decision is made
+    on the phone of the player it belongs to; every other device shows it by push alone."""
+    names = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+    app = live_server.app
+    with app.app_context():
+        owner = gen_member("organizer", name="Olga")
+        members = {name: gen_member("player", name=name) for name in names}
+        night = gen_night(opened_by_id=owner.id)
+        night_id = night.id
+        table_id = gen_table(night, created_by_id=owner.id, settings={
+            **services.TABLE_DEFAULTS, "extras": True, "partner_min_players": 3}).id
+        # What the pages need of each member, read before the commits expire the rows.
+        who = {m.name: SimpleNamespace(id=m.id, name=m.name, username=m.username)
+               for m in (owner, *members.values())}
+        for event in [*({"type": "join", "player": n} for n in names), {"type": "order", "players": names}]:
+            commands.play(table_id, services.last_seq(table_id), event, owner)
+        db.session.commit()
+    owner, members = who["Olga"], {name: who[name] for name in names}
+    room = object.__new__(Room)
+    room.server, room.owner, room.members, room.table_id, room.night_id = live_server, owner, members, table_id, night_id
+    tablet = open_table(browser, room, owner, TABLET)
+    phones = {name: open_table(browser, room, members[name], PHONE) for name in names}
+    tv = device(browser, TV).new_page()
+    tv.goto(f"{live_server.url}/display")
+    expect(tv.locator(".display-push")).to_have_attribute("data-push", "open")
+    everyone = [tablet, *phones.values()]
+    for page in (*everyone, tv):
+        page.evaluate("window.chouetteNoReload = true")
+
+    def decision(name: str):
+        return phones[name].locator(f"#my-decision-{table_id}")
+
+    def all_follow(seq: int) -> None:
+        """Every page shows the table at ``seq`` (the action just made written), the TV too."""
+        version = f"{seq}-1"
+        for page in everyone:
+            expect(live(page, room)).to_have_attribute("data-version", version)
+        with app.app_context():
+            shown = services.display_version(None)
+        expect(tv.locator("#display-board")).to_have_attribute("data-version", shown)
+
+    def act(click) -> None:
+        """One decision, made on a phone: then everyone follows."""
+        seq = room.seq()
+        click()
+        all_follow(seq + 1)
+
+    # The partnership is offered to Bob: he accepts on his phone.
+    act(decision("Bob").get_by_role("button", name="Accept").click)
+    for page in (tablet, phones["Ann"], phones["Eve"]):
+        expect(page.locator(".seat-partner")).to_contain_text("Bob")
+
+    # The box doubles three members from her phone; each answers on his own.
+    for name in ("Cy", "Dee", "Eve"):
+        phones["Ann"].locator(f'.cube-row[data-member="{name}"]').get_by_label("box doubles").check()
+    act(phones["Ann"].get_by_role("button", name="The box doubles the ticked cubes").click)
+    for name, answer in (("Cy", "Drop"), ("Dee", "Drop"), ("Eve", "Take")):
+        expect(decision(name)).to_contain_text("Ann doubles you to 2.")
+        act(decision(name).get_by_role("button", name=answer).click)
+        expect(decision(name)).to_have_count(0)
+        row = tv.locator(f"#display-table-{table_id} tr", has_text=name)
+        # His answer while others still think; once all have answered, the cube as it stands.
+        expect(row).to_contain_text(re.compile("drop" if answer == "Drop" else "take|owns"))
+    screenshot("live-room-tv-after-answers", tv)
+
+    # Eve took alone: Cy gives her an extra cube from his phone.
+    expect(decision("Cy")).to_contain_text("Eve took alone")
+    act(decision("Cy").get_by_role("button", name="Give Eve an extra cube").click)
+    for page in (tablet, phones["Ann"], phones["Eve"]):
+        expect(page.locator('.extra-cube[data-extra="Cy"]')).to_contain_text("Extra cube 2 from Cy to Eve")
+
+    # Eve doubles the box from her phone; the box answers from hers.
+    act(phones["Eve"].locator('.cube-row[data-member="Eve"]').get_by_role("button", name="Double").click)
+    expect(decision("Ann")).to_contain_text("Eve doubles you to 4.")
+    act(decision("Ann").get_by_role("button", name="Take").click)
+    for page in everyone:
+        expect(page.locator('.cube-row[data-member="Eve"] .cube-value')).to_have_text("4")
+    screenshot("live-room-tablet-end", tablet)
+    for page in (*everyone, tv):
+        assert page.evaluate("window.chouetteNoReload") is True
+        page.context.close()

@@ -10,7 +10,10 @@ from tests.factories import gen_member, gen_night, gen_table
 
 #: Posts anyone may make: signing in, the first-run page, signing out.
 PUBLIC = {"auth.login", "main.setup", "auth.logout"}
-#: Posts a player may make (his own preferences; later: his own cube decisions).
+#: Posts a player may make (his own preferences; his answer on his cube). Seated at a table he
+#: also posts his other decisions (play.double, play.partner, play.extra): at a table where he
+#: does not sit, as here, they are refused like any table command
+#: (tests/web/test_phone_decisions.py checks them one by one).
 PLAYER_ALLOWED = {"play.answer", "main.account"}
 
 

@@ -102,7 +102,7 @@ def test_ledger_is_the_projection_of_the_log_after_a_cold_reload(app, setup):
     assert _ledger(table_id) == _projection(table_id)
 
 
-def test_player_answers_his_own_cube_only(app, setup):
+def test_a_player_makes_his_own_decisions_only(app, setup):
     table_id, organizer = setup
     carla = gen_member("player", name="C")
     dora = gen_member("player", name="D")
@@ -110,6 +110,9 @@ def test_player_answers_his_own_cube_only(app, setup):
     with pytest.raises(commands.NotAllowed):
         commands.play(table_id, 6, {"type": "take", "cube": "C"}, dora)
     with pytest.raises(commands.NotAllowed):
+        commands.play(table_id, 6, {"type": "double", "by": "C"}, dora)
+    # Her own double is hers to make, and the rules refuse it while C's answer waits.
+    with pytest.raises(TableError, match="answer the open double first"):
         commands.play(table_id, 6, {"type": "double", "by": "D"}, dora)
     commands.play(table_id, 6, {"type": "take", "cube": "C"}, carla)
     assert services.last_seq(table_id) == 7

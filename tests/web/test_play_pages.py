@@ -136,7 +136,7 @@ def test_live_page_needs_signing_in_and_an_existing_table(app, client, table, lo
 def test_seats_show_box_captain_line_next_up_consulting_and_money(app, client, table, login_as):
     table.seat("ABCD")
     table.play({"type": "double", "by": "box", "cubes": ["C"]}, {"type": "drop", "cube": "C"})
-    login_as("player")
+    login_as("player", name="D")  # he plays tonight: he sees the night's money
     html = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
     seats = html[html.index('id="table-seats'):html.index('id="table-history')]
     rows = re.findall(r'<tr class="seat-(\w+)[^"]*">\s*<td class="seat-role">([^<]+)', seats)
@@ -486,8 +486,10 @@ def test_a_player_answers_his_own_cube_from_his_phone(app, client, table):
         cy = gen_member("player", name="C")
     sign_in(client, cy)
     html = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
-    # His own decision only: take and drop on his cube, nothing else to press.
-    assert html.count('name="answer" value=') == 2
+    # His own decision only: take and drop on his cube, at the top of the table and in his
+    # cube's row, nothing else to press.
+    assert html.count('name="answer" value=') == 4
+    assert re.search(r'class="card my-decision"[\s\S]*?value="take"[\s\S]*?value="drop"', html)
     assert re.search(r'data-member="C"[\s\S]*?value="take"[\s\S]*?</li>', html)
     assert "/double" not in html and "/join" not in html and "/undo" not in html
     page = client.get(table.url).get_data(as_text=True)  # his page follows the table by itself
@@ -506,7 +508,7 @@ def test_a_player_may_not_answer_someone_elses_cube(app, client, table):
     before = table.log()
     response = post(client, table, "answer", {"answer": "drop", "cube": "D"}, htmx=True)
     assert response.status_code == 403
-    assert "a player answers his own cube" in response.get_data(as_text=True)
+    assert "a player makes his own decisions" in response.get_data(as_text=True)
     assert table.log() == before
 
 

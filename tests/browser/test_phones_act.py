@@ -1,0 +1,186 @@
+"""Players act from their own phones, several pages open at once (one browser context each,
+signed in as a different member), against the live server: the partnership accepted by the
+player it is offered to, the box doubling from his phone, a member's drop, an extra given by a
+dropper, a member doubling the box, the box answering it. After each decision the other pages
+are reloaded (push comes separately) and show it. The phone vibrates once per new decision.
+Screenshots of the decision block and of the home page at 390x844, 1024x768 and 1920x1080 go
+to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from chouette import commands, services
+from chouette.extensions import db
+from tests.browser.conftest import ARTIFACTS, OFF_SITE
+from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 1024, "height": 768}
+TV = {"width": 1920, "height": 1080}
+PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+#: Counts the phone's vibrations (headless chromium has no motor): navigator.vibrate recorded
+#: for the tab's whole life, reloads included (a pushed update may bring a decision before a
+#: reload does).
+VIBRATE_SPY = """Object.defineProperty(navigator, "vibrate", {configurable: true, value: function (pattern) {
+    sessionStorage.setItem("spy-vibrations", String(Number(sessionStorage.getItem("spy-vibrations") || 0) + 1));
+    return true; }});"""
+VIBRATIONS = 'Number(sessionStorage.getItem("spy-vibrations") || 0)'
+
+
+
+def table_state(app, table_id: int):
+    with app.app_context():
+        state = commands.load_play(table_id).state
+        db.session.commit()
+        return state
+
+
+def no_sideways_scroll(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def shoot(page: Page, name: str) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
+
+
+@pytest.mark.browser
+def test_players_make_their_own_decisions_from_their_phones(live_server, browser: Browser):
+    app, base = live_server.app, live_server.url
+    with app.app_context():
+        olga = gen_member("organizer", name="Olga")
+        members = {name: gen_member("player", name=name) for name in PLAYERS}
+        night = gen_night(opened_by_id=olga.id, name="Friday")
+        table_id = gen_table(night, created_by_id=olga.id, name="Upstairs", settings={
+            **services.TABLE_DEFAULTS, "extras": True, "partner_min_players": 3}).id
+        for event in ([{"type": "join", "player": n} for n in PLAYERS]
+                      + [{"type": "order", "players": PLAYERS}]):
+            commands.play(table_id, services.last_seq(table_id), event, olga)
+        logins = {"Olga": olga.username, **{n: m.username for n, m in members.items()}}
+        db.session.commit()
+    url = f"{base}/tables/{table_id}"
+
+    def device(name: str, size: dict[str, int]) -> Page:
+        context = browser.new_context(viewport=size)
+        context.route(OFF_SITE, lambda route: route.abort())
+        context.set_default_timeout(10_000)
+        context.add_init_script(VIBRATE_SPY)
+        page = context.new_page()
+        page.goto(f"{base}/auth/login")
+        page.get_by_label("Username").fill(logins[name])
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Sign in").click()
+        expect(page.get_by_role("heading", name=f"Hello, {name}")).to_be_visible()
+        return page
+
+    tablet = device("Olga", TABLET)
+    tablet.goto(url)
+    phones = {name: device(name, PHONE) for name in ("Ann", "Bob", "Cy", "Eve")}
+
+    def decision(name: str):
+        return phones[name].locator(f"#my-decision-{table_id}")
+
+    def reload_all(*names: str) -> None:
+        tablet.reload()
+        for name in names:
+            phones[name].reload()
+
+    # Bob's home says where he sits and that a decision waits: the partnership is his to answer.
+    bob = phones["Bob"]
+    expect(bob.locator(".my-table")).to_contain_text("Upstairs")
+    expect(bob.locator(".my-table .my-seat")).to_contain_text("Captain")
+    expect(bob.get_by_role("link", name="A decision waits for you")).to_be_visible()
+    expect(phones["Cy"].get_by_role("link", name="A decision waits for you")).to_have_count(0)
+    for size, label in ((PHONE, "phone"), (TABLET, "tablet"), (TV, "tv")):
+        bob.set_viewport_size(size)
+        no_sideways_scroll(bob)
+        shoot(bob, f"phones-act-home-{label}")
+    bob.set_viewport_size(PHONE)
+
+    # 1. The partnership is accepted from Bob's phone (the one it is offered to).
+    bob.get_by_role("link", name="A decision waits for you").click()
+    expect(decision("Bob")).to_contain_text("You are offered the partnership with the box, Ann.")
+    assert bob.evaluate(VIBRATIONS) == 1
+    for size, label in ((PHONE, "phone"), (TABLET, "tablet"), (TV, "tv")):
+        bob.set_viewport_size(size)
+        no_sideways_scroll(bob)
+        shoot(bob, f"phones-act-decision-{label}")
+    bob.set_viewport_size(PHONE)
+    bob.reload()  # the same decision does not vibrate twice
+    expect(decision("Bob")).to_be_visible()
+    assert bob.evaluate(VIBRATIONS) == 1
+    for name in ("Ann", "Cy", "Eve"):
+        phones[name].goto(url)
+        expect(decision(name)).to_have_count(0)
+        expect(phones[name].get_by_role("button", name="Accept")).to_have_count(0)
+    decision("Bob").get_by_role("button", name="Accept").click()
+    expect(decision("Bob")).to_have_count(0)
+    assert table_state(app, table_id).partner == "Bob"
+    reload_all("Ann", "Cy", "Eve")
+    for page in (tablet, phones["Ann"], phones["Eve"]):
+        expect(page.locator(".seat-partner")).to_contain_text("Bob")
+    expect(phones["Cy"].locator(".seat-captain.is-me")).to_contain_text("Cy")
+
+    # 2. The box doubles every member from his phone (his own decision: tick the cubes).
+    ann = phones["Ann"]
+    for name in ("Cy", "Dee", "Eve"):
+        ann.locator(f'.cube-row[data-member="{name}"]').get_by_label("box doubles").check()
+    ann.get_by_role("button", name="The box doubles the ticked cubes").click()
+    expect(ann.locator('.cube-row[data-member="Eve"]')).to_have_class(re.compile("waiting"))
+    # Cy's page is brought up to date by htmx (no reload): the decision appears, and vibrates.
+    cy = phones["Cy"]
+    cy.evaluate("""(id) => htmx.ajax("GET", location.pathname + "/live",
+                                     {target: "#table-live-" + id, swap: "outerHTML"})""", table_id)
+    expect(decision("Cy")).to_contain_text("Ann doubles you to 2.")
+    cy.wait_for_function(f"{VIBRATIONS} === 1")
+    decision("Cy").get_by_role("button", name="Drop").click()
+    expect(decision("Cy")).to_have_count(0)
+    # Dee has no phone here: the organizer answers for him on the tablet.
+    tablet.reload()
+    tablet.locator('.cube-row[data-member="Dee"]').get_by_role("button", name="Drop").click()
+    expect(tablet.locator('.cube-row[data-member="Dee"]')).to_have_class(re.compile("cube-dropped"))
+    eve = phones["Eve"]
+    eve.reload()
+    expect(decision("Eve")).to_contain_text("Ann doubles you to 2.")
+    decision("Eve").get_by_role("button", name="Take").click()
+    expect(decision("Eve")).to_have_count(0)
+
+    # 3. Eve took alone: Cy gives her an extra cube from his phone.
+    cy.reload()
+    expect(decision("Cy")).to_contain_text("Eve took alone: you may give him an extra cube")
+    assert cy.evaluate(VIBRATIONS) == 2  # a new decision: it vibrates again
+    reload_all("Eve")
+    expect(tablet.get_by_role("button", name="Cy gives Eve an extra cube")).to_be_visible()
+    expect(eve.get_by_role("button", name=re.compile("extra cube"))).to_have_count(0)
+    decision("Cy").get_by_role("button", name="Give Eve an extra cube").click()
+    expect(decision("Cy")).to_have_count(0)
+    assert [(e.giver, e.taker) for e in table_state(app, table_id).game.extras] == [("Cy", "Eve")]
+    reload_all("Ann", "Eve")
+    for page in (tablet, ann, eve):
+        expect(page.locator('.extra-cube[data-extra="Cy"]')).to_contain_text("Extra cube 2 from Cy to Eve")
+
+    # 4. Eve doubles the box from her phone; the box answers it from his.
+    eve.locator('.cube-row[data-member="Eve"]').get_by_role("button", name="Double").click()
+    expect(eve.locator('.cube-row[data-member="Eve"]')).to_have_class(re.compile("waiting"))
+    assert table_state(app, table_id).game.cubes["Eve"].to_answer == "box"
+    reload_all("Ann", "Cy")
+    expect(tablet.locator('.cube-row[data-member="Eve"]')).to_have_class(re.compile("waiting"))
+    expect(cy.locator('.cube-row[data-member="Eve"]').get_by_role("button")).to_have_count(0)
+    expect(decision("Ann")).to_contain_text("Eve doubles you to 4.")
+    assert ann.evaluate(VIBRATIONS) == 1
+    ann.set_viewport_size(TABLET)
+    shoot(ann, "phones-act-box-decision-tablet")
+    ann.set_viewport_size(PHONE)
+    shoot(ann, "phones-act-box-decision-phone")
+    decision("Ann").get_by_role("button", name="Take").click()
+    expect(decision("Ann")).to_have_count(0)
+    assert table_state(app, table_id).game.cubes["Eve"].value == 4
+    reload_all("Cy", "Eve")
+    for page in (tablet, cy, eve):
+        expect(page.locator('.cube-row[data-member="Eve"] .cube-value')).to_have_text("4")
+        expect(page.locator('.cube-row[data-member="Eve"]')).not_to_have_class(re.compile("waiting"))
