@@ -60,11 +60,14 @@ from chouette.services.members import (  # noqa: F401
     authenticate,
     create_first_admin,
     create_member,
+    end_session,
     get_member,
     list_members,
     needs_setup,
     normalize_username,
+    session_member,
     set_locale,
+    start_session,
     update_member,
 )
 from chouette.services.money import (  # noqa: F401
