@@ -119,6 +119,7 @@ class Night(Model):
     opened_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
     closed_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
 
+    closed_by: Mapped[Member | None] = relationship(foreign_keys=[closed_by_id])
     tables: Mapped[list[ChouetteTable]] = relationship(
         back_populates="night", order_by="ChouetteTable.id"
     )
