@@ -161,9 +161,8 @@ def test_reopening_is_an_admins_with_a_reason_and_a_refusal_changes_nothing(app,
 
 
 def test_an_open_night_is_not_reopened(app, club):
-    with app.test_request_context():
-        with pytest.raises(services.ServiceError, match="This night is open"):
-            services.reopen_night(club["night"], actor=gen_member("admin"), reason="why not")
+    with app.test_request_context(), pytest.raises(services.ServiceError, match="This night is open"):
+        services.reopen_night(club["night"], actor=gen_member("admin"), reason="why not")
 
 
 def test_a_night_of_a_closed_season_stays_closed(app):
