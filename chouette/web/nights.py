@@ -17,7 +17,7 @@ from chouette import services
 from chouette.models import Night
 from chouette.web.auth import has_role, role_required
 from chouette.web.forms import NightForm
-from chouette.web.htmx import render_page, see_other
+from chouette.web.htmx import is_htmx, render_page, see_other
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
 
@@ -79,8 +79,9 @@ def new() -> BaseResponse | tuple[str, int]:
 def show(night_id: int) -> BaseResponse:
     """A night and its tables."""
     night = get_night(night_id)
-    return render_page("nights/show.html", "nights/_table_list.html", night=night,
-                       may_close=night.is_open and services.may_close_night(current_user, night),
+    may_close = night.is_open and services.may_close_night(current_user, night)
+    return render_page("nights/show.html", "nights/_table_list.html", night=night, may_close=may_close,
+                       games=services.games_in_progress(night.id) if may_close and not is_htmx() else [],
                        may_reopen=not night.is_open and services.may_reopen_night(current_user),
                        reopen_form=ReopenNightForm(), reopenings=services.night_reopenings(night.id))
 

@@ -238,10 +238,19 @@ def test_another_organizer_neither_sees_nor_may_use_the_close(app, club, client,
     assert _night(app, club["night"]).is_open
 
 
-def test_the_opener_sees_the_close_link(app, club, client):
+def test_with_a_game_in_progress_the_night_page_links_to_the_close_page(app, club, client):
     _sign_in(client, club["owner_username"])
     page = client.get(f"/nights/{club['night']}")
     assert f'href="/nights/{club["night"]}/close"'.encode() in page.data
+    assert f'hx-post="/nights/{club["night"]}/close"'.encode() not in page.data
+
+
+def test_without_a_game_in_progress_the_night_page_closes_with_a_confirm_button(app, client, login_as):
+    owner = login_as("organizer")
+    with app.app_context():
+        night = gen_night(opened_by_id=owner.id)
+    page = client.get(f"/nights/{night.id}")
+    assert f'hx-post="/nights/{night.id}/close" hx-confirm="Close the night?'.encode() in page.data
 
 
 def test_an_admin_reopens_in_the_page_and_the_page_shows_it(app, club, client):
