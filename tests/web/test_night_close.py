@@ -110,9 +110,17 @@ def test_only_the_organizer_who_opened_the_night_or_an_admin_closes_it(app, club
 
 def test_a_night_opened_outside_the_pages_is_closed_by_any_organizer(app):
     with app.test_request_context():
-        night = gen_night()  # no opener recorded (an import, a script)
-        services.close_night(night.id, actor=gen_member("organizer"))
-    assert not _night(app, night.id).is_open
+        night_id = gen_night().id  # no opener recorded (an import, a script)
+        services.close_night(night_id, actor=gen_member("organizer"))
+    assert not _night(app, night_id).is_open
+
+
+def test_a_night_closed_by_nobody_known_says_when_it_closed(app, client, login_as):
+    login_as("player")
+    with app.app_context():
+        night_id = gen_night(closed_at=dt.datetime(2026, 11, 22, 1, 30)).id  # imported closed
+    page = client.get(f"/nights/{night_id}")
+    assert b"Closed on 11/22/26" in page.data and b"Closed by" not in page.data
 
 
 def test_an_admin_reopens_a_night_saying_why_and_it_is_logged(app, club):
