@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 
-.PHONY: run test test-sqlite test-browser test-postgres serve load system-deps venv dev-venv bench lint translations
+.PHONY: run test test-sqlite test-browser test-postgres serve load push system-deps venv dev-venv bench lint translations
 
 run: venv  ## set up and start the app on http://127.0.0.1:5000
 	$(BIN)/flask --app app init-db
@@ -36,6 +36,12 @@ serve: venv  ## the app under gunicorn (see README: Deploy, back up and restore)
 
 load: dev-venv  ## a simulated club night against gunicorn on 127.0.0.1 (about a minute)
 	$(BIN)/python benchmarks/load.py
+
+# Push under a festival's load (20 tables, 160 phones, 10 screens; then 100 idle screens), on
+# SQLite, then on PostgreSQL with two app nodes (a throwaway server): about 6 minutes.
+push: dev-venv system-deps  ## push delay, command latency and idle cost against gunicorn on 127.0.0.1
+	$(BIN)/python benchmarks/push.py
+	bash .ci/with-postgres $(BIN)/python benchmarks/push.py --postgres
 
 bench: dev-venv  ## print the speed figures recorded in the README
 	$(BIN)/python benchmarks/engine.py

@@ -204,7 +204,10 @@ def may_answer_own_cube(member: Member | None, state: TableState, event: Mapping
     name = getattr(member, "name", None)
     if game is None or event.get("cube") != name or name not in game.cubes:
         return False
-    return game.cubes[name].to_answer == "member"
+    # Also once he has answered the box's double that is still open: the rules then say
+    # why (his answer stands), not a refusal of his role.
+    return game.cubes[name].to_answer == "member" or (
+        game.box_double is not None and name in game.box_double.cubes)
 
 
 def may_run(member: Member | None, table: ChouetteTable) -> bool:

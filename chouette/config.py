@@ -13,6 +13,11 @@ Settings that matter in production come from the environment:
 - ``TRUSTED_PROXIES``: how many reverse proxies (nginx...) stand in front of the app; their
   ``X-Forwarded-For``/``-Proto``/``-Host`` are then believed (the sign-in limiter keys on the
   client's address). Default 0: the app is reached directly.
+- ``MONEY_VISIBILITY``: who sees whose money (``chouette.web.privacy``). ``private`` (the
+  default): a member sees his own money and the whole ledger of the nights he played;
+  organizers and admins see everyone's. ``members``: every signed-in member sees everyone's.
+- ``DISPLAY_MONEY``: whether the big screen shows each player's money beside his points
+  (``1``, the default) or his points only (``0``).
 """
 
 from __future__ import annotations
@@ -51,6 +56,12 @@ def compile_translations(directory: Path = TRANSLATIONS_DIR) -> None:
         with partial.open("wb") as handle:
             write_mo(handle, catalog)
         os.replace(partial, mo)
+
+
+#: Who sees whose money (``MONEY_VISIBILITY``): see ``chouette.web.privacy``.
+MONEY_VISIBILITIES = ("private", "members")
+_YES = frozenset({"1", "true", "yes", "on"})
+_NO = frozenset({"0", "false", "no", "off"})
 
 
 def _env_flag(name: str, default: bool = False) -> bool:
@@ -113,8 +124,10 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
         TRUSTED_PROXIES=0,
         CLUB_CURRENCY="EUR",
         MONEY_LOCALE=None,
+        MONEY_VISIBILITY="private",
+        DISPLAY_MONEY=True,
     )
-    for name in ("CLUB_CURRENCY", "MONEY_LOCALE"):
+    for name in ("CLUB_CURRENCY", "MONEY_LOCALE", "MONEY_VISIBILITY", "DISPLAY_MONEY"):
         if os.environ.get(name, "").strip():
             app.config[name] = os.environ[name].strip()
     if "SECRET_KEY" in os.environ:
@@ -137,7 +150,46 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
         options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
         options["pool_pre_ping"] = False
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
+    elif str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("postgresql"):
+        # Each worker's threads query at once (commands, the phones' fetches after a push):
+        # a pool that fits them, instead of opening and closing a server process per burst.
+        # The server's max_connections must cover workers x (pool + overflow) + one push
+        # listener per worker.
+        options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+        options.setdefault("pool_size", _env_int("DB_POOL_SIZE", 20))
+        options.setdefault("max_overflow", _env_int("DB_MAX_OVERFLOW", 10))
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     _check_money_settings(app)
+    _check_privacy_settings(app)
+
+
+def _check_privacy_settings(app: Flask) -> None:
+    """``MONEY_VISIBILITY`` and ``DISPLAY_MONEY``, checked at start: a typo must not show the
+    club's money to everyone (or hide it) without a word."""
+    visibility = str(app.config.get("MONEY_VISIBILITY") or "").strip().lower()
+    if visibility not in MONEY_VISIBILITIES:
+        raise ValueError(f"MONEY_VISIBILITY: {app.config.get('MONEY_VISIBILITY')!r} is not one of "
+                         + ", ".join(MONEY_VISIBILITIES))
+    app.config["MONEY_VISIBILITY"] = visibility
+    shown = app.config.get("DISPLAY_MONEY")
+    if isinstance(shown, str):
+        word = shown.strip().lower()
+        if word not in _YES | _NO:
+            raise ValueError(f"DISPLAY_MONEY: {shown!r} is not 1 (show the money on the big screen) "
+                             "or 0 (points only)")
+        shown = word in _YES
+    app.config["DISPLAY_MONEY"] = bool(shown)
+
+
+def _env_int(name: str, default: int) -> int:
+    """A whole number from the environment (``default`` when unset); anything else stops the
+    app at start with the setting's name."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if not raw.isdigit():
+        raise ValueError(f"{name}: {raw!r} is not a whole number")
+    return int(raw)
 
 
 def _check_money_settings(app: Flask) -> None:

@@ -87,6 +87,22 @@ def read_only() -> None:
     db.session.connection(execution_options={READ_ONLY: True})
 
 
+#: Requests that only read: their transaction never takes SQLite's write lock.
+READING_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+#: Endpoints that touch no database at all (no transaction is begun for them).
+NO_DATABASE = frozenset({"static", "health", "favicon"})
+
+
+def readers_never_lock() -> None:
+    """Before every request that only reads (GET, HEAD): its transaction starts as a reader,
+    so loading the signed-in member does not take SQLite's write lock, and the phones
+    fetching a pushed table never queue behind (or ahead of) a command. A view that must
+    write on a GET ends the reader first (``db.session.commit()``), as ``store_facts`` does;
+    writers (POST) keep ``BEGIN IMMEDIATE``."""
+    if request.method in READING_METHODS and request.endpoint not in NO_DATABASE:
+        read_only()
+
+
 def harden_sqlite(engine: Engine) -> None:
     """Install the SQLite connection and transaction hooks on ``engine`` (once)."""
     if engine.dialect.name != "sqlite" or event.contains(engine, "begin", _sqlite_on_begin):
@@ -115,6 +131,7 @@ def init_app(app: Flask) -> None:
     csrf.init_app(app)
     compile_translations()
     babel.init_app(app, locale_selector=select_locale)
+    app.before_request(readers_never_lock)
     login.init_app(app)
     login.login_view = "auth.login"
     login.login_message_category = "info"

@@ -291,6 +291,9 @@ class _Listener:
             connection = self._connect()
             while not wake.is_set() and time.monotonic() < ends:
                 for _notice in connection.notifies(timeout=0.1, stop_after=1):
+                    # Several commands committed together: one read of the versions for all.
+                    for _more in connection.notifies(timeout=0.005):
+                        pass
                     return
         except Exception:
             log.exception("push: listening failed; reconnecting")

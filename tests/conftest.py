@@ -37,6 +37,10 @@ def make_app(tmp_path: Path, **config: Any) -> Flask:
         "SQLALCHEMY_DATABASE_URI": uri,
         "WTF_CSRF_ENABLED": False,
         "PASSWORD_HASH_METHOD": TEST_HASH,
+        # A push stream sends its first message and ends: a test client that reads a whole
+        # body (the fuzz tests, the read matrix) is not kept waiting; tests of the streams
+        # themselves set a lifetime.
+        "PUSH_STREAM_SECONDS": 0.0,
     }
     settings.update(config)
     app = create_app(settings)

@@ -134,7 +134,7 @@ def _answerer(before: TableState, event: Mapping[str, Any]) -> _Pending | None:
                                 extra=extra.giver)
         return None
     target = display_name(event.get("cube"))
-    if game.box_double is not None:
+    if game.box_double is not None and target in game.box_double.waiting:
         cube = game.cubes.get(target)
         offer = cube.cube.offer if cube else None
         return _Pending(target, answer, "member", game.number, offer.value if offer else 0, (target,))

@@ -33,8 +33,12 @@ def _candidates(state: TableState) -> list[Event]:
     single = state.settings.cube_mode == "single"
     members = game.live if game else state.seats.team
     if game is not None and game.box_double is not None:
-        answers = ("take", "drop", "beaver")
-        return [{"type": a, "cube": m} for m in game.box_double.waiting for a in answers]
+        waiting = game.box_double.waiting
+        events += [{"type": a, "cube": m} for m in waiting for a in ("take", "drop", "beaver")]
+        # With a cube for each member a beaver (or a raccoon) is answered at once.
+        answered = [m for m in game.pending if m not in waiting]
+        return events + [{"type": a, "cube": m} for m in answered
+                         for a in ("take", "drop", "raccoon")]
     if game is not None and game.pending:
         answers = ("take", "drop", "beaver", "raccoon")
         targets = ["team"] if single else game.pending

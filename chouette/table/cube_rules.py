@@ -2,8 +2,11 @@
 
 The box doubles some members' cubes at one moment, or a member (the captain, with a single
 cube) doubles the box; the engine's cube judges every double and answer, and its reasons are
-said with the sides named as players. Once every member has answered the box's double come
-all-but-one, the drops, the change of captain and the window for extras. Handlers as in
+said with the sides named as players. Each answer stands at once (RULES 2.5): a drop is
+final and booked, and with a cube for each member a take or a beaver is applied (the box
+answers that beaver at once). Once every member has answered the box's double come
+all-but-one, a single cube's takes and the captain's beaver, one change of captain for all
+its drops, and the window for extras. The game ends when no cube is live, extras included. Handlers as in
 :mod:`chouette.table.rules`: check the event, raise TableError, or change the state in place.
 """
 
@@ -11,13 +14,15 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from chouette.engine import CubeError
+from chouette.engine import Cube, CubeError
 from chouette.engine.cube import SIDE_WORDS
 from chouette.engine.errors import Phrase
 from chouette.table.cubes import (
     BOX_SIDE,
+    DROPPED,
     LIVE,
     MEMBER_SIDE,
+    WON,
     BoxDouble,
     Extra,
     MemberCube,
@@ -30,6 +35,7 @@ from chouette.table.game_rules import (
     _close_windows,
     _end_if_no_cube,
     _game,
+    _listed,
     _no_offer,
     _player,
 )
@@ -55,16 +61,19 @@ def on_double(state: TableState, event: dict[str, Any]) -> None:
             targets = _names(state, cubes)
             if not targets:
                 raise TableError("name the cubes the box doubles")
+        if not targets:
+            raise TableError("no member's cube is in play: the box has no cube to double")
         for member in targets:
             if _cube(game, member).cube.double_refusal(BOX_SIDE) is not None:
                 raise TableError("the box cannot double {name}: {name} owns that cube", name=member)
         _close_windows(game)
+        before = {m: game.cubes[m].to_dict() for m in targets}
         for member in targets:
             cube = game.cubes[member]
             game.cubes[member] = cube.with_cube(cube.cube.double(BOX_SIDE))
         game.box_double = BoxDouble(targets, {m: game.cubes[m].value for m in targets},
                                     all_live=sorted(targets) == sorted(game.live),
-                                    initial=not game.box_doubled)
+                                    initial=not game.box_doubled, before=before)
         game.box_doubled = True
         game.doubles += 1
         game.mode = game.mode or SCORESHEET
@@ -91,6 +100,8 @@ def on_double(state: TableState, event: dict[str, Any]) -> None:
             raise TableError("with a single cube only the captain ({name}) doubles for the team",
                              name=game.acting_captain)
         targets = game.live
+        if not targets:
+            raise TableError("no member's cube is in play: the team has no cube to double")
     else:
         targets = [member]
     for name in targets:
@@ -144,6 +155,7 @@ def _answer_extra(state: TableState, game: Game, giver: object, answer: str) -> 
                          answer=answer, name=extra.giver)
     _check_allowed(state, answer)
     game.extras[index] = _act(extra, side, answer, extra.giver, extra.taker)
+    _end_if_no_cube(state, game)
 
 
 Holder = TypeVar("Holder", MemberCube, Extra)
@@ -231,24 +243,28 @@ def on_answer(state: TableState, event: dict[str, Any]) -> None:
             raise TableError("there is no beaver to raccoon")
         raise TableError("there is no double to {answer}", answer=answer)
     target = event.get("cube")
+    single = state.settings.cube_mode == "single"
     box_double = game.box_double
     if box_double is not None:
-        member = _player(state, target, "cube")
-        if member not in box_double.waiting:
+        if single:
+            _answer_box_double(state, game, box_double,
+                               _single_answerer(state, box_double, target), answer)
+            return
+        member = _member_cube(state, target)
+        if member in box_double.waiting:
+            _answer_box_double(state, game, box_double, member, answer)
+            return
+        if member not in game.pending:
             raise TableError(_not_waiting(member, box_double.answers))
-        if answer == "raccoon":
-            raise TableError("there is no beaver to raccoon: answer the box's double")
-        _check_allowed(state, answer)
-        box_double.answers[member] = answer
-        if not box_double.waiting:
-            _resolve_box_double(state, game, box_double)
-        return
-    if state.settings.cube_mode == "single":
+        # The box answers a beaver (the member a raccoon) without waiting for the other
+        # members' answers to the same double (RULES 2.5).
+        members = [member]
+    elif single:
         if target != "team":
             raise TableError('with a single cube the team\'s cube is answered as one: cube "team"')
         members = list(game.pending)
     else:
-        member = _player(state, target, "cube")
+        member = _member_cube(state, target)
         if member not in game.pending:
             raise TableError(_not_waiting(member, dict(game.box_answers)))
         members = [member]
@@ -259,10 +275,41 @@ def on_answer(state: TableState, event: dict[str, Any]) -> None:
     if answer == "drop":
         won = [m for m in members if sides[m] == BOX_SIDE]
         lost = [m for m in members if sides[m] == MEMBER_SIDE]
-        _after_drops(state, game, won, lost)
+        if game.box_double is None:
+            _after_drops(state, game, won, lost)
+        elif game.seat_captain in won:
+            # The seats move once every member has answered the box's double; the
+            # captain's win over the box stands at once.
+            game.captain_won_early = True
     if not game.pending:
         game.member_doubles, game.box_answers = [], {}
     _end_if_no_cube(state, game)
+
+
+def _member_cube(state: TableState, target: object) -> str:
+    """The member whose cube is answered, when each member has his own cube."""
+    if isinstance(target, str) and target.strip().lower() in ("box", "team"):
+        raise TableError("each member has his own cube at this table: name the member whose "
+                         "cube is answered, not {cube!r}", cube=target)
+    return _player(state, target, "cube")
+
+
+def _single_answerer(state: TableState, box_double: BoxDouble, target: object) -> str:
+    """The member answering the box's double of a single cube (each answers for himself)."""
+    waiting = _listed(list(box_double.waiting))
+    if isinstance(target, str) and target.strip().lower() in ("box", "team"):
+        if "beaver" in box_double.answers.values():
+            raise TableError("the box answers the team's beaver once every member has answered "
+                             "the box's double (waiting: {waiting})", waiting=waiting)
+        raise TableError("each member answers the box's double for himself: name his cube "
+                         "(waiting: {waiting})", waiting=waiting)
+    member = _player(state, target, "cube")
+    if member not in box_double.waiting:
+        if box_double.answers.get(member) == "beaver":
+            raise TableError("the box answers the team's beaver once every member has answered "
+                             "the box's double (waiting: {waiting})", waiting=waiting)
+        raise TableError(_not_waiting(member, box_double.answers))
+    return member
 
 
 def _not_waiting(member: str, answers: dict[str, Any]) -> Phrase:
@@ -281,6 +328,33 @@ def _answer(state: TableState, game: Game, member: str, answer: str) -> None:
         _same_value_same_action(state, game, member, answer)
         game.box_answers[member] = (answer, cube.value)
     game.cubes[member] = _act(cube, side, answer, Phrase("the box"), member)
+
+
+def _answer_box_double(state: TableState, game: Game, box_double: BoxDouble, member: str,
+                       answer: str) -> None:
+    """A member answers the box's double of his cube.
+
+    Each answer stands at once (RULES 2.5): a drop is final and booked now, and with a cube
+    for each member a take or a beaver is applied now (the box may answer the beaver). With
+    a single cube takes and the captain's beaver wait for every member's answer (RULES 2.4).
+    """
+    if answer == "raccoon":
+        raise TableError("there is no beaver to raccoon: answer the box's double")
+    _check_allowed(state, answer)
+    single = state.settings.cube_mode == "single"
+    if single and answer == "beaver":
+        captain = next((m for m in _best_placed(state, game)
+                        if m in box_double.cubes and box_double.answers.get(m) != "drop"), member)
+        if member != captain:
+            raise TableError("with a single cube a beaver is the captain's decision: {captain} "
+                             "beavers for the team, {name} takes or drops",
+                             captain=captain, name=member)
+    box_double.answers[member] = answer
+    if answer == "drop" or not single:
+        game.cubes[member] = _act(game.cubes[member], MEMBER_SIDE, answer, Phrase("the box"),
+                                  member)
+    if not box_double.waiting:
+        _resolve_box_double(state, game, box_double)
 
 
 def _after_drops(state: TableState, game: Game, won: list[str], lost: list[str]) -> None:
@@ -310,8 +384,10 @@ def _same_value_same_action(state: TableState, game: Game, member: str, answer: 
 
 
 def _resolve_box_double(state: TableState, game: Game, box_double: BoxDouble) -> None:
-    """Every member answered the box's double: all-but-one, drops, new captain, extras."""
+    """Every member answered the box's double: all-but-one, a single cube's takes and
+    beaver, one change of captain for all its drops, the window for extras."""
     settings = state.settings
+    single = settings.cube_mode == "single"
     answers = box_double.answers
     takers = [m for m in box_double.cubes if answers[m] != "drop"]
     droppers = [m for m in box_double.cubes if answers[m] == "drop"]
@@ -320,31 +396,49 @@ def _resolve_box_double(state: TableState, game: Game, box_double: BoxDouble) ->
     players = 1 + (state.seats.partner is not None) + len(game.members)
     # Extras replace the forced drop for the box's initial double (RULES 2.7).
     extras_instead = settings.extras and box_double.initial
+    game.box_double = None
     if (lone and settings.all_but_one != "off" and not extras_instead
             and players >= settings.all_but_one_min_players):
         taker = takers[0]
-        if settings.all_but_one == "forced_drop" or answers[taker] != "beaver":
-            answers[taker] = "drop"
+        forced = settings.all_but_one == "forced_drop" or answers[taker] != "beaver"
+        if forced and game.cubes[taker].is_live:
+            # His take becomes a drop at the value before the double, booked now; the
+            # earlier drops stay as booked (and a box's drop of his beaver stood already).
+            game.cubes[taker] = _forced_drop(game, box_double, taker)
             takers, droppers = [], droppers + [taker]
-    beaver_all = False
-    if settings.cube_mode == "single":
+    if single:
         # The captain's beaver decides for every member who took (RULES 2.4).
         first_taker = next((m for m in _best_placed(state, game) if m in takers), None)
         beaver_all = first_taker is not None and answers[first_taker] == "beaver"
-    game.box_double = None
-    for member in box_double.cubes:
-        cube = game.cubes[member]
-        if answers[member] == "drop":
-            game.cubes[member] = cube.dropped(MEMBER_SIDE)
-            continue
-        single = settings.cube_mode == "single"
-        beaver = beaver_all if single else answers[member] == "beaver"
-        action = cube.cube.beaver if beaver else cube.cube.take
-        game.cubes[member] = cube.with_cube(action(MEMBER_SIDE))
-    _after_drops(state, game, [], droppers)
-    if settings.extras and box_double.initial and lone and takers:
+        for member in takers:
+            cube = game.cubes[member]
+            action = cube.cube.beaver if beaver_all else cube.cube.take
+            game.cubes[member] = cube.with_cube(action(MEMBER_SIDE))
+    won = [m for m in box_double.cubes if game.cubes[m].status == WON]
+    lost = [m for m in box_double.cubes if game.cubes[m].status == DROPPED]
+    _after_drops(state, game, won, lost)
+    if extras_instead and lone and takers and game.cubes[takers[0]].is_live:
         game.extras_open = (takers[0], tuple(droppers))
     _end_if_no_cube(state, game)
+
+
+def _forced_drop(game: Game, box_double: BoxDouble, member: str) -> MemberCube:
+    """The lone taker's cube dropped at the value before the box's double (all-but-one)."""
+    cube = game.cubes[member]
+    offer = cube.cube.offer
+    if offer is None or offer.kind != "double" or cube.cube.to_answer != MEMBER_SIDE:
+        # His answer was applied at once: drop the cube as it was before the double.
+        was = box_double.before.get(member)
+        cube = (MemberCube.from_dict(was) if was is not None
+                else MemberCube(member, Cube(box_double.pre[member])))
+        cube = cube.with_cube(cube.cube.double(BOX_SIDE))
+    return cube.dropped(MEMBER_SIDE)
+
+
+def captain_leaves(state: TableState, game: Game) -> None:
+    """The seat captain, his cube dropped, leaves before every member has answered the box's
+    double: the best-placed member still playing takes the seat at once (RULES 2.2)."""
+    _next_acting_captain(state, game, move_old_to_end=True)
 
 
 def _best_placed(state: TableState, game: Game) -> list[str]:

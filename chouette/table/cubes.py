@@ -103,8 +103,12 @@ class MemberCube:
 class BoxDouble:
     """The box's double of several cubes at one moment, until every member has answered.
 
-    Answers are collected first and applied together (all-but-one, the new captain).
-    ``pre`` holds each cube's value before the double.
+    Each answer stands at once (RULES 2.5): a drop is final and booked, and with a cube for
+    each member a take or a beaver is applied too (the box may answer that beaver at once).
+    With a single cube takes and beavers wait, as the captain's beaver decides for every
+    taker (RULES 2.4). Once every member has answered come all-but-one and the change of
+    captain. ``pre`` holds each cube's value before the double, ``before`` each cube as it
+    was (``MemberCube.to_dict``), for a take that all-but-one later turns into a drop.
     """
 
     cubes: list[str]
@@ -112,6 +116,7 @@ class BoxDouble:
     answers: dict[str, str] = field(default_factory=dict)
     all_live: bool = False  # the box doubled every member still playing
     initial: bool = False  # the box's first double of the game
+    before: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     @property
     def waiting(self) -> list[str]:
@@ -121,12 +126,12 @@ class BoxDouble:
     def copy(self) -> BoxDouble:
         """An independent copy."""
         return BoxDouble(list(self.cubes), dict(self.pre), dict(self.answers), self.all_live,
-                         self.initial)
+                         self.initial, self.before)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
         return {"cubes": list(self.cubes), "pre": dict(self.pre), "answers": dict(self.answers),
-                "all_live": self.all_live, "initial": self.initial}
+                "all_live": self.all_live, "initial": self.initial, "before": dict(self.before)}
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> BoxDouble:

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chouette.engine import Cube, Position
-from chouette.table.cubes import LIVE, WON, BoxDouble, Extra, MemberCube
+from chouette.table.cubes import LIVE, BoxDouble, Extra, MemberCube
 
 BOARD = "board"
 SCORESHEET = "scoresheet"
@@ -23,7 +23,7 @@ class Game:
     seat_captain: str
     acting_captain: str
     mode: str | None = None
-    box_double: BoxDouble | None = None  # the box's double until every member answered
+    box_double: BoxDouble | None = None  # the box's double until every member answered it
     member_doubles: list[str] = field(default_factory=list)  # doubled the box at one moment
     box_answers: dict[str, tuple[str, int]] = field(default_factory=dict)  # answer, pre value
     captain_won_early: bool = False  # the box dropped the seat captain's cube
@@ -63,6 +63,16 @@ class Game:
     def live(self) -> list[str]:
         """Members whose cube is still in play, in game order."""
         return [m for m in self.members if self.cubes[m].status == LIVE]
+
+    @property
+    def live_extras(self) -> list[Extra]:
+        """Extra cubes still in play."""
+        return [e for e in self.extras if e.status == LIVE]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether no cube is live, extra cubes included: the game ends (RULES 2.5)."""
+        return not self.live and not self.live_extras
 
     @property
     def is_board(self) -> bool:
@@ -215,15 +225,13 @@ def settle(game: Game, winner: str | None, kind: str | None, *, jacoby: bool
         pairs.append((member, points if winner == "team" else -points))
     extras = []
     for extra in game.extras:
-        taker_cube = game.cubes[extra.taker]
         if extra.status != LIVE:
             points = extra.settled
-        elif taker_cube.status == LIVE:
+        else:
+            # Settled by the board like any cube, whatever became of the taker's own cube:
+            # a game goes on while an extra is live (RULES 2.5, 2.7).
             points = extra.cube.points(multiplier)
             points = points if winner == "team" else -points
-        else:
-            # The taker's own cube ended by a drop: the extra follows it as a single.
-            points = extra.value if taker_cube.status == WON else -extra.value
         # The fee of one point was paid to the taker at once.
         extras.append((extra.giver, extra.taker, points + 1))
     return tuple(pairs), tuple(extras)

@@ -89,8 +89,10 @@ def _waiting_words(game: Game) -> list[str | Phrase]:
               for e in game.pending_extras]
     words: list[str | Phrase] = [Phrase("{name} on the extra cube", name=who) for who in givers]
     for member in game.pending:
-        if game.box_double and member in game.box_double.answers:
-            continue
+        offer = game.cubes[member].cube.offer
+        if (game.box_double and member in game.box_double.answers and offer is not None
+                and offer.kind == "double"):
+            continue  # a single cube's take or beaver, applied once every member answered
         side = game.cubes[member].to_answer
         words.append(member if side == "member" else Phrase("the box on {name}'s cube", name=member))
     return words
@@ -223,7 +225,8 @@ def _classify(position_id: object, on_roll: object) -> tuple[str, str]:
 
 
 def _end_if_no_cube(state: TableState, game: Game) -> None:
-    if state.game is game and not game.live:
+    """The game ends when no cube is live, extra cubes included (RULES 2.5)."""
+    if state.game is game and game.is_over:
         _finish(state, game, None, None)
 
 

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from chouette.engine.errors import Phrase
 from chouette.table import seats as seating
-from chouette.table.cube_rules import on_answer, on_double, on_extra
+from chouette.table.cube_rules import captain_leaves, on_answer, on_double, on_extra
 from chouette.table.cubes import LIVE
 from chouette.table.errors import TableError
 from chouette.table.game_rules import (
@@ -89,6 +89,8 @@ def on_leave(state: TableState, event: dict[str, Any]) -> None:
         if name in game.live or any(
                 name in (e.giver, e.taker) and e.status == LIVE for e in game.extras):
             raise TableError("{name} has a live cube in this game; leave after it", name=name)
+        if name == game.seat_captain and game.box_double is not None:
+            captain_leaves(state, game)
     if name in state.waiting:
         state.waiting.remove(name)
     elif name in state.pending_joiners:

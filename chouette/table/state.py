@@ -22,7 +22,7 @@ RESERVED_NAMES = {"box", "team"}
 MAX_NAME = 40
 #: The format of ``TableState.snapshot()``; stored snapshots of another version are ignored
 #: (bump it when the snapshot's shape, or what the rules make of a log, changes).
-SNAPSHOT_VERSION = 1
+SNAPSHOT_VERSION = 2
 
 
 @dataclass

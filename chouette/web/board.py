@@ -2,14 +2,15 @@
 
 ``board_context`` gives ``templates/board/_board.html`` all it needs: the SVG drawn by
 ``chouette.web.board_svg``, the cubes as a list of badges readable on a phone, and the legal
-plays as single-die steps for the board's tap hints (``legal_steps``, ``legal_plays``), in the
-on-roll player's numbering. The hints only help the tapping: the server still validates the play.
+steps that mark the movable checkers (``legal_steps``) and the tap graph that the board's hints
+walk (``tap_hints``, see ``chouette.web.board_taps``), in the on-roll player's numbering. The
+hints only help the tapping: the server still validates the play.
 """
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Collection, Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from flask_babel import gettext as _
@@ -17,7 +18,9 @@ from markupsafe import Markup
 
 from chouette.engine import Position, legal_moves
 from chouette.web.board_cubes import BOX, CubeView, _side
+from chouette.web.board_portrait import render_portrait_board
 from chouette.web.board_svg import _short, _tag, render_board
+from chouette.web.board_taps import encode, tap_graph
 
 
 def legal_steps(position: Position, dice: tuple[int, int]) -> dict[int, set[int]]:
@@ -35,36 +38,13 @@ def legal_steps(position: Position, dice: tuple[int, int]) -> dict[int, set[int]
     return steps
 
 
-def legal_plays(position: Position, dice: tuple[int, int]) -> str:
-    """Every legal play as single-die steps, for the board's tap hints after the first step:
-    ``"24/22 22/21;13/11 24/23;..."`` (plays by ``;``, steps by a space, bar 25, off 0), in the
-    on-roll player's numbering. The engine gives one play per resulting position; a checker
-    that uses both dice may also take them the other way round when the point between is
-    open, so that order is listed too (24/23 23/21 beside 24/22 22/21). A hint only: the
-    server validates the play.
+@lru_cache(maxsize=256)
+def tap_hints(position: Position, dice: tuple[int, int]) -> str:
+    """The board's ``data-taps``: the tap graph of ``chouette.web.board_taps``, encoded.
 
-    >>> plays = legal_plays(Position.initial(), (2, 1)).split(";")
-    >>> "22/21 24/22" in plays and "23/21 24/23" in plays
-    True
+    Remembered per process: a table is drawn again on every refresh, its position rarely changes.
     """
-    opponent = position.opponent  # in the opponent's numbering: his point 25 - q is our q
-    blocked = {q for q in range(1, 25) if opponent[25 - q] >= 2}
-    found: dict[tuple[tuple[int, int], ...], None] = {}
-    for move in legal_moves(position, dice):
-        steps = [(start, end) for start, end, _hit in move.steps]
-        found[tuple(sorted(steps))] = None
-        if dice[0] == dice[1]:
-            continue  # every die the same: the order of a checker's steps changes nothing
-        for (a, b), (c, d) in itertools.permutations(steps, 2):
-            # One checker a -> b -> d by two different dice, not bearing off: the other order
-            # passes through a - (b - d) instead of b.
-            middle = a - (b - d)
-            if b == c and d > 0 and a - b != b - d and 0 < middle < 25 and middle not in blocked:
-                other = list(steps)
-                other.remove((a, b))
-                other.remove((c, d))
-                found[tuple(sorted([*other, (a, middle), (middle, d)]))] = None
-    return ";".join(" ".join(f"{a}/{b}" for a, b in play) for play in found)
+    return encode(tap_graph(position, dice))
 
 
 def render_cube_list(cubes: Iterable[CubeView] | None) -> Markup:
@@ -124,23 +104,30 @@ def board_context(
 ) -> dict[str, Any]:
     """Everything ``templates/board/_board.html`` needs, the SVG and the cube list drawn."""
     cube_list = list(cubes or [])
+    taps = interactive and on_roll is not None and dice is not None
+    board_svg = render_board(
+        position,
+        bottom=bottom,
+        on_roll=on_roll,
+        dice=dice,
+        cubes=cube_list,
+        labels=labels,
+        legal=legal,
+        numbering=numbering,
+        rail=rail,
+    )
+    if taps:
+        # A phone taps on the upright drawing (board.css shows one of the two).
+        board_svg += render_portrait_board(
+            position, bottom=bottom, on_roll=on_roll, dice=dice, labels=labels, numbering=numbering
+        )
     return {
         "table_id": table_id,
-        "board_svg": render_board(
-            position,
-            bottom=bottom,
-            on_roll=on_roll,
-            dice=dice,
-            cubes=cube_list,
-            labels=labels,
-            legal=legal,
-            numbering=numbering,
-            rail=rail,
-        ),
+        "board_svg": board_svg,
         "cube_list": render_cube_list(cube_list),
         "position_id": position.id,
         "interactive": interactive and on_roll is not None,
-        "plays": legal_plays(position, dice) if interactive and on_roll is not None and dice else "",
+        "taps": tap_hints(position, dice) if taps and dice else "",
         "move_url": move_url,
         "move_value": move_value,
         "hx_target": hx_target,
@@ -148,4 +135,4 @@ def board_context(
     }
 
 
-__all__ = ["board_context", "legal_plays", "legal_steps", "render_cube_list"]
+__all__ = ["board_context", "legal_steps", "render_cube_list", "tap_hints"]

@@ -149,18 +149,31 @@ class _Board:
     # --- pieces ----------------------------------------------------------------------------
 
     def checker_stack(
-        self, side: str, count: int, cx: float, y0: float, step: float, point: int | None
+        self,
+        side: str,
+        count: int,
+        x0: float,
+        y0: float,
+        step: float,
+        point: int | None,
+        dx: float = 0,
+        r: float = R - 1,
     ) -> Markup:
-        """A group of up to five checkers from ``y0`` (centre of the first) by ``step``, with a count."""
+        """Up to five checkers from (``x0``, ``y0``) (centre of the first), each ``dx`` across and
+        ``step`` down from the one before, with a count beyond five."""
         shown = min(count, SHOWN)
         body = [
-            _tag("circle", cx=_num(cx), cy=_num(y0 + i * step), r=R - 1, class_="checker")
+            _tag("circle", cx=_num(x0 + i * dx), cy=_num(y0 + i * step), r=_num(r), class_="checker")
             for i in range(shown)
         ]
         if count > SHOWN:
             body.append(
                 _tag(
-                    "text", str(count), x=_num(cx), y=_num(y0 + (shown - 1) * step), class_="count"
+                    "text",
+                    str(count),
+                    x=_num(x0 + (shown - 1) * dx),
+                    y=_num(y0 + (shown - 1) * step),
+                    class_="count",
                 )
             )
         return _tag(
@@ -171,6 +184,11 @@ class _Board:
             data_count=count,
             data_point=point,
         )
+
+    @staticmethod
+    def stack_data(x0: float, y0: float, dx: float, dy: float, r: float) -> str:
+        """Where a stack goes, for board.js to draw the checkers of a move being composed."""
+        return " ".join(_num(v) for v in (x0, y0, dx, dy, r))
 
     def point(self, bottom_point: int) -> Markup:
         """A point: its hit area, its triangle, and the checkers on it."""
@@ -196,13 +214,13 @@ class _Board:
         )
         parts = [hit, triangle]
         mover_count = 0
+        cx = x + PW / 2
+        y0, step = (BOARD_Y + R, D) if is_top else (BOARD_Y + IH - R, -D)
         for side in (self.bottom, self.top):
             count = self.count(side, bottom_point)
             if count:
                 if side == self.mover:
                     mover_count = count
-                cx = x + PW / 2
-                y0, step = (BOARD_Y + R, D) if is_top else (BOARD_Y + IH - R, -D)
                 parts.append(self.checker_stack(side, count, cx, y0, step, mp))
         classes = "point"
         targets = None
@@ -215,7 +233,9 @@ class _Board:
             class_=classes,
             data_point=mp,
             data_mover=mover_count,
+            data_other=self.count(_other(self.mover), bottom_point),
             data_targets=targets,
+            data_stack=self.stack_data(cx, y0, 0, step, R - 1),
         )
 
     def bar(self) -> Markup:
@@ -224,16 +244,17 @@ class _Board:
         parts = [
             _tag("rect", x=_num(BOARD_X + HW), y=BOARD_Y, width=BW, height=IH, class_="bar"),
         ]
+        stacks = {}
         for side in (self.bottom, self.top):
-            count = self.own[side][25]
-            if not count:
-                continue
             if side == self.bottom:
                 y0, step = MID_Y - MG / 2 - R, -D
             else:
                 y0, step = MID_Y + MG / 2 + R, D
-            point = 25 if side == self.mover else None
-            parts.append(self.checker_stack(side, count, cx, y0, step, point))
+            stacks[side] = self.stack_data(cx, y0, 0, step, R - 1)
+            count = self.own[side][25]
+            if count:
+                point = 25 if side == self.mover else None
+                parts.append(self.checker_stack(side, count, cx, y0, step, point))
         mover_bar = self.own[self.mover][25]
         classes = "bar-area" + (" movable" if self.legal is not None and 25 in self.legal else "")
         return _tag(
@@ -242,6 +263,9 @@ class _Board:
             class_=classes,
             data_point=25,
             data_mover=mover_bar,
+            data_other=self.own[_other(self.mover)][25],
+            data_stack_box=stacks[BOX],
+            data_stack_team=stacks[_other(BOX)],
             data_targets=" ".join(str(t) for t in sorted(self.legal[25]))
             if self.legal and 25 in self.legal
             else None,
@@ -288,11 +312,20 @@ class _Board:
                 data_point=0 if side == self.mover else None,
             )
         )
+        # For board.js: slab i at (x0, y0 + i * dy), w x h; the count at (tx, ty + count * dy).
+        slabs_data = (
+            (TRAY_X + 6, BOARD_Y + 4, 0, SLAB, TW - 12, SLAB - 2, TRAY_X + TW / 2, BOARD_Y + 28)
+            if is_top
+            else (TRAY_X + 6, BOARD_Y + IH - 4 - SLAB, 0, -SLAB, TW - 12, SLAB - 2, TRAY_X + TW / 2,
+                  BOARD_Y + IH - 14)
+        )
         return _tag(
             "g",
             Markup("").join(parts),
             class_="tray",
             data_point=0 if side == self.mover else None,
+            data_mover=count if side == self.mover else None,
+            data_slabs=" ".join(_num(v) for v in slabs_data) if side == self.mover else None,
             aria_label=_("%(side)s: %(n)s off", side=self.name(side), n=count),
         )
 

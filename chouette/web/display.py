@@ -1,9 +1,14 @@
 """The big screen: every open table of the night on a TV, refreshing itself (read-only, public).
 
-The page includes the fragment ``display-board``, which htmx polls every two seconds. The poll
-is answered ``304 Not Modified`` while ``services.display_version`` (one cheap query) has not
-moved, so a TV costs almost nothing while the tables are quiet; the tables are folded and drawn
-only when something changed.
+It shows tonight's table scores: each player's points and, unless the club turned
+``DISPLAY_MONEY`` off (``chouette.web.privacy``), his money at that table tonight.
+
+The page includes the fragment ``display-board`` and holds a push stream (``chouette.push``):
+when the stream says the display version moved, the page fetches the fragment and morphs it
+in; while no stream is open it polls every two seconds. The fetch is answered ``304 Not
+Modified`` while ``services.display_version`` (one cheap query) has not moved, so a TV costs
+almost nothing while the tables are quiet; the tables are folded and drawn only when
+something changed.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
-from functools import cached_property, lru_cache
+from functools import lru_cache
 from typing import Any
 
 from flask import Blueprint, abort, render_template, request, url_for
@@ -25,10 +30,12 @@ from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable, Night
 from chouette.standings import money
 from chouette.table import TableState
+from chouette.table.cubes import BOX_SIDE, Extra
+from chouette.web import privacy
 from chouette.web.board_cubes import CubeView
 from chouette.web.board_svg import render_board
 from chouette.web.house_rules import money as format_money
-from chouette.web.htmx import render_if_changed
+from chouette.web.htmx import RenderCache, render_if_changed
 from chouette.web.qr import qr_svg
 from chouette.web.quiet_screens import ENVIRON_KEY
 
@@ -45,7 +52,9 @@ class SeatRow:
 
     ``seat`` is ``"box"``, ``"partner"``, ``"captain"``, ``"line"`` (``place`` 1, 2... behind
     the captain; the first is next up), ``"waiting"`` (not in the rotation yet) or ``"gone"``
-    (left the table).
+    (left the table). ``answer`` is what he answered to a box's double of several cubes
+    (``"take"``, ``"drop"``, ``"beaver"``): the cube keeps the offer until every member has
+    answered, then all the answers are applied together.
     """
 
     name: str
@@ -54,6 +63,8 @@ class SeatRow:
     cube: CubeView | None
     points: int
     cents: int
+    answer: str | None = None  # his answer to the box's double while others still think
+    extras: tuple[Extra, ...] = ()  # the extra cubes he took as the lone taker (RULES 2.7)
 
     @property
     def is_next(self) -> bool:
@@ -116,9 +127,15 @@ class _SeqCache:
 _table_html = _SeqCache(256)
 
 
+#: Each screen drawn (page or fragment), per display version, address and language: after a
+#: push every TV fetches the same version, and only the first one draws it.
+_screens = RenderCache(64)
+
+
 def clear_cache() -> None:
-    """Forget every table drawn (tests; after a restore)."""
+    """Forget every table and screen drawn (tests; after a restore)."""
     _table_html.clear()
+    _screens.clear()
 
 
 def seat_rows(state: TableState) -> tuple[list[SeatRow], list[SeatRow]]:
@@ -127,11 +144,15 @@ def seat_rows(state: TableState) -> tuple[list[SeatRow], list[SeatRow]]:
     points, cents = money(state)
     game = state.game
 
+    answers = game.box_double.answers if game is not None and game.box_double is not None else {}
+
     def row(name: str, seat: str, place: int | None = None) -> SeatRow:
         cube = None
         if game is not None and name in game.cubes:
             cube = CubeView.from_member_cube(game.cubes[name], name)
-        return SeatRow(name, seat, place, cube, points.get(name, 0), cents.get(name, 0))
+        extras = tuple(e for e in game.extras if e.taker == name) if game is not None else ()
+        return SeatRow(name, seat, place, cube, points.get(name, 0), cents.get(name, 0),
+                       answers.get(name), extras)
 
     rows = []
     if state.box:
@@ -168,12 +189,32 @@ def table_status(state: TableState) -> str:
         return _("The box is choosing a partner")
     if game is None:
         return _("Game %(number)d is about to start", number=number)
-    if game.pending or game.pending_extras:
-        return _("Game %(number)d: waiting for cube answers", number=number)
+    waiting = waiting_for(state)
+    if waiting:
+        return _("Game %(number)d: waiting for %(names)s", number=number,
+                 names=", ".join(waiting))
     if game.is_board and game.on_roll is not None:
         name = state.box if game.on_roll == "box" else game.acting_captain
         return _("Game %(number)d: %(name)s on roll", number=number, name=name)
     return _("Game %(number)d in play", number=number)
+
+
+def waiting_for(state: TableState) -> list[str]:
+    """Who the game waits for, each named once: members to answer the box's double or a
+    beaver, the box to answer members' doubles, the holders of extra cubes doubled."""
+    game = state.game
+    if game is None:
+        return []
+    box = _("%(name)s (box)", name=state.box) if state.box else _("the box")
+    answered = game.box_double.answers if game.box_double is not None else {}
+    names: list[str] = []
+    for extra in game.pending_extras:
+        names.append(extra.giver if extra.cube.to_answer == BOX_SIDE else extra.taker)
+    for member in game.pending:
+        if member in answered:
+            continue
+        names.append(member if game.cubes[member].to_answer == "member" else box)
+    return list(dict.fromkeys(names))
 
 
 def board_of(state: TableState) -> BoardView | None:
@@ -211,20 +252,31 @@ def table_view(table_id: int) -> TableView:
 
 
 class Screen:
-    """What the screen shows, computed only when a template asks (never for a 304)."""
+    """What the screen shows, computed only when a template asks (never for a 304).
+
+    Memoised by hand: on Python 3.11 ``functools.cached_property`` takes one lock shared by
+    every instance, so screens drawn at once in a worker's threads waited for each other."""
 
     def __init__(self, night_id: int | None) -> None:
         self.night_id = night_id
+        self._nights: list[Night] | None = None
+        self._tables: list[tuple[ChouetteTable, Night]] | None = None
+        self._tables_html: list[Markup] | None = None
 
-    @cached_property
+    @property
     def nights(self) -> list[Night]:
         """The nights shown."""
-        return services.display_nights(self.night_id)
+        if self._nights is None:
+            self._nights = services.display_nights(self.night_id)
+        return self._nights
 
-    @cached_property
+    @property
     def tables(self) -> list[tuple[ChouetteTable, Night]]:
         """Every table of the open nights shown, in the order they were created."""
-        return [(table, night) for night in self.nights if night.is_open for table in night.tables]
+        if self._tables is None:
+            self._tables = [(table, night) for night in self.nights if night.is_open
+                            for table in night.tables]
+        return self._tables
 
     @property
     def closed(self) -> bool:
@@ -236,12 +288,18 @@ class Screen:
         """Whether tables of more than one night are shown (then each names its night)."""
         return len({night.id for _table, night in self.tables}) > 1
 
-    @cached_property
+    @property
     def tables_html(self) -> list[Markup]:
         """Each table drawn (``display/_table.html``), or taken from the cache when its log has
         not moved: a command at one table redraws that table only."""
+        if self._tables_html is None:
+            self._tables_html = self._draw_tables()
+        return self._tables_html
+
+    def _draw_tables(self) -> list[Markup]:
         several = self.several_nights
-        context = (str(get_locale()), request.host_url, several)
+        show_money = privacy.display_shows_money()
+        context = (str(get_locale()), request.host_url, several, show_money)
         drawn = []
         for table, night in self.tables:
             key = (table.id, *services.last_event_mark(table.id), night.name, night.currency,
@@ -250,7 +308,7 @@ class Screen:
             if html is None:
                 html = Markup(render_template(
                     "display/_table.html", view=table_view(table.id), several_nights=several,
-                    signed_money=signed_money, signed_points=signed_points))
+                    signed_money=signed_money, signed_points=signed_points, show_money=show_money))
                 # A command made meanwhile is drawn too: the next poll draws it again.
                 _table_html.put(key, html)
             drawn.append(html)
@@ -279,12 +337,13 @@ def _screen(night_id: int | None) -> BaseResponse:
         abort(404)
     # What the ETag is made from, for the screens' shortcut (chouette.web.quiet_screens).
     request.environ[ENVIRON_KEY] = (night_id, version)
-    # The QR codes carry the address the screen was opened with.
-    version = f"{version}|{request.host_url}"
+    # The QR codes carry the address the screen was opened with; the money is shown or not.
+    etag_version = f"{version}|{request.host_url}|{privacy.display_shows_money()}"
     return render_if_changed(
-        version, "display/index.html", "display/_board.html",
+        etag_version, "display/index.html", "display/_board.html",
         screen=Screen(night_id), poll_url=request.path, poll_seconds=POLL_SECONDS,
-        poll_timeout_ms=POLL_TIMEOUT_MS,
+        poll_timeout_ms=POLL_TIMEOUT_MS, display_version=version,
+        stream_url=url_for("streams.display", night_id=night_id), shared=_screens,
     )
 
 

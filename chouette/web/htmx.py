@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import hashlib
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from flask import Response, make_response, render_template, request, url_for
 from flask_babel import get_locale
 from flask_login import current_user
+
+from chouette.extensions import db
 
 
 def is_htmx() -> bool:
@@ -45,17 +49,55 @@ def see_other(endpoint: str, **values: Any) -> Response:
     return response
 
 
-def render_if_changed(version: str, page: str, fragment: str, **context: Any) -> Response:
+class RenderCache:
+    """The latest drawings of a page shared by many viewers (the big screens), per process:
+    after a push, ten screens fetch the same version and only the first one draws it."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._drawn: OrderedDict[str, str] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: str) -> str | None:
+        """The drawing stored under ``key``, or None."""
+        with self._lock:
+            return self._drawn.get(key)
+
+    def put(self, key: str, html: str) -> None:
+        """Store a drawing; the oldest go beyond the cache's size."""
+        with self._lock:
+            self._drawn[key] = html
+            while len(self._drawn) > self._size:
+                self._drawn.popitem(last=False)
+
+    def clear(self) -> None:
+        """Forget every drawing (tests; after a restore)."""
+        with self._lock:
+            self._drawn.clear()
+
+
+def render_if_changed(version: str, page: str, fragment: str, *, shared: RenderCache | None = None,
+                      **context: Any) -> Response:
     """``render_page`` behind an ETag: ``304 Not Modified``, without rendering, while the
     client already has this ``version`` (for the fragments that screens poll).
 
     The ETag also covers page-or-fragment, the language and the viewer, which change the HTML.
+    ``shared``: the page is the same for every viewer (no form, no token, nothing personal):
+    its drawing of each version is kept there and served to the next viewer as it is.
     """
-    viewer = current_user.get_id() if current_user.is_authenticated else "-"
+    viewer = "-" if shared is not None or not current_user.is_authenticated else current_user.get_id()
     key = f"{version}|{is_htmx()}|{get_locale()}|{viewer}"
     etag = hashlib.sha256(key.encode()).hexdigest()[:32]
     if etag in request.if_none_match:
         response = make_response("", 304)
+    elif shared is not None:
+        stored = f"{db.engine.url}|{key}"
+        html = shared.get(stored)
+        if html is None:
+            html = render_template(fragment if is_htmx() else page, **context)
+            shared.put(stored, html)
+        response = make_response(html, 200)
+        response.vary.add("HX-Request")
     else:
         response = render_page(page, fragment, **context)
     response.set_etag(etag)

@@ -29,7 +29,7 @@ from chouette.models import ChouetteTable, Member, TableEvent
 from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event
 from chouette.table.actions import legal_actions, may_consult
-from chouette.web import house_rules, log_lines
+from chouette.web import house_rules, log_lines, privacy
 from chouette.web.board import board_context, legal_steps
 from chouette.web.board_cubes import CubeView
 from chouette.web.htmx import is_htmx
@@ -97,8 +97,11 @@ def _cube_rows(state: TableState) -> list[dict[str, Any]]:
     """Every member's cube: the game's, or before a game the team's cubes in the middle."""
     game = state.game
     if game is not None:
-        # A box's double is settled once every member answered: show who already has.
-        answered = game.box_double.answers if game.box_double is not None else {}
+        # A box's double is settled once every member answered: show who already took (a
+        # drop stands at once and shows on the cube; so does a beaver, the box's to answer).
+        answered = {m: a for m, a in (game.box_double.answers.items() if game.box_double else ())
+                    if game.cubes[m].is_live and (game.cubes[m].cube.offer is None
+                                                  or game.cubes[m].cube.offer.kind == "double")}
         return [{"name": m, "view": CubeView.from_member_cube(game.cubes[m]),
                  "captain": m == game.acting_captain, "answered": answered.get(m)}
                 for m in game.members]
@@ -183,13 +186,14 @@ _history_lock = threading.Lock()
 
 
 def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, runs: bool,
-                       typed: dict[str, str], full: bool) -> Markup:
+                       typed: dict[str, str], full: bool, show_money: bool = True) -> Markup:
     """The finished games of the history (``tables/_history_games.html``).
 
     A live table is drawn again after every command and every phone's poll, but its finished
     games change only when a game ends, is corrected or undone: the drawing is remembered,
     keyed by everything it shows (the game records themselves, which are immutable, their
-    money, who corrected them, the language, whether the viewer runs the table). What differs
+    money, who corrected them, the language, whether the viewer runs the table and may see
+    the night's money: ``chouette.web.privacy``). What differs
     per page, the forms' seq and the session's CSRF token, is put in afterwards. A form given
     back with what was typed in it is drawn afresh.
     """
@@ -201,13 +205,14 @@ def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, run
         "history_hidden": len(state.games) - len(shown), "games_money": paid,
         "correctors": correctors, "currency": table.night.currency, "runs": runs,
         "typed": typed, "kinds": KINDS, "seq_mark": SEQ_MARK, "csrf_mark": CSRF_MARK,
+        "show_money": show_money,
     }
     key = None
     if "game" not in typed:
         key = (table.id, tuple(shown), len(state.games),
                tuple((n, tuple(g.points.items()), tuple(g.cents.items())) for n, g in paid.items()),
                tuple(sorted(correctors.items(), key=lambda item: item[0])), table.night.currency,
-               runs, str(get_locale()), money_locale())
+               runs, show_money, str(get_locale()), money_locale())
     html = None
     if key is not None:
         with _history_lock:
@@ -231,6 +236,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     night = table.night
     runs = _runs(table) and night.is_open
     points, cents = money(state)
+    show_money = privacy.may_see_night_money(current_user, night)
     game = state.game
     members = []
     if runs:
@@ -243,7 +249,8 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     return {
         "table": table, "night": night, "state": state, "seq": played.seq, "game": game,
         "runs": runs, "me": _me(state), "consult": may_consult(state) if state.ordered else [],
-        "points": points, "cents": cents, "currency": night.currency,
+        "points": points, "cents": cents if show_money else {}, "currency": night.currency,
+        "show_money": show_money,
         "actions": _actions(state) if (runs or _me(state)) and night.is_open else _actions_none(),
         "leavers": _leavers(state) if runs else [],
         "seat_rows": _seat_rows(state),
@@ -256,7 +263,8 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "last_order": last_order,
         "board": _board(table, state, runs=runs, move_value=move_value, seq=played.seq),
         "history_games_html": history_games_html(table, state, seq=played.seq, runs=runs,
-                                                 typed=typed or {}, full=full_history),
+                                                 typed=typed or {}, full=full_history,
+                                                 show_money=show_money),
         "recent": _recent(table.id),
         "error": error, "typed": typed or {},
         "kinds": KINDS,

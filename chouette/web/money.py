@@ -14,6 +14,7 @@ from chouette import services
 from chouette.amounts import format_cents
 from chouette.ledger import LedgerError, cents_to_decimal, parse_cents
 from chouette.models import PAYMENT_METHODS
+from chouette.web import privacy
 from chouette.web.auth import has_role, role_required
 from chouette.web.converters import MAX_ID
 from chouette.web.forms import PostForm
@@ -81,18 +82,21 @@ def _amount(text: str) -> int:
 @bp.get("/nights/<int:night_id>/ledger")
 @login_required
 def ledger(night_id: int) -> BaseResponse:
-    """The night's ledger: per player, and game by game (page, or its fragment for htmx)."""
-    _night(night_id)
+    """The night's ledger: per player, and game by game (page, or its fragment for htmx);
+    for its players and the organizers (``chouette.web.privacy``)."""
+    privacy.require_night_money(_night(night_id))
     book = services.night_ledger(night_id)
     return render_page("money/ledger.html", "money/_ledger.html", book=book, night=book.night)
 
 
 def _settle_context(night_id: int, leaver: str | None, scope: str) -> dict[str, Any]:
-    """What the settle-up page shows."""
-    plan = services.night_settle_up(night_id, leaver or None)
+    """What the settle-up page shows, to whoever may see the night's money (else 403); the
+    cumulative balances and the IOUs carried over as the privacy rule cuts them."""
+    privacy.require_night_money(_night(night_id))
+    plan = privacy.settle_up(current_user, services.night_settle_up(night_id, leaver or None))
     cumulative = None
     if scope == "all":
-        cumulative = next((group for group in services.club_balances()
+        cumulative = next((group for group in privacy.balances(current_user)
                            if group.currency == plan.night.currency), None)
     return {"plan": plan, "night": plan.night, "scope": scope, "cumulative": cumulative,
             "typed": None, "error": None, **_season_context(plan.night)}
@@ -271,8 +275,9 @@ def _back_to(back: str, back_season: str = "") -> BaseResponse:
 @bp.get("/balances")
 @login_required
 def balances() -> BaseResponse:
-    """Balances across nights: everyone's for the treasurer, a player's own otherwise."""
-    everyone = has_role(current_user, "organizer")
-    groups = services.club_balances(None if everyone else current_user.name)
+    """Balances across nights: everyone's for whoever sees everyone's money (the treasurer),
+    a player's own otherwise (``chouette.web.privacy``)."""
+    everyone = privacy.sees_everyones_money(current_user)
+    groups = privacy.balances(current_user)
     return render_page("money/balances.html", "money/_balances.html", groups=groups,
                        everyone=everyone)

@@ -27,7 +27,7 @@ from chouette.extensions import db, read_only
 from chouette.ledger import LedgerError, parse_cents
 from chouette.refusals import say
 from chouette.table import TableError, TableState
-from chouette.web import log_lines
+from chouette.web import log_lines, privacy
 from chouette.web.board_svg import render_board
 from chouette.web.errors import error_page
 from chouette.web.htmx import is_htmx, render_if_changed, render_page, see_other
@@ -140,7 +140,8 @@ def live(table_id: int) -> BaseResponse:
     """The live table (polled by phones: 304 while nothing changed)."""
     _read_only()
     played = _load(table_id)
-    version = f"{table_id}:{played.seq}:{played.table.night.is_open}"
+    # The ETag covers the viewer; the money he is shown may change with the club's setting.
+    version = f"{table_id}:{played.seq}:{played.table.night.is_open}:{privacy.visibility()}"
     return render_if_changed(version, "tables/show.html", "tables/_live.html", **page_context(played))
 
 

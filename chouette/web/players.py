@@ -8,7 +8,7 @@ from collections import Counter
 from flask import Blueprint, abort
 from flask_babel import format_date
 from flask_babel import gettext as _
-from flask_login import login_required
+from flask_login import current_user, login_required
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -16,6 +16,7 @@ from chouette import services
 from chouette.extensions import db, read_only
 from chouette.ledger import cents_to_decimal
 from chouette.services.players import PlayerHistory
+from chouette.web import privacy
 from chouette.web.charts import MAX_DOTS, ChartPoint, balance_chart
 from chouette.web.house_rules import money
 from chouette.web.htmx import render_page
@@ -26,15 +27,19 @@ bp = Blueprint("players", __name__, url_prefix="/players")
 @bp.get("/")
 @login_required
 def index() -> BaseResponse:
-    """Everyone with games in the ledger, with his games and lifetime money."""
+    """Everyone with games in the ledger, with his games and lifetime money (the money only
+    where the privacy rule lets the reader see it)."""
+    players = privacy.player_list(current_user, services.player_names())
     return render_page("players/index.html", "players/_player_list.html",
-                       players=services.player_names(), decimal=cents_to_decimal)
+                       players=players, decimal=cents_to_decimal)
 
 
 @bp.get("/<path:name>")
 @login_required
 def show(name: str) -> BaseResponse:
-    """A player's page: lifetime and per-night results, roles, decisions, the chart."""
+    """A player's page: lifetime and per-night results, roles, decisions, the chart; his
+    money only to whoever may see it (``chouette.web.privacy``): his games are not secret,
+    his money is."""
     # Read without the write lock (loading the signed-in member began a locking transaction);
     # the service stores the facts it folded in a short transaction of its own.
     db.session.commit()
@@ -42,8 +47,10 @@ def show(name: str) -> BaseResponse:
     history = services.player_history(name)
     if not history.found:
         abort(404)
+    show_money = privacy.may_see_money_of(current_user, history.name)
     return render_page("players/show.html", "players/_player.html", history=history,
-                       chart=chart_of(history), currency=main_currency(history))
+                       chart=chart_of(history) if show_money else None,
+                       currency=main_currency(history), show_money=show_money)
 
 
 def main_currency(history: PlayerHistory) -> str:

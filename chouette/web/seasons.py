@@ -16,6 +16,7 @@ from wtforms.validators import InputRequired, Length, Regexp
 
 from chouette import services
 from chouette.models import Season
+from chouette.web import privacy
 from chouette.web.auth import role_required
 from chouette.web.exports import _download
 from chouette.web.forms import PostForm
@@ -92,10 +93,10 @@ def new() -> BaseResponse | tuple[str, int]:
 
 
 def _context(season_id: int) -> dict[str, Any]:
-    """What the season's page shows."""
-    plan = services.season_settle_up(season_id)
+    """What the season's page shows, cut by the privacy rule (a player: his own row)."""
+    plan = privacy.season(current_user, services.season_settle_up(season_id))
     return {"plan": plan, "season": plan.season, "typed": None, "error": None, "notice": None,
-            "close_form": CloseSeasonForm()}
+            "close_form": CloseSeasonForm(), "everyone": privacy.sees_everyones_money(current_user)}
 
 
 @bp.get("/<int:season_id>")

@@ -1,10 +1,9 @@
 /* The live pages' glue: push, morphing swaps that keep the reader's place, stale pages.
  *
  * Push: a page that shows something live holds a server-sent-event stream (htmx's sse
- * extension, `sse-connect`) that sends the version of what it shows; an element with
- * `hx-trigger="sse:changed[chouettePush.stale(this, event)]"` fetches the fragment when the
- * version differs from the one on the page, and `every Ns[!chouettePush.isOpen(this)]` polls
- * only while the stream is not open (a proxy that cannot hold it, a worker restarting).
+ * extension, `sse-connect`) that sends the version of what it shows; the page fetches its
+ * fragment when the version differs from the one it shows, and polls only while the stream
+ * is not open (a proxy that cannot hold it, a worker restarting).
  *
  * Keeping the place: fragments are morphed in (idiomorph), so the page does not move, and
  * what the reader is doing survives an update pushed by another device: a field being typed,
@@ -17,35 +16,80 @@
   var acting = null; // the form whose answer is being swapped in, if any
   var sending = 0;    // the reader's own actions on their way to the server
 
-  function streamElement(elt) {
-    return elt && elt.closest ? elt.closest("[sse-connect]") : null;
+  /* Push. The element holding the stream has `sse-connect`; inside it, each element with
+   * `data-refresh` re-fetches its fragment (its own hx-get, hx-trigger="chouette:refresh")
+   * when an event brings a version other than the one its target shows (`data-version`), or,
+   * while the stream is not open, every `data-poll-seconds`. No inline code, no eval: the
+   * pages can run under a Content-Security-Policy without 'unsafe-eval'. */
+  var listened = typeof WeakSet === "function" ? new WeakSet() : null;
+
+  function refreshers(source) {
+    return Array.prototype.slice.call(source.querySelectorAll("[data-refresh]"));
   }
 
-  window.chouettePush = {
-    /** Whether the stream that feeds `elt` is open (then there is nothing to poll). */
-    isOpen: function (elt) {
-      var source = streamElement(elt);
-      return !!(source && source.chouetteStreamOpen);
-    },
-    /** Whether the version an event carries differs from the one the target shows. */
-    stale: function (elt, event) {
-      var selector = elt.getAttribute("hx-target");
-      var target = selector ? document.querySelector(selector) : null;
-      var version = event && event.detail ? event.detail.data : null;
-      return !target || !version || target.getAttribute("data-version") !== version;
-    }
-  };
-
-  function setOpen(event, open) {
-    var source = streamElement(event.target);
-    if (source) {
-      source.chouetteStreamOpen = open;
-      source.setAttribute("data-push", open ? "open" : "polling");
-    }
+  function isStale(refresher, version) {
+    var selector = refresher.getAttribute("hx-target");
+    var target = selector ? document.querySelector(selector) : null;
+    return !target || !version || !target.hasAttribute("data-version") ||
+      target.getAttribute("data-version") !== version;
   }
-  document.addEventListener("htmx:sseOpen", function (event) { setOpen(event, true); });
-  document.addEventListener("htmx:sseError", function (event) { setOpen(event, false); });
-  document.addEventListener("htmx:sseClose", function (event) { setOpen(event, false); });
+
+  function refresh(source, version) {
+    refreshers(source).forEach(function (refresher) {
+      if (version === null || isStale(refresher, version)) {
+        window.htmx.trigger(refresher, "chouette:refresh");
+      }
+    });
+  }
+
+  function setOpen(source, open) {
+    source.chouetteStreamOpen = open;
+    source.setAttribute("data-push", open ? "open" : "polling");
+  }
+
+  document.addEventListener("htmx:sseOpen", function (event) {
+    var source = event.target, stream = event.detail && event.detail.source;
+    setOpen(source, true);
+    if (stream && (!listened || !listened.has(stream))) {
+      if (listened) { listened.add(stream); }
+      stream.addEventListener("changed", function (message) { refresh(source, message.data); });
+    }
+  });
+  document.addEventListener("htmx:sseError", function (event) { setOpen(event.target, false); });
+  document.addEventListener("htmx:sseClose", function (event) { setOpen(event.target, false); });
+
+  // The fallback: poll while the stream is not open (a proxy that cannot hold it, a worker
+  // restarting, a browser without EventSource).
+  function poll() {
+    Array.prototype.forEach.call(document.querySelectorAll("[sse-connect]"), function (source) {
+      // An open stream is enough, unless the last fetch it caused failed: then poll until
+      // one succeeds (the stream will not say the same version twice).
+      if (source.chouetteStreamOpen && !source.chouetteFetchFailed) { return; }
+      var every = parseFloat(source.getAttribute("data-poll-seconds") || "4") * 1000;
+      var now = Date.now();
+      if (!source.chouetteLastPoll || now - source.chouetteLastPoll >= every) {
+        source.chouetteLastPoll = now;
+        refresh(source, null);
+      }
+    });
+  }
+  window.setInterval(poll, 1000);
+
+  function refresherSource(event) {
+    var elt = event.detail && event.detail.elt;
+    return elt && elt.hasAttribute && elt.hasAttribute("data-refresh") ? streamElement(elt) : null;
+  }
+  function streamElement(elt) { return elt.closest ? elt.closest("[sse-connect]") : null; }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var source = refresherSource(event);
+    if (source) { source.chouetteFetchFailed = !event.detail.successful && event.detail.xhr.status !== 304; }
+  });
+  ["htmx:sendError", "htmx:timeout"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      var source = refresherSource(event);
+      if (source) { source.chouetteFetchFailed = true; }
+    });
+  });
 
   // ---------------------------------------------------------------- what the reader does
 
@@ -135,7 +179,7 @@
     var live = target && target.hasAttribute && target.hasAttribute("data-version");
     acting = null;
     if (config.verb && config.verb !== "get" && config.elt) {
-      acting = config.elt.closest ? (config.elt.closest("form") || config.elt) : config.elt;
+      acting = config.elt.form || (config.elt.closest && config.elt.closest("form")) || config.elt;
     }
     if (!live) { return; }
     // A stale page (409) or a form without its seq (400) shows the table as it is now.
@@ -161,5 +205,10 @@
     if (isAction(event)) { sending = Math.max(0, sending - 1); }
   });
   document.addEventListener("htmx:afterSwap", function () { restoreDrafts(); acting = null; });
+
+  // Print buttons (no inline handlers: the pages run under a Content-Security-Policy).
+  document.addEventListener("click", function (event) {
+    if (event.target.closest && event.target.closest("[data-print]")) { window.print(); }
+  });
   document.addEventListener("htmx:swapError", function () { acting = null; });
 })();

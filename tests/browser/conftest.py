@@ -70,20 +70,27 @@ class LiveServer:
             db.engine.dispose()
 
 
-@pytest.fixture
-def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+def start_live_server(tmp_path: Path, **config: Any) -> LiveServer:
     """A fresh app (database built by the migrations, as `make run` does) on a free port."""
     app = create_app(
         {
             "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'live.sqlite'}",
             "SECRET_KEY": "browser-tests",
             "PASSWORD_HASH_METHOD": TEST_HASH,
+            **config,
         }
     )
     with app.app_context():
         upgrade_database()
     server = LiveServer(app)
     server.start()
+    return server
+
+
+@pytest.fixture
+def live_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """The app on a free port, stopped after the test."""
+    server = start_live_server(tmp_path)
     yield server
     server.stop()
 

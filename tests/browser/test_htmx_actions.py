@@ -55,11 +55,10 @@ def test_an_htmx_request_outside_any_form_carries_the_csrf_header(page: Page, li
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_role("heading", name="Hello, Olga")).to_be_visible()
     page.goto(f"{base}/nights/{night.id}")
-    statuses: list[int] = []
-    page.on("response", lambda response: statuses.append(response.status) if response.request.method == "POST" else None)
-    page.evaluate(f"htmx.ajax('POST', '/nights/{night.id}/close', {{target: '#flash', swap: 'outerHTML'}})")
+    with page.expect_response(lambda response: response.request.method == "POST") as answer:
+        page.evaluate(f"htmx.ajax('POST', '/nights/{night.id}/close', {{target: '#flash', swap: 'outerHTML'}})")
     expect(page.locator("#flash")).to_contain_text("The night is closed.")
-    assert statuses == [200]
+    assert answer.value.status == 200
 
 
 @pytest.mark.browser

@@ -12,7 +12,7 @@ from chouette import commands, services
 from chouette.engine import legal_moves
 from chouette.extensions import db
 from chouette.models import Member
-from tests.browser.conftest import OFF_SITE
+from tests.browser.conftest import OFF_SITE, start_live_server
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
 pytestmark = pytest.mark.browser
@@ -211,3 +211,88 @@ def test_what_is_being_typed_survives_a_change_pushed_by_another_device(browser:
     expect(table.locator(".correction")).to_contain_text("the team bore off first")
     expect(tablet.locator(f"#join-player-{room.table_id}")).to_have_value("Zo")
     tablet.context.close()
+
+
+def test_a_page_whose_stream_cannot_be_held_polls_instead(browser: Browser, live_server):
+    """A proxy that refuses the stream: the page falls back to polling and stays current."""
+    room = Room(live_server)
+    room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")})
+    context = device(browser, PHONE)
+    context.route("**/stream", lambda route: route.fulfill(status=502, body="Bad gateway"))
+    phone = context.new_page()
+    sign_in(phone, live_server.url, room.members["C"])
+    phone.goto(room.url)
+    room.play({"type": "double", "by": "box", "cubes": ["C"]})
+    expect(live(phone, room)).to_have_attribute("data-version", f"{room.seq()}-1")
+    expect(live(phone, room).get_by_role("button", name="Take")).to_be_visible()
+    assert phone.locator(".live-push").get_attribute("data-push") == "polling"
+    context.close()
+
+
+def test_a_stream_that_ends_reconnects_by_itself_and_catches_up(browser: Browser, tmp_path):
+    """Streams that last a second (as after a worker restart): the page reconnects each time
+    and shows every change, without a reload."""
+    server = start_live_server(tmp_path, PUSH_STREAM_SECONDS=1.0, PUSH_KEEPALIVE_SECONDS=0.5)
+    try:
+        room = Room(server)
+        room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")})
+        tablet = open_table(browser, room, room.owner, TABLET)
+        streams: list[str] = []
+        tablet.on("request", lambda request: streams.append(request.url) if request.url.endswith("/stream") else None)
+        tablet.evaluate("window.chouetteNoReload = true")
+        for event in ({"type": "double", "by": "box", "cubes": ["C"]}, {"type": "take", "cube": "C"},
+                      {"type": "double", "by": "C"}, {"type": "take", "cube": "C"}):
+            tablet.wait_for_timeout(1200)  # across the end of a stream
+            room.play(event)
+            expect(live(tablet, room)).to_have_attribute("data-version", f"{room.seq()}-1")
+        assert len(streams) >= 3  # it did reconnect, and caught up each time
+        assert tablet.evaluate("window.chouetteNoReload") is True
+        tablet.context.close()
+    finally:
+        server.stop()
+
+
+def test_pages_render_with_every_other_host_hanging(browser: Browser, live_server):
+    """The club's wifi without internet: any other host hangs. The table page and the big
+    screen ask nothing of them, so they render at once, htmx and push working."""
+    room = Room(live_server)
+    room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")})
+    context = browser.new_context(viewport=TABLET)
+    elsewhere: list[str] = []
+    context.route(OFF_SITE, lambda route: elsewhere.append(route.request.url))  # never answered: hangs
+    page = context.new_page()
+    sign_in(page, live_server.url, room.owner)
+    for path in (f"/tables/{room.table_id}", "/display"):
+        # A page that waited for a hanging host would not reach "load" before this bound.
+        page.goto(f"{live_server.url}{path}", wait_until="load", timeout=3000)
+        assert page.evaluate("typeof window.htmx") == "object"
+        assert page.evaluate("typeof window.Idiomorph") == "object"
+    expect(page.locator("#display-board")).to_be_visible()
+    assert elsewhere == []
+    context.close()
+
+
+def test_a_stale_page_says_so_in_place_and_shows_the_table_as_it_is(browser: Browser, live_server):
+    room = Room(live_server)
+    room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")})
+    context = device(browser, TABLET)
+    context.route("**/stream", lambda route: route.fulfill(status=502, body="Bad gateway"))  # no push
+    tablet = context.new_page()
+    sign_in(tablet, live_server.url, room.owner)
+    tablet.goto(room.url)
+    seq = room.seq()
+    room.play({"type": "double", "by": "box", "cubes": ["C"]})  # another device, unseen yet
+    # The page still offers what it offered: the box doubles D. The server says no.
+    live(tablet, room).locator("input[name=cubes][value=D]").check()
+    button = live(tablet, room).get_by_role("button", name="The box doubles the ticked cubes")
+    button.scroll_into_view_if_needed()
+    tablet.evaluate("window.scrollBy(0, 200)")
+    before = tablet.evaluate("window.scrollY")
+    button.click()
+    error = live(tablet, room).locator(".live-error")
+    expect(error).to_be_visible()
+    expect(error).to_be_in_viewport()
+    expect(live(tablet, room)).to_have_attribute("data-version", f"{seq + 1}-1")
+    assert tablet.evaluate("window.scrollY") == before
+    assert room.seq() == seq + 1  # nothing written
+    context.close()

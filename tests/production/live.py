@@ -34,7 +34,9 @@ def free_port() -> int:
 
 
 class Gunicorn:
-    """``gunicorn 'app:create_app()'`` with sync workers on a SQLite file, as in production."""
+    """``gunicorn 'app:create_app()'`` from the repository's root, so with its gunicorn.conf.py
+    (threaded workers), on a SQLite file as in production; ``extra_env={"DATABASE_URL": ...}``
+    puts it on another database (several of them make several app nodes)."""
 
     def __init__(self, database: Path, *, workers: int = 2, log: Path | None = None,
                  extra_env: dict[str, str] | None = None, access_log: Path | None = None) -> None:

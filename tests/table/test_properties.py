@@ -129,3 +129,75 @@ def test_corrections_keep_zero_sums_and_replay_identically(data, table):
     points, cents = money(corrected)
     assert sum(points.values()) == 0 and sum(cents.values()) == 0
     assert fingerprint(fold(table, corrected.effective)) == fingerprint(corrected)
+
+
+DROP_SETTINGS = st.fixed_dictionaries({
+    "cube_mode": st.sampled_from(["multi", "single"]),
+    "beavers": st.booleans(),
+    "extras": st.booleans(),
+    "jacoby": st.booleans(),
+    "all_but_one": st.sampled_from(["off", "forced_drop"]),
+    "all_but_one_min_players": st.integers(3, 6),
+    "partner_min_players": st.sampled_from([0, 3, 8]),
+    "partner_share_percent": st.sampled_from([33, 50, 100]),
+    "stake_cents": st.integers(1, 1000),
+})
+
+
+def _cube_after(state, number, member):
+    """The member's cube in game ``number``: the game in progress, or its record."""
+    if state.game is not None and state.game.number == number:
+        return state.game.cubes[member]
+    return {c.member: c for c in state.games[number - 1].cubes}[member]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=st.data(), table=DROP_SETTINGS)
+def test_money_booked_at_a_drop_is_what_it_contributes_at_the_end_of_its_game(data, table):
+    # RULES 2.5, 2.10 and the README: a drop is final and booked the moment it is made; the
+    # ledger rows it writes (money_changes, as commands.ledger_changes) are, for every
+    # member whose cube it ended, exactly what that cube is worth in the game's final money.
+    # And every member who dropped may leave at once (RULES 2.2).
+    from chouette.ledger.games import game_cents, game_points
+    from chouette.standings import money_changes
+    from chouette.table import new_table
+
+    if table["extras"] and table["beavers"]:
+        table = {**table, "raccoons": data.draw(st.booleans())}
+    final, events = night(data, table, games=data.draw(st.integers(1, 4)))
+    state = new_table(table)
+    booked = []  # (game, member, points, cents) booked by a drop event
+    drops = 0
+    for event in events:
+        before, state = state, apply_event(state, event)
+        if event["type"] != "drop" or "extra" in event:
+            continue
+        drops += 1
+        game = before.game
+        ended = [m for m in game.members if game.cubes[m].is_live
+                 and not _cube_after(state, game.number, m).is_live]
+        assert ended, f"the drop {event} ended no cube"
+        rows = money_changes(before, state)
+        for member in ended:
+            mine = [(p, c) for number, player, p, c in rows
+                    if number == game.number and player == member]
+            booked.append((game.number, member, sum(p for p, _ in mine),
+                           sum(c for _, c in mine)))
+            cube = _cube_after(state, game.number, member)
+            has_extra = state.game is not None and any(
+                member in (e.giver, e.taker) and e.status == "live" for e in state.game.extras)
+            is_captain_who_won = (state.game is not None and cube.status == "won"
+                                  and member == state.game.seat_captain)
+            if state.game is not None and not has_extra and not is_captain_who_won:
+                apply_event(state, {"type": "leave", "player": member})  # must not raise
+    assert fingerprint(state) == fingerprint(final)
+    for number, member, points, cents in booked:
+        if number > len(final.games):
+            continue  # the game is still going: its drops are checked against the end only
+        record = final.games[number - 1]
+        pair = dict(record.pairs)[member]
+        share = final.settings.partner_share_percent
+        assert points == pair == game_points(record.box, record.partner, [(member, pair)],
+                                             (), share)[member]
+        assert cents == game_cents(record.box, record.partner, [(member, pair)], (), share,
+                                   stake_cents=final.settings.stake_cents)[member]

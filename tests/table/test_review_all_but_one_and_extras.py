@@ -195,21 +195,32 @@ def test_extras_window_closes_with_the_next_cube_action():
         apply_event(state, extra("C"))
 
 
-def test_extra_follows_the_taker_who_drops_a_box_redouble():
-    # Choice: when E's own cube ends by a drop, the extra is settled as a single the same
-    # way (E loses 2 to B), fee kept.
+def test_extra_stays_live_when_the_taker_drops_a_box_redouble():
+    # RULES 2.5, 2.7: an extra is a cube; when E's own cube ends by his drop the game goes
+    # on for the extra, and the board's result settles it (fee kept).
     state = run(lone_take(extras=True), extra("B"), double("E"), take("E"),
                 double("box", "E"), drop("E"))
-    assert state.game is None
-    assert extras_of(state) == {("B", "E"): -1}
-    assert points(state) == {"A": 3 + 4, "B": -1 + 1, "C": -1, "D": -1, "E": -4 - 1}
+    assert state.game is not None and not state.game.live
+    assert points(state) == {"A": 3 + 4, "B": -1 - 1, "C": -1, "D": -1, "E": -4 + 1}
+    with pytest.raises(TableError, match="E has a live cube"):
+        apply_event(state, leave("E"))
+    won = run(state, result("team"))
+    assert extras_of(won) == {("B", "E"): 2 + 1}
+    assert points(won) == {"A": 7, "B": -1 - 3, "C": -1, "D": -1, "E": -4 + 3}
+    lost = run(state, result("box"))
+    assert extras_of(lost) == {("B", "E"): -2 + 1}
+    assert points(lost) == {"A": 7, "B": -1 + 1, "C": -1, "D": -1, "E": -4 - 1}
 
 
-def test_extra_follows_the_taker_whose_double_the_box_drops():
-    # Choice: the box's drop of E's redouble also ends the extra: B pays E 2 (plus the fee).
+def test_extra_stays_live_when_the_box_drops_the_takers_double():
+    # The box's drop of E's redouble ends E's own cube (+2), not B's extra: the board's
+    # result settles it.
     state = run(lone_take(extras=True), extra("B"), double("E"), drop("E"))
-    assert extras_of(state) == {("B", "E"): 3}
-    assert points(state) == {"A": 3 - 2, "B": -1 - 3, "C": -1, "D": -1, "E": 2 + 3}
+    assert state.game is not None
+    state = run(state, result("box"))
+    assert extras_of(state) == {("B", "E"): -2 + 1}
+    assert points(state) == {"A": 3 - 2, "B": -1 + 1, "C": -1, "D": -1, "E": 2 - 1}
+    assert len(state.games) == 1
 
 
 def test_extras_in_single_cube_mode():

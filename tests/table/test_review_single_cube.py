@@ -88,9 +88,12 @@ def test_single_cube_captain_beaver_does_not_touch_members_who_dropped():
 
 
 def test_single_cube_new_captain_beaver_decides_after_the_captain_dropped():
-    state = run(single("ABCDE", **BEAVERS), double("box"), drop("B"), take("C"), beaver("D"),
-                take("E"))
-    # C, the best-placed taker, is the new captain; his take decides for D and E.
+    state = run(single("ABCDE", **BEAVERS), double("box"), drop("B"), take("C"))
+    # C, the best-placed taker, is the new captain; his take decides for D and E, and D's
+    # beaver is refused (RULES 2.4: the captain's decision).
+    with pytest.raises(TableError, match="C beavers for the team, D takes or drops"):
+        apply_event(state, beaver("D"))
+    state = run(state, take("D"), take("E"))
     assert state.captain == "C"
     assert [state.game.cubes[m].value for m in "CDE"] == [2, 2, 2]
     assert state.game.pending == []

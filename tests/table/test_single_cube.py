@@ -82,8 +82,17 @@ def test_captain_beaver_decides_for_all_members_who_took():
     assert [state.game.cubes[m].value for m in "BC"] == [4, 4]
 
 
-def test_a_member_beaver_without_the_captain_is_a_take():
-    state = run(single(beavers=True), double("box"), take("B"), beaver("C"), take("D"))
+def test_single_cube_beaver_by_a_member_other_than_the_captain_is_refused():
+    # RULES 2.4: a beaver with a single cube is a decision of the captain; a member's
+    # beaver is refused with that reason (it was once taken silently as a take).
+    state = run(single(beavers=True), double("box"), take("B"))
+    with pytest.raises(TableError, match="a beaver is the captain's decision: B beavers for "
+                                         "the team, C takes or drops"):
+        apply_event(state, beaver("C"))
+    # Before the captain answers, too.
+    with pytest.raises(TableError, match="captain's decision: B beavers"):
+        apply_event(run(single(beavers=True), double("box")), beaver("D"))
+    state = run(state, take("C"), take("D"))
     assert [state.game.cubes[m].value for m in "BCD"] == [2, 2, 2]
 
 

@@ -9,7 +9,7 @@ import pytest
 from flask import Flask, render_template
 from markupsafe import Markup
 
-from chouette.engine import Position, legal_moves
+from chouette.engine import Position
 from chouette.table.cubes import MemberCube
 from chouette.web.board import board_context, legal_steps, render_cube_list
 from chouette.web.board_cubes import CubeView
@@ -362,7 +362,7 @@ def test_fragment_with_htmx_target_and_error(app):
     html = render_fragment(
         app, hx_target="#table-12", move_error="You must play both dice.", board_assets=False
     )
-    assert 'hx-post="/tables/12/move" hx-target="#table-12" hx-swap="outerHTML"' in html
+    assert 'hx-post="/tables/12/move" hx-target="#table-12" hx-swap="morph"' in html
     assert 'role="alert">You must play both dice.' in html
     assert "board.js" not in html
 
@@ -396,16 +396,38 @@ def test_docstring_examples_run():
     assert doctest.testmod(board).failed == 0
 
 
-def test_legal_plays_list_each_play_and_the_other_order_of_a_checkers_two_dice():
-    from chouette.web.board import legal_plays
+def test_interactive_board_carries_the_tap_graph_and_an_upright_drawing(app):
+    from chouette.web.board_taps import decode, offered_targets
 
-    plays = {frozenset(play.split(" ")) for play in legal_plays(Position.initial(), (2, 1)).split(";")}
-    assert {"24/22", "22/21"} in [set(p) for p in plays] and {"24/23", "23/21"} in [set(p) for p in plays]
-    # Every legal play of the engine is there.
-    engine = {frozenset(f"{a}/{b}" for a, b, _hit in move.steps) for move in legal_moves(Position.initial(), (2, 1))}
-    assert engine <= plays
-    # The other order is left out when the point between is blocked: with 6-5, 24/13 goes
-    # through 18; through 19 (the opponent's 6 point, five checkers) it may not.
-    sixty_five = [set(play.split(" ")) for play in legal_plays(Position.initial(), (6, 5)).split(";")]
-    assert any({"24/18", "18/13"} <= play for play in sixty_five)
-    assert not any("24/19" in play for play in sixty_five)
+    html = render_fragment(app)
+    taps = re.search(r'data-taps="([^"]+)"', html)
+    assert taps is not None
+    graph = decode(taps.group(1).replace("&gt;", ">"))
+    assert sorted(offered_targets(graph, 0)[24]) == [13, 18]
+    assert html.count("<svg") == 2 and 'class="board portrait bottom-box"' in html
+    assert 'data-board-undo hidden' in html and 'data-board-clear hidden' in html
+
+
+def test_read_only_board_has_one_drawing_and_no_tap_graph():
+    context = board_context(12, Position.initial(), on_roll="box", dice=(6, 5), interactive=False)
+    assert context["taps"] == "" and str(context["board_svg"]).count("<svg") == 1
+
+
+def test_every_point_bar_and_tray_say_where_board_js_draws_their_checkers():
+    from chouette.web.board_portrait import render_portrait_board
+
+    position = Position.from_points({25: 1, 6: 13}, {25: 2, 6: 11})
+    for svg in (
+        render_board(position, on_roll="team", dice=(3, 1)),
+        render_portrait_board(position, on_roll="team", dice=(3, 1)),
+    ):
+        root = parse(svg)
+        points = [g for g in root.iter(f"{SVG}g") if "point" in g.get("class", "").split()]
+        assert len(points) == 24 and all(len(g.get("data-stack").split()) == 5 for g in points)
+        bar = next(g for g in root.iter(f"{SVG}g") if g.get("class", "").startswith("bar-area"))
+        assert bar.get("data-mover") == "1" and bar.get("data-other") == "2"
+        assert bar.get("data-stack-box") and bar.get("data-stack-team")
+        tray = next(g for g in root.iter(f"{SVG}g") if g.get("class") == "tray" and g.get("data-point") == "0")
+        assert len(tray.get("data-slabs").split()) == 8
+        six = next(g for g in points if g.get("data-point") == "6")
+        assert six.get("data-mover") == "13" and six.get("data-other") == "0"

@@ -186,3 +186,45 @@ def test_flask_db_upgrade_builds_a_fresh_database_from_the_package_migrations(tm
 
     assert version == ScriptDirectory(MIGRATIONS_DIR).get_current_head()
     assert triggers == {"table_event_no_update", "table_event_no_delete"}
+
+
+@sqlite_only
+def test_a_signed_in_get_reads_while_a_writer_holds_the_lock(app, client):
+    """Every GET starts as a reader: loading the member never waits for SQLite's write lock,
+    so the phones fetching a pushed table do not queue behind a command (or block it)."""
+    from tests.factories import PASSWORD, gen_member, gen_night
+
+    with app.app_context():
+        member = gen_member("player", name="Pia")
+        night_id = gen_night().id
+        path = db.engine.url.database
+    assert client.post("/auth/login", data={"username": member.username, "password": PASSWORD}).status_code == 303
+    writer = sqlite3.connect(path, timeout=0.2, isolation_level=None)
+    try:
+        writer.execute("BEGIN IMMEDIATE")  # a command in the middle of its transaction
+        for url in ("/", "/account", f"/nights/{night_id}", "/players/"):
+            assert client.get(url).status_code == 200, url
+        writer.execute("ROLLBACK")
+    finally:
+        writer.close()
+
+
+@sqlite_only
+def test_a_post_still_takes_the_write_lock_first(app, client):
+    from tests.factories import PASSWORD, gen_member
+
+    with app.app_context():
+        member = gen_member("player", name="Pia")
+    assert client.post("/auth/login", data={"username": member.username, "password": PASSWORD}).status_code == 303
+    with app.test_request_context("/account", method="POST"):
+        from chouette.extensions import readers_never_lock
+
+        readers_never_lock()
+        db.session.execute(text("SELECT 1"))
+        raw = sqlite3.connect(db.engine.url.database, timeout=0.2, isolation_level=None)
+        try:
+            with pytest.raises(sqlite3.OperationalError, match="locked"):
+                raw.execute("BEGIN IMMEDIATE")
+        finally:
+            raw.close()
+        db.session.rollback()

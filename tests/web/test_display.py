@@ -116,8 +116,8 @@ def test_display_is_public_and_shows_every_open_table(app, client, organizer, ni
     assert html.startswith("<!doctype html>") and 'data-theme="dark"' in html
     assert html.count('class="display-table') == 2
     assert "Table one" in html and "Table two" in html
-    assert 'id="display-board"' in html and 'hx-trigger="every 2s"' in html
-    assert 'hx-get="/display"' in html
+    assert 'id="display-board"' in html and 'sse-connect="/display/stream"' in html
+    assert 'hx-get="/display"' in html and 'data-poll-seconds="2"' in html
     assert response.headers["Vary"] and "HX-Request" in response.headers["Vary"]
 
 
@@ -128,7 +128,11 @@ def test_htmx_gets_the_polled_fragment_alone(app, client, htmx, organizer, night
     html = response.get_data(as_text=True).strip()
     assert html.startswith('<section id="display-board"') and html.endswith("</section>")
     assert "<html" not in html and "Table one" in html
-    assert 'hx-trigger="every 2s"' in html and 'hx-swap="outerHTML"' in html
+    assert "sse-connect" not in html  # the stream is the page's, never swapped away
+    with app.app_context():
+        from chouette import services
+
+        assert f'data-version="{services.display_version(None)}"' in html
 
 
 def test_display_is_read_only(app, client, night_id):
@@ -165,7 +169,7 @@ def test_a_command_changes_the_etag_and_the_screen(app, client, htmx, organizer,
     assert changed.status_code == 200
     assert etag_of(changed) != etag_of(first)
     html = changed.get_data(as_text=True)
-    assert re.search(r'class="cube owner-middle status-live offered".*?<b class="cube-face">1</b>'
+    assert re.search(r'class="cube owner-middle status-live offered to-answer-member".*?<b class="cube-face">1</b>'
                      r'.*?<b class="cube-face cube-offer">2</b>', html, re.DOTALL)
     assert "to answer" in html
     assert client.get("/display", headers={**htmx, "If-None-Match": etag_of(changed)}).status_code == 304
@@ -352,7 +356,9 @@ def test_one_nights_screen_shows_only_that_night(app, client, htmx, night_id):
         response = client.get(f"/display/{night_id}", headers=headers)
         html = response.get_data(as_text=True)
         assert response.status_code == 200 and "Ours" in html and "Theirs" not in html
-        assert f'hx-get="/display/{night_id}"' in html
+        if not headers:  # the page fetches and listens to its own night only
+            assert f'hx-get="/display/{night_id}"' in html
+            assert f'sse-connect="/display/{night_id}/stream"' in html
 
 
 def test_a_closed_nights_screen_says_so(app, client, htmx, organizer, night_id):
@@ -414,3 +420,115 @@ def test_display_clear_cache_forgets_every_table_drawn(app, client, htmx, night_
     assert display._table_html._found
     display.clear_cache()
     assert not display._table_html._found
+
+
+# --- every cube's true state, at once -----------------------------------------------------
+
+
+def cube_cell(html: str, name: str) -> str:
+    """The cube cell of ``name``'s row on the screen."""
+    found = re.search(rf'<span>{name}</span></td>\s*<td class="dt-cube">(.*?)</td>', html, re.DOTALL)
+    assert found, f"no row for {name}"
+    return found.group(1)
+
+
+def status_of(html: str) -> str:
+    return re.search(r'<p class="dt-status">([^<]*)</p>', html).group(1)
+
+
+def test_a_members_answer_to_the_boxs_double_shows_at_once(app, client, htmx, organizer, night_id):
+    """The box's double of several cubes is applied once every member answered; until then
+    each member's answer is shown on his row, and only those still thinking are 'to answer'."""
+    table_id = new_table(app, night_id, "Table one", seat, organizer, ["Ann", "Bob", "Cy", "Dee"])
+    with app.app_context():
+        play(table_id, organizer, {"type": "double", "by": "box", "cubes": ["Bob", "Cy", "Dee"]})
+    first = client.get("/display", headers=htmx)
+    html = first.get_data(as_text=True)
+    assert all("to answer" in cube_cell(html, name) for name in ("Bob", "Cy", "Dee"))
+    assert status_of(html) == "Game 1: waiting for Bob, Cy, Dee"
+
+    with app.app_context():
+        play(table_id, organizer, {"type": "take", "cube": "Bob"})
+    took = client.get("/display", headers={**htmx, "If-None-Match": etag_of(first)})
+    assert took.status_code == 200 and etag_of(took) != etag_of(first)
+    html = took.get_data(as_text=True)
+    assert "to answer" not in cube_cell(html, "Bob") and "takes" in cube_cell(html, "Bob")
+    assert "answer-take" in cube_cell(html, "Bob")
+    assert "to answer" in cube_cell(html, "Cy") and "to answer" in cube_cell(html, "Dee")
+    assert status_of(html) == "Game 1: waiting for Cy, Dee"
+
+    with app.app_context():
+        play(table_id, organizer, {"type": "drop", "cube": "Cy"})
+    dropped = client.get("/display", headers={**htmx, "If-None-Match": etag_of(took)})
+    assert dropped.status_code == 200
+    html = dropped.get_data(as_text=True)
+    assert "drops" in cube_cell(html, "Cy") and "takes" in cube_cell(html, "Bob")
+    assert status_of(html) == "Game 1: waiting for Dee"
+
+    with app.app_context():
+        play(table_id, organizer, {"type": "take", "cube": "Dee"})
+    html = client.get("/display", headers={**htmx, "If-None-Match": etag_of(dropped)}).get_data(
+        as_text=True)
+    # Every member answered: the answers are applied and the cubes show their new state.
+    assert "owns" in cube_cell(html, "Bob") and '<b class="cube-face">2</b>' in cube_cell(html, "Bob")
+    assert "status-dropped" in cube_cell(html, "Cy")
+    assert "offered" not in html and "waiting for" not in html
+
+
+def test_the_status_names_the_box_when_he_must_answer(app, client, htmx, organizer, night_id):
+    table_id = new_table(app, night_id, "Table one", seat, organizer, ["Ann", "Bob", "Cy", "Dee"])
+    with app.app_context():
+        play(table_id, organizer, {"type": "double", "by": "Dee"}, {"type": "double", "by": "Cy"})
+    html = client.get("/display", headers=htmx).get_data(as_text=True)
+    assert status_of(html) == "Game 1: waiting for Ann (box)"
+    assert "box to answer" in cube_cell(html, "Dee") and "box to answer" in cube_cell(html, "Cy")
+
+
+def test_extra_cubes_show_on_the_lone_takers_row(app, client, htmx, organizer, night_id):
+    with app.app_context():
+        table = gen_table(services.get_night(night_id), name="Extras",
+                          settings={**services.TABLE_DEFAULTS, "extras": True})
+        table_id = table.id
+        seat(table_id, organizer, ["Ann", "Bob", "Cy", "Dee"])
+        play(table_id, organizer, {"type": "double", "by": "box", "cubes": ["Bob", "Cy", "Dee"]},
+             {"type": "take", "cube": "Bob"}, {"type": "drop", "cube": "Cy"},
+             {"type": "drop", "cube": "Dee"}, {"type": "extra", "from": "Cy", "to": "Bob"})
+        db.session.commit()
+    html = client.get("/display", headers=htmx).get_data(as_text=True)
+    assert "extra from Cy" in cube_cell(html, "Bob")
+    assert "extra from" not in cube_cell(html, "Dee")
+
+
+def test_the_answers_and_who_is_waited_for_speak_italian(app, client, htmx, organizer, night_id):
+    table_id = new_table(app, night_id, "Tavolo uno", seat, organizer, ["Ann", "Bob", "Cy", "Dee"])
+    with app.app_context():
+        play(table_id, organizer, {"type": "double", "by": "box", "cubes": ["Bob", "Cy"]},
+             {"type": "take", "cube": "Bob"})
+    html = client.get("/display", headers={**htmx, "Accept-Language": "it"}).get_data(as_text=True)
+    assert status_of(html) == "Partita 1: si attende Cy"
+    assert '<span class="cube-note">accetta</span>' in cube_cell(html, "Bob")
+
+
+def test_screens_fetching_the_same_version_draw_it_once(app, client, htmx, organizer, night_id):
+    """After a push every TV fetches the same version: the first one draws it, the others are
+    served that drawing (the page is the same for every viewer of the screen)."""
+    from flask import template_rendered
+
+    from chouette.web import display
+
+    new_table(app, night_id, "Table one", seat, organizer, ["Ann", "Bob", "Cy", "Dee"])
+    display.clear_cache()
+    drawn: list[str] = []
+
+    def note(sender, template, context, **extra):
+        drawn.append(template.name)
+
+    template_rendered.connect(note, app)
+    try:
+        answers = [app.test_client().get("/display", headers=htmx) for _screen in range(5)]
+    finally:
+        template_rendered.disconnect(note, app)
+    assert {answer.status_code for answer in answers} == {200}
+    assert len({answer.get_data() for answer in answers}) == 1
+    assert len({answer.headers["ETag"] for answer in answers}) == 1
+    assert drawn.count("display/_board.html") == 1

@@ -126,3 +126,17 @@ def test_render_if_changed_answers_304_while_the_version_is_unchanged(app: Flask
     changed = client.get("/polled", headers={"HX-Request": "true", "If-None-Match": first.headers["ETag"]})
     assert changed.status_code == 200 and changed.headers["ETag"] != first.headers["ETag"]
     assert "HX-Request" in changed.headers["Vary"] and changed.headers["Cache-Control"] == "no-cache"
+
+
+def test_every_page_carries_a_content_security_policy_without_inline_script_or_eval(app, client):
+    from tests.factories import gen_member
+
+    with app.app_context():
+        gen_member("admin")
+    for url in ("/auth/login", "/display"):
+        response = client.get(url)
+        policy = response.headers["Content-Security-Policy"]
+        assert "script-src 'self';" in policy and "unsafe" not in policy
+        html = response.get_data(as_text=True)
+        assert "<script>" not in html and " onclick=" not in html and "hx-on" not in html
+        assert '"allowEval": false' in html  # htmx evaluates nothing either

@@ -97,10 +97,24 @@ def test_ledger_of_a_missing_night_is_404(app, client, login_as):
     assert client.get("/nights/999/ledger").status_code == 404
 
 
-def test_a_player_sees_the_ledger(app, client, login_as, night):
-    login_as("player")
+def test_a_player_sees_the_ledger_of_a_night_he_played(app, client, login_as, night):
+    login_as("player", name="Cy")
     response = client.get(f"/nights/{night}/ledger")
     assert response.status_code == 200 and b'data-player="Bob"' in response.data
+
+
+def test_a_player_who_did_not_play_the_night_is_refused_its_ledger_and_settle_up(app, client, login_as, night, htmx):
+    login_as("player", name="Eve")
+    for url in (f"/nights/{night}/ledger", f"/nights/{night}/settle", f"/nights/{night}/settle?scope=all"):
+        page = client.get(url)
+        assert page.status_code == 403
+        text = page.get_data(as_text=True)
+        assert "Only the players of this night and the organizers see its money." in text
+        assert "€4.00" not in text and "Bob" not in text
+        fragment = client.get(url, headers=htmx)
+        assert fragment.status_code == 403 and b"Bob" not in fragment.data
+    night_page = client.get(f"/nights/{night}").get_data(as_text=True)
+    assert f"/nights/{night}/ledger" not in night_page and f"/nights/{night}/settle" not in night_page
 
 
 # --------------------------------------------------------------------------- settle-up page
@@ -119,7 +133,7 @@ def test_settle_page_and_fragment(app, client, login_as, htmx, night):
 
 
 def test_a_player_sees_the_settle_up_without_the_ticks(app, client, login_as, night):
-    login_as("player")
+    login_as("player", name="Bob")
     html = client.get(f"/nights/{night}/settle").get_data(as_text=True)
     assert 'data-payer="Bob" data-payee="Ann"' in html
     assert ">Paid</button>" not in html and "/payments" not in html
@@ -442,6 +456,6 @@ def test_a_player_sees_no_undo_button(app, client, login_as, night):
     with app.app_context():
         services.record_payment(night, payer="Bob", payee="Ann", cents=400, method="cash",
                                 actor=gen_member("organizer"))
-    login_as("player")
+    login_as("player", name="Cy")
     html = client.get(f"/nights/{night}/settle").get_data(as_text=True)
     assert 'id="payments"' in html and "Undo the last payment" not in html

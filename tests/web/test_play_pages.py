@@ -136,7 +136,7 @@ def test_live_page_needs_signing_in_and_an_existing_table(app, client, table, lo
 def test_seats_show_box_captain_line_next_up_consulting_and_money(app, client, table, login_as):
     table.seat("ABCD")
     table.play({"type": "double", "by": "box", "cubes": ["C"]}, {"type": "drop", "cube": "C"})
-    login_as("player")
+    login_as("player", name="D")  # he plays tonight: he sees the night's money
     html = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
     seats = html[html.index('id="table-seats'):html.index('id="table-history')]
     rows = re.findall(r'<tr class="seat-(\w+)[^"]*">\s*<td class="seat-role">([^<]+)', seats)

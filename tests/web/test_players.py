@@ -129,7 +129,7 @@ def test_a_voided_game_counts_no_seat_and_no_decision(app, known):
 
 
 def test_player_page_shows_seats_decisions_nights_and_money(app, client, known, login_as):
-    login_as("player")
+    login_as("player", name="Bob")  # his own page: his money too (chouette.web.privacy)
     response = client.get("/players/Bob")
     assert response.status_code == 200
     html = response.data.decode()
@@ -142,13 +142,13 @@ def test_player_page_shows_seats_decisions_nights_and_money(app, client, known, 
 
 
 def test_a_guest_has_a_page_too(app, client, known, login_as):
-    login_as("player")
+    login_as("organizer")
     html = client.get("/players/Cy").data.decode()
     assert "guest" in html and "-€4.00" in html
 
 
 def test_the_chart_is_well_formed_svg_with_one_point_per_game(app, client, known, login_as):
-    login_as("player")
+    login_as("organizer")
     svg = _chart(client.get("/players/Ann").data.decode())
     assert svg.get("role") == "img" and svg.get("data-games") == "3"
     assert svg.find(f"{SVG}title").text == "Balance of Ann, game by game"
@@ -184,7 +184,7 @@ def test_names_with_markup_are_escaped_on_the_page_and_in_the_chart(app, client,
                  + [{"type": "order", "players": names},
                     {"type": "result", "winner": "box", "kind": "single"}], organizer)
         db.session.commit()
-    login_as("player")
+    login_as("organizer")
     response = client.get("/players/%3Cb%3EZo%C3%AB%3C/b%3E")
     assert response.status_code == 200
     html = response.data.decode()
@@ -224,7 +224,7 @@ def test_an_unknown_player_is_404(client, known, login_as, htmx):
 
 
 def test_the_page_follows_the_log_after_a_new_game(app, client, known, login_as):
-    login_as("player")
+    login_as("player", name="Bob")
     assert _chart(client.get("/players/Bob").data.decode()).get("data-games") == "3"
     with app.app_context():
         organizer = gen_member("organizer")
@@ -235,7 +235,7 @@ def test_the_page_follows_the_log_after_a_new_game(app, client, known, login_as)
 
 
 def test_the_player_page_speaks_italian(app, client, known, login_as):
-    login_as("player", locale="it")
+    login_as("player", name="Bob", locale="it")
     html = client.get("/players/Bob").data.decode()
     assert "Decisioni sul cubo" in html and "Saldo di Bob, partita per partita" in html
 

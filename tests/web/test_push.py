@@ -184,7 +184,7 @@ def test_a_table_stream_over_http_is_an_unbuffered_event_stream(app, client, tab
     with app.app_context():
         member = gen_member("player", name="C")
     sign_in(client, member)
-    app.config["PUSH_KEEPALIVE_SECONDS"] = 0.2
+    app.config.update(PUSH_KEEPALIVE_SECONDS=0.2, PUSH_STREAM_SECONDS=60.0)
     response = client.get(f"{table.url}/stream", buffered=False)
     reader = Reader(response.response, response.close)
     try:
@@ -202,7 +202,7 @@ def test_a_table_stream_over_http_is_an_unbuffered_event_stream(app, client, tab
 def test_a_screen_stream_is_public_and_404s_for_no_such_night(app, client, table):
     table.seat("ABCD")
     assert client.get("/display/999/stream").status_code == 404
-    app.config["PUSH_KEEPALIVE_SECONDS"] = 0.2
+    app.config.update(PUSH_KEEPALIVE_SECONDS=0.2, PUSH_STREAM_SECONDS=60.0)
     response = client.get(f"/display/{table.night_id}/stream", buffered=False)
     reader = Reader(response.response, response.close)
     try:
@@ -221,7 +221,8 @@ def test_the_table_page_holds_a_stream_and_polls_only_without_it(app, client, ta
     sign_in(client, member)
     page = client.get(table.url).get_data(as_text=True)
     assert f'sse-connect="{table.url}/stream"' in page
-    assert 'hx-trigger="sse:changed[chouettePush.stale(this, event)], every 4s[!chouettePush.isOpen(this)]"' in page
+    assert 'data-poll-seconds="4"' in page and 'data-refresh' in page
+    assert 'hx-trigger="chouette:refresh"' in page
     fragment = client.get(f"{table.url}/live", headers={"HX-Request": "true"}).get_data(as_text=True)
     assert "sse-connect" not in fragment  # the stream is the page's, never swapped away
     assert f'data-version="{table.seq()}-1"' in fragment
@@ -241,3 +242,13 @@ def test_on_postgresql_a_commit_notifies_the_listeners(app, table):
         assert notices and notices[0].channel == push.CHANNEL
     finally:
         raw.close()
+
+
+def test_a_stream_with_no_time_left_sends_the_version_and_ends(app, client, table):
+    """What a test client or a crawler reading the whole body gets (and a stream at its end)."""
+    table.seat("ABCD")
+    app.config["PUSH_STREAM_SECONDS"] = 0.0
+    body = client.get(f"/display/{table.night_id}/stream").get_data(as_text=True)
+    with app.app_context():
+        assert body == f"retry: {push.RETRY_MS}\nevent: changed\ndata: {services.display_version(table.night_id)}\n\n"
+    assert push.hub(app).streams() == 0

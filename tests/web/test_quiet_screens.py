@@ -115,3 +115,25 @@ def test_an_unknown_etag_or_a_post_goes_to_flask(app, client, screen, night):
     assert client.post("/display").status_code == 405
     assert client.get(f"/display/{night['night_id'] + 999}", headers=HTMX).status_code == 404
     assert shortcut.answered == answered
+
+
+def test_one_members_take_on_the_boxs_double_sends_the_poll_to_flask(app, client, screen, night):
+    """The box doubled two cubes: the first take changes the screen before the second answer."""
+    shortcut, reached = screen
+    with app.app_context():
+        organizer = db.session.get(Member, night["organizer_id"])
+        commands.play(night["table_id"], services.last_seq(night["table_id"]),
+                      {"type": "double", "by": "box", "cubes": ["Bob", "Cy"]}, organizer)
+        db.session.commit()
+    etag = client.get("/display", headers=HTMX).headers["ETag"]
+    assert client.get("/display", headers={**HTMX, "If-None-Match": etag}).status_code == 304
+    with app.app_context():
+        organizer = db.session.get(Member, night["organizer_id"])
+        commands.play(night["table_id"], services.last_seq(night["table_id"]),
+                      {"type": "take", "cube": "Bob"}, organizer)
+        db.session.commit()
+    answered, seen = shortcut.answered, len(reached)
+    changed = client.get("/display", headers={**HTMX, "If-None-Match": etag})
+    assert changed.status_code == 200 and changed.headers["ETag"] != etag
+    assert "takes" in changed.get_data(as_text=True)
+    assert shortcut.answered == answered and len(reached) == seen + 1

@@ -1,0 +1,774 @@
+"""Push under a festival's load: how fast a command reaches every open page and every screen.
+
+Prints figures; asserts nothing. Run: .venv/bin/python benchmarks/push.py [--seconds 60]
+(or ``make push``); on PostgreSQL with two app nodes:
+``bash .ci/with-postgres .venv/bin/python benchmarks/push.py --postgres``. Bounded in time;
+127.0.0.1 only; the servers and the database are temporary.
+
+gunicorn runs as the README deploys it: ``gunicorn 'app:create_app()'`` from the repository's
+root, so with ``gunicorn.conf.py`` (gthread, 2 workers x 200 threads). The night: one open
+night, 20 multi-cube tables of 8 players, each with a history of 20 games (seeded). Then, at
+once, for ``--seconds``:
+
+- 20 organizers' tablets, one per table: a legal command every 2-4 s, posted as the live
+  table's htmx buttons post it; on PostgreSQL to node 1 and node 2 alternately;
+- 160 phones signed in as players (8 per table) holding ``/tables/<id>/stream``, and 10 big
+  screens holding ``/display/<night>/stream`` (split across the nodes on PostgreSQL). Each
+  stream is read line by line in a thread of its own and the arrival of each version is
+  timed. As the pages do, a phone then fetches ``/tables/<id>/live`` (HX-Request) when the
+  version differs from the one it shows, and a screen its ``/display/<night>`` fragment
+  (If-None-Match), one fetch at a time per device (a version that comes during a fetch is
+  fetched after it);
+- for comparison, 20 phones polling ``/tables/<id>/live`` every 4 s as the pages did before
+  push (If-None-Match: 304 while nothing changed), one per table.
+
+Push delay (the last line's X): from the moment the server wrote a command's event (its
+``TableEvent.at``, taken by ``services.append_events`` just before the transaction that commits
+it: an upper bound of the commit, read from the log after the run, same machine, same clock)
+to the arrival, at each stream of its table and at every screen, of the event carrying that
+command's version or a later one; the p95 over all (command, stream) pairs. A pair whose event
+never comes (within the run and a 2 s grace) is an error. Printed too: the same from the
+moment the POST was sent (an upper bound that includes the command's own time), from its
+answer arriving (a lower bound, negative when the event beats the answer), the delay to a
+phone's or a screen's fetched fragment (event + fetch), and the polling phones' delay. Errors
+also count commands answered other than 200/409/422, fetches answered other than 200/304,
+connection failures, and streams that fail or end. ``--fetch none`` keeps the streams and
+drops the fetches, to tell push from the load the fetches make.
+
+Also printed: streams held per worker (the established connections each worker holds, before
+the load and mid-run), and the CPU of the workers, of the benchmark itself, and of everything
+else on the machine (the database server and any other program: the figures are only as good
+as the machine is quiet).
+
+First, 100 idle screens hold streams on a server of their own (no commands) for ``--idle-seconds``:
+the CPU of the gunicorn workers as a share of one core (``/proc/<pid>/stat`` utime+stime).
+
+The last line: ``push p95 X ms, commands p95 Y ms, errors Z``.
+Goals on a 2-core machine: push p95 under 250 ms, commands p95 under 50 ms, zero errors;
+100 idle screens under 10% of one core.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import datetime as dt
+import html
+import http.client
+import os
+import random
+import re
+import socket
+import statistics
+import sys
+import tempfile
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections import Counter, defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Self
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.production.live import Client, Gunicorn, command_form
+
+TABLES = 20
+SEATED = 8
+SCREENS = 10
+POLLERS = TABLES  # one polling phone per table, for comparison
+IDLE_SCREENS = 100
+GAMES = 20
+POLL_SECONDS = 4.0
+GRACE_SECONDS = 2.0
+PASSWORD = "push-test-password-1"
+SETTINGS = {"cube_mode": "multi", "stake_cents": 100, "partner_min_players": 0}
+VERSION = re.compile(rb'data-version="(\d+)-(\d)"')
+ANY_VERSION = re.compile(rb'data-version="([^"]*)"')
+COMMAND_OK = {200, 409, 422}
+FETCH_OK = {200, 304}
+
+
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def _summary(values: list[float]) -> str:
+    """count, p50, p95, p99, max of a list of milliseconds."""
+    if not values:
+        return "     0  (none)"
+    return (f"{len(values):6d} {statistics.median(values):8.1f} {_percentile(values, 0.95):8.1f} "
+            f"{_percentile(values, 0.99):8.1f} {max(values):8.1f}")
+
+
+# --------------------------------------------------------------------------- the night
+
+
+def prepare(url: str) -> tuple[Any, int, list[int], list[list[str]]]:
+    """Build the night on ``url``; return (app, night id, table ids, usernames per table)."""
+    from app import create_app
+    from chouette import commands, services
+    from chouette.extensions import db
+    from chouette.table import new_table
+    from chouette.table.simulate import random_night
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "push",
+                      "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000"})
+    result = app.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        organizer = services.create_member(name="Olga", username="olga", password=PASSWORD, role="organizer")
+        night = services.open_night(name="Festival", on=dt.date(2026, 11, 21), currency="EUR", actor=organizer)
+        table_ids, seated = [], []
+        for number in range(TABLES):
+            players = [services.create_member(name=f"Player {number:02d}-{n}", username=f"p{number:02d}{n}",
+                                              password=PASSWORD, role="player") for n in range(SEATED)]
+            table = services.create_table(night.id, name=f"Table {number + 1}", settings=SETTINGS, actor=organizer)
+            rng = random.Random(20261121 + number)
+            state, events = random_night(SETTINGS, [p.name for p in players], GAMES, rng.choice,
+                                         lambda rng=rng: rng.randint(1, 6))
+            services.append_events(table.id, 0, events, organizer,
+                                   commands.ledger_changes(new_table(table.settings), state),
+                                   commands.log_snapshots(table.settings, events))
+            table_ids.append(table.id)
+            seated.append([p.username for p in players])
+        night_id = night.id
+        db.session.commit()
+        db.engine.dispose()
+    return app, night_id, table_ids, seated
+
+
+# --------------------------------------------------------------------------- the record
+
+
+class Errors:
+    """Errors by kind, from many threads."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.found: Counter[str] = Counter()
+
+    def add(self, kind: str) -> None:
+        with self.lock:
+            self.found[kind] += 1
+
+    def total(self) -> int:
+        return sum(self.found.values())
+
+
+def _cookie_header(client: Client) -> str:
+    """The cookies a signed-in ``Client`` sends (for a stream opened with http.client)."""
+    for handler in client.opener.handlers:
+        if isinstance(handler, urllib.request.HTTPCookieProcessor):
+            return "; ".join(f"{cookie.name}={cookie.value}" for cookie in handler.cookiejar)
+    return ""
+
+
+def _get(client: Client, path: str, headers: dict[str, str]) -> tuple[int, bytes, str]:
+    """GET ``path``: status, body, ETag (HTTP errors are answers; OSError is raised)."""
+    request = urllib.request.Request(client.base_url + path, headers=headers)
+    try:
+        with client.opener.open(request, timeout=client.timeout) as response:
+            return response.status, response.read(), response.headers.get("ETag", "")
+    except urllib.error.HTTPError as error:
+        return error.code, error.read(), error.headers.get("ETag", "")
+
+
+class Device:
+    """One open page: its stream, read in a thread of its own, and its fetches, in another.
+
+    ``arrivals``: (time, version) of every ``changed`` event; ``shown``: (time, version) of
+    every fetch answered (the version the page shows from then on)."""
+
+    def __init__(self, kind: str, base_url: str, stream_path: str, fetch_path: str, cookie: str,
+                 client: Client, errors: Errors, fetch: bool = True) -> None:
+        self.kind = kind
+        self.host, port = base_url.removeprefix("http://").split(":")
+        self.port = int(port)
+        self.base_url = base_url
+        self.stream_path, self.fetch_path = stream_path, fetch_path
+        self.cookie, self.client, self.errors, self.fetch = cookie, client, errors, fetch
+        self.arrivals: list[tuple[float, str]] = []
+        self.shown: list[tuple[float, str]] = []
+        self.opened = threading.Event()
+        self.stop = threading.Event()
+        self._wanted: str | None = None
+        self._page: str | None = None  # the version the page shows
+        self._changed = threading.Condition()
+        self._connection: http.client.HTTPConnection | None = None
+        self.threads = [threading.Thread(target=self._read, daemon=True)]
+        if fetch:
+            self.threads.append(threading.Thread(target=self._fetch, daemon=True))
+
+    def start(self) -> None:
+        for thread in self.threads:
+            thread.start()
+
+    def close(self) -> None:
+        """Let go of the stream (as a browser closing the page) and stop fetching."""
+        self.stop.set()
+        connection = self._connection
+        if connection is not None and connection.sock is not None:
+            try:
+                connection.sock.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        with self._changed:
+            self._changed.notify_all()
+        for thread in self.threads:
+            thread.join(5)
+
+    # the stream -------------------------------------------------------------------------
+
+    def _read(self) -> None:
+        while not self.stop.is_set():
+            try:
+                self._hold()
+                if not self.stop.is_set():
+                    self.errors.add(f"{self.kind} stream: ended")
+            except (OSError, http.client.HTTPException) as error:
+                if not self.stop.is_set():
+                    self.errors.add(f"{self.kind} stream: {type(error).__name__}")
+            self.stop.wait(1.0)  # the stream's retry: 1000 ms
+
+    def _hold(self) -> None:
+        connection = http.client.HTTPConnection(self.host, self.port, timeout=60)
+        self._connection = connection
+        try:
+            headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
+            if self.cookie:
+                headers["Cookie"] = self.cookie
+            connection.request("GET", self.stream_path, headers=headers)
+            response = connection.getresponse()
+            if response.status != 200 or not response.getheader("Content-Type", "").startswith("text/event-stream"):
+                self.errors.add(f"{self.kind} stream: status {response.status}")
+                return
+            while not self.stop.is_set():
+                line = response.readline()
+                if not line:
+                    return
+                if line.startswith(b"data: "):
+                    version = line[6:].strip().decode()
+                    now = time.monotonic()
+                    self.arrivals.append((now, version))
+                    if not self.opened.is_set():
+                        self._page = version  # the page was drawn at this version
+                        self.opened.set()
+                    self._event(version)
+        finally:
+            connection.close()
+
+    def _event(self, version: str) -> None:
+        if self.fetch:
+            with self._changed:
+                self._wanted = version
+                self._changed.notify()
+
+    # the fetches ------------------------------------------------------------------------
+
+    def _fetch(self) -> None:
+        etag = ""
+        while True:
+            with self._changed:
+                while not self.stop.is_set() and (self._wanted is None or self._wanted == self._page):
+                    self._changed.wait()
+                if self.stop.is_set():
+                    return
+                wanted = self._wanted
+            headers = {"HX-Request": "true", **({"If-None-Match": etag} if etag else {})}
+            try:
+                status, body, tag = _get(self.client, self.fetch_path, headers)
+            except OSError as error:
+                self.errors.add(f"{self.kind} fetch: {type(error).__name__}")
+                self.stop.wait(1.0)
+                continue
+            now = time.monotonic()
+            if status not in FETCH_OK:
+                self.errors.add(f"{self.kind} fetch: status {status}")
+                self.stop.wait(1.0)
+                continue
+            etag = tag or etag
+            found = ANY_VERSION.search(body) if status == 200 else None
+            shown = html.unescape(found.group(1).decode()) if found else wanted
+            assert shown is not None
+            self.shown.append((now, shown))
+            with self._changed:
+                self._page = shown  # a version that came during the fetch is fetched next
+
+
+class Command:
+    """One command answered: its table, the seq it committed at (None: nothing moved), times."""
+
+    __slots__ = ("answered", "sent", "seq", "status", "table_id", "written")
+
+    def __init__(self, table_id: int, seq: int | None, sent: float, answered: float, status: int) -> None:
+        self.table_id, self.seq, self.sent, self.answered, self.status = table_id, seq, sent, answered, status
+        #: When the server wrote its event (``TableEvent.at``, on this process's clock).
+        self.written: float | None = None
+
+
+def read_written(app: Any, commands: list[Command]) -> None:
+    """Set each command's ``written``: its event's ``at`` (taken by ``services.append_events``
+    just before the write transaction that commits it), on the monotonic clock."""
+    from sqlalchemy import select
+
+    from chouette.extensions import db
+    from chouette.models import TableEvent
+
+    offset = time.time() - time.monotonic()  # the clocks' difference (no jump during a run)
+    with app.app_context():
+        rows = db.session.execute(select(TableEvent.table_id, TableEvent.seq, TableEvent.at)).all()
+        db.session.remove()
+    at = {(table_id, seq): moment.replace(tzinfo=dt.UTC).timestamp() - offset for table_id, seq, moment in rows}
+    for command in commands:
+        if command.seq is not None:
+            command.written = at.get((command.table_id, command.seq))
+
+
+def organizer(app: Any, urls: list[str], username: str, table_id: int, stop: threading.Event,
+              done: list[Command], errors: Errors, seed: int, ready: threading.Barrier) -> None:
+    """A tablet running one table: a legal command every 2-4 s, to each node in turn."""
+    from chouette import commands
+    from chouette.extensions import db, read_only
+    from tests.production.helpers import next_command
+
+    rng = random.Random(seed)
+    clients = [Client(url) for url in urls]
+    try:
+        clients[0].sign_in(username, PASSWORD)
+    except (OSError, AssertionError):
+        ready.abort()  # the run cannot start as described: say so rather than wait
+        raise
+    for client in clients[1:]:  # the same session cookie: the nodes share the secret key
+        client.opener, client.csrf = clients[0].opener, clients[0].csrf
+    ready.wait()
+    for turn in range(10**9):
+        if stop.wait(rng.uniform(2, 4)):
+            return
+        with app.app_context():
+            read_only()
+            played = commands.load_play(table_id)
+            event, seq = next_command(played.state, rng), played.seq
+            db.session.remove()
+        try:
+            path, fields = command_form(table_id, event)
+        except ValueError:
+            path, fields = command_form(table_id, {"type": "undo"})
+        client = clients[turn % len(clients)]
+        sent = time.monotonic()
+        try:
+            status, body, _seconds = client.htmx("POST", path, {**fields, "seq": seq})
+        except OSError as error:
+            errors.add(f"command: {type(error).__name__}")
+            continue
+        answered = time.monotonic()
+        if status not in COMMAND_OK:
+            errors.add(f"command: status {status}")
+        found = VERSION.search(body) if status == 200 else None
+        moved = int(found.group(1)) if found and int(found.group(1)) > seq else None
+        done.append(Command(table_id, moved, sent, answered, status))
+
+
+def poller(url: str, username: str, table_id: int, stop: threading.Event, seen: list[tuple[float, int]],
+           errors: Errors, seed: int, ready: threading.Barrier) -> None:
+    """A phone as before push: the live fragment every 4 s (If-None-Match)."""
+    client = Client(url)
+    try:
+        client.sign_in(username, PASSWORD)
+    except (OSError, AssertionError):
+        ready.abort()
+        raise
+    ready.wait()
+    etag = ""
+    if stop.wait(random.Random(seed).uniform(0, POLL_SECONDS)):
+        return
+    while True:
+        headers = {"HX-Request": "true", **({"If-None-Match": etag} if etag else {})}
+        try:
+            status, body, tag = _get(client, f"/tables/{table_id}/live", headers)
+            now = time.monotonic()
+            if status not in FETCH_OK:
+                errors.add(f"polling phone: status {status}")
+            elif status == 200:
+                etag = tag
+                found = VERSION.search(body)
+                if found:
+                    seen.append((now, int(found.group(1))))
+        except OSError as error:
+            errors.add(f"polling phone: {type(error).__name__}")
+        if stop.wait(POLL_SECONDS):
+            return
+
+
+# --------------------------------------------------------------------------- delays
+
+
+def _table_seq(version: str, table_id: int | None) -> int | None:
+    """The seq a version carries for ``table_id``: ``"<seq>-<open>"`` for a table's stream,
+    ``"night:name:currency:closed:table:seq;..."`` for a screen's (table_id None: a table's)."""
+    if table_id is None:
+        return int(version.split("-")[0])
+    for row in version.split(";"):
+        fields = row.split(":")
+        if len(fields) >= 2 and fields[-2] == str(table_id) and fields[-1] not in ("", "None"):
+            return int(fields[-1])
+    return None
+
+
+def _first_times(timed: list[tuple[float, str]], table_id: int | None) -> tuple[list[int], list[float]]:
+    """For a device's (time, version) list: the running maximum of the table's seq, with the
+    time each new maximum was first reached (for a bisect by seq)."""
+    seqs: list[int] = []
+    times: list[float] = []
+    for at, version in timed:
+        seq = _table_seq(version, table_id)
+        if seq is not None and (not seqs or seq > seqs[-1]):
+            seqs.append(seq)
+            times.append(at)
+    return seqs, times
+
+
+def delays(commands: list[Command], watchers: dict[int, list[Device]], screens: list[Device],
+           which: Callable[[Device], list[tuple[float, str]]], start: Callable[[Command], float]
+           ) -> tuple[list[float], int]:
+    """Milliseconds from ``start(command)`` to the moment each device of its table and each
+    screen reached its seq in ``which(device)``; and how many pairs never did."""
+    index: dict[tuple[int, int], tuple[list[int], list[float]]] = {}
+    found: list[float] = []
+    missing = 0
+    for command in commands:
+        if command.seq is None:
+            continue
+        devices = [(device, None) for device in watchers[command.table_id]]
+        devices += [(device, command.table_id) for device in screens]
+        for device, key in devices:
+            slot = (id(device), command.table_id)
+            if slot not in index:
+                index[slot] = _first_times(which(device), key)
+            seqs, times = index[slot]
+            at = bisect.bisect_left(seqs, command.seq)
+            if at == len(seqs):
+                missing += 1
+            else:
+                found.append((times[at] - start(command)) * 1000)
+    return found, missing
+
+
+def polling_delays(commands: list[Command], seen: dict[int, list[tuple[float, int]]]) -> list[float]:
+    """Milliseconds from a command's POST to the first poll answer carrying its seq."""
+    found = []
+    for command in commands:
+        if command.seq is None:
+            continue
+        for at, seq in seen[command.table_id]:
+            if seq >= command.seq and at >= command.sent:
+                found.append((at - command.sent) * 1000)
+                break
+    return found
+
+
+# --------------------------------------------------------------------------- the servers
+
+
+def cpu_ticks(pid: int) -> int:
+    """utime + stime of a process, in clock ticks."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def machine_ticks() -> tuple[int, int]:
+    """(busy, total) clock ticks of every core since boot (``/proc/stat``)."""
+    values = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
+    return sum(values) - values[3] - values[4], sum(values)
+
+
+def connections_per_worker(server: Gunicorn) -> dict[int, int]:
+    """Established connections each worker holds on the server's port (streams, when quiet)."""
+    established: set[str] = set()
+    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
+        try:
+            lines = Path(table).read_text().splitlines()[1:]
+        except FileNotFoundError:
+            continue
+        for line in lines:
+            fields = line.split()
+            if fields[3] == "01" and int(fields[1].rsplit(":", 1)[1], 16) == server.port:
+                established.add(fields[9])
+    counts = {}
+    for pid in server.worker_pids():
+        held = 0
+        for fd in Path(f"/proc/{pid}/fd").iterdir():
+            try:
+                target = os.readlink(fd)
+            except OSError:
+                continue
+            if target.startswith("socket:[") and target[8:-1] in established:
+                held += 1
+        counts[pid] = held
+    return counts
+
+
+class Servers:
+    """One gunicorn per app node, all on the same database."""
+
+    def __init__(self, folder: Path, url: str, nodes: int, name: str) -> None:
+        self.nodes = [Gunicorn(folder / f"{name}-node{n + 1}.db", workers=2, log=folder / f"{name}-node{n + 1}.log",
+                               access_log=folder / f"{name}-node{n + 1}.access.log",
+                               extra_env={"DATABASE_URL": url})
+                      for n in range(nodes)]
+
+    def __enter__(self) -> Self:
+        for node in self.nodes:
+            node.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        for node in self.nodes:
+            node.stop()
+
+    def worker_pids(self) -> list[int]:
+        return [pid for node in self.nodes for pid in node.worker_pids()]
+
+    def cpu(self) -> int:
+        return sum(cpu_ticks(pid) for pid in self.worker_pids())
+
+    def streams_per_worker(self) -> str:
+        parts = []
+        for number, node in enumerate(self.nodes, 1):
+            counts = connections_per_worker(node)
+            parts.append(f"node {number}: " + ", ".join(str(n) for n in counts.values()))
+        return "; ".join(parts)
+
+
+def _wait_open(devices: list[Device], seconds: float, errors: Errors) -> None:
+    deadline = time.monotonic() + seconds
+    for device in devices:
+        if not device.opened.wait(max(0.0, deadline - time.monotonic())):
+            errors.add(f"{device.kind} stream: never opened")
+
+
+def _server_times(servers: Servers, since: list[int]) -> dict[str, list[float]]:
+    """Server milliseconds per kind of request, from the nodes' access logs."""
+    kinds = ((re.compile(r"POST /tables/\d+/"), "command"),
+             (re.compile(r"GET /tables/\d+/live$"), "phone: live fragment"),
+             (re.compile(r"GET /display/\d+$"), "screen: display fragment"))
+    found: dict[str, list[float]] = defaultdict(list)
+    for node, offset in zip(servers.nodes, since, strict=True):
+        assert node.access_log is not None
+        with node.access_log.open() as log:
+            log.seek(offset)
+            for line in log:
+                parts = line.split()
+                if len(parts) != 4:
+                    continue
+                for pattern, kind in kinds:
+                    if pattern.match(f"{parts[0]} {parts[1]}"):
+                        found[kind].append(int(parts[3]) / 1000)
+    return found
+
+
+# --------------------------------------------------------------------------- the runs
+
+
+def idle(folder: Path, url: str, nodes: int, night_id: int, seconds: float) -> None:
+    """100 screens holding streams, no commands: the workers' CPU as a share of one core."""
+    errors = Errors()
+    with Servers(folder, url, nodes, "idle") as servers:
+        screens = [Device("idle screen", servers.nodes[n % nodes].url, f"/display/{night_id}/stream", "", "",
+                          Client(servers.nodes[n % nodes].url), errors, fetch=False)
+                   for n in range(IDLE_SCREENS)]
+        for device in screens:
+            device.start()
+        _wait_open(screens, 60, errors)
+        time.sleep(1)
+        held = servers.streams_per_worker()
+        ticks, started, own = servers.cpu(), time.monotonic(), os.times()
+        time.sleep(seconds)
+        used, elapsed = servers.cpu() - ticks, time.monotonic() - started
+        own_used = sum(os.times()[:2]) - sum(own[:2])
+        for device in screens:
+            device.stop.set()
+        for device in screens:
+            device.close()
+    share = used / os.sysconf("SC_CLK_TCK") / elapsed * 100
+    print(f"\nidle: {IDLE_SCREENS} screens holding streams for {elapsed:.0f} s, no commands "
+          f"({nodes} node{'s' if nodes > 1 else ''}, connections per worker: {held})")
+    print(f"idle: gunicorn workers' CPU {share:.1f}% of one core (goal under 10%); "
+          f"the benchmark's own {own_used / elapsed * 100:.1f}%; errors {errors.total()}"
+          + (f" {dict(errors.found)}" if errors.found else ""))
+
+
+def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_ids: list[int],
+             seated: list[list[str]], seconds: float, fetch: str = "all") -> tuple[float, float, int]:
+    """The festival's load; prints its figures; returns (push p95, commands p95, errors)."""
+    errors = Errors()
+    stop = threading.Event()
+    with Servers(folder, url, nodes, "festival") as servers:
+        urls = [node.url for node in servers.nodes]
+        print(f"signing in {TABLES * SEATED} phones ...", flush=True)
+        watchers: dict[int, list[Device]] = defaultdict(list)
+        phones: list[Device] = []
+        for number, table_id in enumerate(table_ids):
+            for seat, username in enumerate(seated[number]):
+                base = urls[(number + seat) % nodes]
+                client = Client(base)
+                client.sign_in(username, PASSWORD)
+                device = Device("phone", base, f"/tables/{table_id}/stream", f"/tables/{table_id}/live",
+                                _cookie_header(client), client, errors, fetch=fetch in ("all", "phones"))
+                watchers[table_id].append(device)
+                phones.append(device)
+        screens = [Device("screen", urls[n % nodes], f"/display/{night_id}/stream", f"/display/{night_id}", "",
+                          Client(urls[n % nodes]), errors, fetch=fetch in ("all", "screens"))
+                   for n in range(SCREENS)]
+        for device in phones + screens:
+            device.start()
+        _wait_open(phones + screens, 60, errors)
+        time.sleep(1)
+        held = servers.streams_per_worker()
+
+        done: list[Command] = []
+        seen: dict[int, list[tuple[float, int]]] = defaultdict(list)
+        ready = threading.Barrier(TABLES + POLLERS + 1)
+        threads = [threading.Thread(target=organizer, daemon=True,
+                                    args=(app, urls if n % 2 == 0 else urls[::-1], "olga", table_id, stop, done,
+                                          errors, n, ready))
+                   for n, table_id in enumerate(table_ids)]
+        threads += [threading.Thread(target=poller, daemon=True,
+                                     args=(urls[n % nodes], seated[n][0], table_id, stop, seen[table_id], errors,
+                                           100 + n, ready))
+                    for n, table_id in enumerate(table_ids)]
+        print(f"load: {TABLES} tablets (a command every 2-4 s), {len(phones)} phones and {SCREENS} screens holding "
+              f"streams (fetching after an event: {fetch}), {POLLERS} polling phones (every {POLL_SECONDS:.0f} s), for {seconds:.0f} s on "
+              f"{', '.join(urls)}", flush=True)
+        for thread in threads:
+            thread.start()
+        ready.wait(120)
+        logs = [node.access_log.stat().st_size if node.access_log else 0 for node in servers.nodes]
+        ticks, started, own, machine = servers.cpu(), time.monotonic(), os.times(), machine_ticks()
+        try:
+            time.sleep(seconds / 2)
+            held_mid = servers.streams_per_worker()
+            time.sleep(seconds / 2)
+        finally:
+            stop.set()
+            for thread in threads:
+                thread.join(15)
+        elapsed = time.monotonic() - started
+        used = servers.cpu() - ticks
+        own_used = sum(os.times()[:2]) - sum(own[:2])
+        busy, total = (now - then for now, then in zip(machine_ticks(), machine, strict=True))
+        time.sleep(GRACE_SECONDS)  # the last commands' events and fetches
+        for device in phones + screens:
+            device.stop.set()
+        for device in phones + screens:
+            device.close()
+        server_ms = _server_times(servers, logs)
+
+    commands = sorted(done, key=lambda command: command.sent)
+    read_written(app, commands)
+    unwritten = sum(1 for command in commands if command.seq is not None and command.written is None)
+    if unwritten:
+        errors.found["command: its event is not in the log"] += unwritten
+    statuses = Counter(command.status for command in commands)
+    command_ms = [(command.answered - command.sent) * 1000 for command in commands]
+    push_ms, missing = delays(commands, watchers, screens, lambda device: device.arrivals,
+                              lambda command: command.written or command.sent)
+    sent_ms, _ = delays(commands, watchers, screens, lambda device: device.arrivals,
+                        lambda command: command.sent)
+    after_answer, _ = delays(commands, watchers, screens, lambda device: device.arrivals,
+                             lambda command: command.answered)
+    phone_ms, _ = delays(commands, watchers, [], lambda device: device.arrivals,
+                         lambda command: command.written or command.sent)
+    screen_ms, _ = delays(commands, {table_id: [] for table_id in table_ids}, screens,
+                          lambda device: device.arrivals, lambda command: command.written or command.sent)
+    before_ms = [((command.written or command.sent) - command.sent) * 1000 for command in commands
+                 if command.seq is not None]
+    fetched_ms, unfetched = delays(commands, watchers, [], lambda device: device.shown,
+                                   lambda command: command.sent)
+    screen_fetched_ms, _ = delays(commands, {table_id: [] for table_id in table_ids}, screens,
+                                  lambda device: device.shown, lambda command: command.sent)
+    polled_ms = polling_delays(commands, seen)
+    if missing:
+        errors.found["push: (command, stream) pair never reached"] += missing
+    moved = sum(1 for command in commands if command.seq is not None)
+    share = used / os.sysconf("SC_CLK_TCK") / elapsed * 100
+
+    print(f"\nfestival: {len(commands)} commands in {elapsed:.0f} s ({moved} moved a table; statuses "
+          f"{dict(sorted(statuses.items()))}), {nodes} node{'s' if nodes > 1 else ''}")
+    print(f"streams held per worker (established connections; before the load: {held}; mid-run: {held_mid})")
+    tick = os.sysconf("SC_CLK_TCK")
+    others = max(0.0, busy / tick - used / tick - own_used) / elapsed * 100
+    print(f"CPU (% of one core): gunicorn workers {share:.0f}%, the benchmark's own {own_used / elapsed * 100:.0f}%, "
+          f"everything else {others:.0f}% (the database server, other programs); the machine's "
+          f"{os.cpu_count()} cores {busy / total * 100:.0f}% busy")
+    print(f"\n{'milliseconds':58} {'count':>6} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8}")
+    rows = [
+        ("command: POST sent -> answer read", command_ms),
+        ("command: POST sent -> its event written (server's clock)", before_ms),
+        ("push: event written -> event at each stream (all pairs)", push_ms),
+        ("  of which phones' streams", phone_ms),
+        ("  of which screens' streams", screen_ms),
+        ("push: POST sent -> event (upper bound)", sent_ms),
+        ("push: POST answered -> event (lower bound; < 0: event first)", after_answer),
+        ("phone: POST sent -> event + its fetch of /live answered", fetched_ms),
+        ("screen: POST sent -> event + its fetch of the display", screen_fetched_ms),
+        (f"polling phone (every {POLL_SECONDS:.0f} s): POST sent -> first poll with it", polled_ms),
+    ]
+    for label, values in rows:
+        print(f"{label:58} {_summary(values)}")
+    print(f"polling, the model: a phone polls at a uniform phase, so the delay is uniform over "
+          f"0-{POLL_SECONDS:.0f} s plus a fetch: p95 about {POLL_SECONDS * 0.95 * 1000:.0f} ms + the fetch")
+    if unfetched:
+        print(f"(phones that had not fetched a command's version by the end: {unfetched} pairs; not errors)")
+    if server_ms:
+        print("\nserver time (gunicorn's access logs, request to response):")
+        for kind, ms in server_ms.items():
+            print(f"{kind:58} {_summary(ms)}")
+    total = errors.total()
+    print(f"\nerrors: {dict(errors.found) if errors.found else 0}")
+    return (_percentile(push_ms, 0.95) if push_ms else float("nan"),
+            _percentile(command_ms, 0.95) if command_ms else float("nan"), total)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60, help="how long the festival runs (default 60)")
+    parser.add_argument("--idle-seconds", type=float, default=None,
+                        help="how long the 100 idle screens are measured (default: --seconds; 0 skips)")
+    parser.add_argument("--fetch", choices=("all", "phones", "screens", "none"), default="all",
+                        help="which devices fetch their fragment after an event, as the pages do (default all; "
+                             "the others only hold their streams: to tell push from the fetches' load)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="on PostgreSQL (DATABASE_URL, e.g. under .ci/with-postgres) with two app nodes")
+    args = parser.parse_args()
+    idle_seconds = args.seconds if args.idle_seconds is None else args.idle_seconds
+    with tempfile.TemporaryDirectory(prefix="chouette-push-") as name:
+        folder = Path(name)
+        if args.postgres:
+            url = os.environ.get("DATABASE_URL", "")
+            if not url.startswith("postgresql"):
+                parser.error("--postgres needs DATABASE_URL on an empty PostgreSQL database "
+                             "(run it under: bash .ci/with-postgres .venv/bin/python benchmarks/push.py --postgres)")
+            nodes = 2
+        else:
+            os.environ.pop("DATABASE_URL", None)  # the app would prefer it to the file below
+            url, nodes = f"sqlite:///{folder / 'club.sqlite'}", 1
+        print(f"preparing: {TABLES} tables x {SEATED} players x {GAMES} games of history on "
+              f"{'PostgreSQL' if args.postgres else 'SQLite'} ...", flush=True)
+        app, night_id, table_ids, seated = prepare(url)
+        if idle_seconds > 0:
+            idle(folder, url, nodes, night_id, idle_seconds)
+        push_p95, command_p95, errors = festival(app, folder, url, nodes, night_id, table_ids, seated, args.seconds,
+                                                 args.fetch)
+        with app.app_context():
+            from chouette.extensions import db
+
+            db.engine.dispose()
+    print(f"push p95 {push_p95:.0f} ms, commands p95 {command_p95:.0f} ms, errors {errors}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,179 @@
+"""Who sees whose money: the club's rule, stated once and used by every page, fragment and
+export that shows an amount.
+
+``MONEY_VISIBILITY`` (``chouette.config``) chooses the rule:
+
+- ``private`` (the default): a member sees his own money everywhere (his balance, his IOUs
+  and payments, the money on his own player page) and the whole money of every night he
+  played, that is where he sat at one of its tables: its ledger, its settle-up, the money
+  of its tables. Organizers and admins (the club's treasurer is an organizer) see everyone's.
+  A night he did not play is refused (403) on its ledger and settle-up; elsewhere what is not
+  his is left out: another member's player page shows his games and points but no money, the
+  balances and a season's standings show him his own row, the players' list his own total.
+- ``members``: every signed-in member sees everyone's money.
+
+Signed out, nobody sees money, except on the big screen (``/display``, public: the TV in the
+room), which shows tonight's table scores with each player's money unless ``DISPLAY_MONEY``
+is off. Points are the game's score and stay visible wherever the game is; the stakes of a
+table are its house rules, not anyone's money. The exports (CSV, JSON logs) are the
+organizers' tools: organizers only, whatever the setting.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import replace
+from typing import Any
+
+from flask import Flask, abort, current_app, g
+from flask_babel import gettext as _
+from flask_login import current_user
+from sqlalchemy import select
+
+from chouette import services
+from chouette.extensions import db
+from chouette.models import LedgerEntry, Night, TableEvent
+from chouette.web.auth import has_role
+from chouette.web.errors import error_page
+
+
+def visibility() -> str:
+    """The club's rule: ``private`` or ``members`` (checked at start by ``chouette.config``)."""
+    return str(current_app.config.get("MONEY_VISIBILITY", "private"))
+
+
+def display_shows_money() -> bool:
+    """Whether the big screen shows each player's money beside his points."""
+    return bool(current_app.config.get("DISPLAY_MONEY", True))
+
+
+def sees_everyones_money(member: Any) -> bool:
+    """Whether ``member`` sees every player's money: an organizer or admin, or any signed-in
+    member when the club chose ``members``."""
+    if not getattr(member, "is_authenticated", False):
+        return False
+    return visibility() == "members" or has_role(member, "organizer")
+
+
+def played(member: Any, night: Night) -> bool:
+    """Whether ``member`` played ``night``: a result in its ledger, or a seat at one of its
+    tables (he sat down, even if no game has ended yet). Remembered for the request."""
+    if not getattr(member, "is_authenticated", False):
+        return False
+    known: dict[tuple[int, int], bool] = g.setdefault("chouette_played", {})
+    key = (member.id, night.id)
+    if key not in known:
+        known[key] = _played(member.name, night)
+    return known[key]
+
+
+def _played(name: str, night: Night) -> bool:
+    """``played`` without the memory: the ledger rows first (one indexed query), then the
+    tables where a join names him, folded to be sure he still sits there (an undone join is
+    no seat)."""
+    from chouette.commands import load_play
+
+    booked = db.session.scalar(select(LedgerEntry.id).where(
+        LedgerEntry.night_id == night.id, LedgerEntry.player == name).limit(1))
+    if booked is not None:
+        return True
+    table_ids = [table.id for table in night.tables]
+    if not table_ids:
+        return False
+    joins = db.session.execute(select(TableEvent.table_id, TableEvent.payload).where(
+        TableEvent.table_id.in_(table_ids), TableEvent.type == "join"))
+    candidates = sorted({table_id for table_id, payload in joins
+                         if isinstance(payload, dict) and payload.get("player") == name})
+    return any(name in load_play(table_id).state.players for table_id in candidates)
+
+
+def may_see_night_money(member: Any, night: Night) -> bool:
+    """Whether ``member`` sees everyone's money of ``night``: its ledger, its settle-up, the
+    money at its tables."""
+    return sees_everyones_money(member) or played(member, night)
+
+
+def may_see_money_of(member: Any, player: str) -> bool:
+    """Whether ``member`` sees ``player``'s money across nights (balance, player page)."""
+    if sees_everyones_money(member):
+        return True
+    return bool(getattr(member, "is_authenticated", False)) and member.name == player
+
+
+def may_see_payment(member: Any, payer: str, payee: str, night_id: int | None) -> bool:
+    """Whether ``member`` sees a payment or IOU: his own, or one of a night whose money he sees."""
+    if may_see_money_of(member, payer) or may_see_money_of(member, payee):
+        return True
+    if night_id is None:
+        return False
+    night = db.session.get(Night, night_id)
+    return night is not None and may_see_night_money(member, night)
+
+
+def require_night_money(night: Night) -> None:
+    """Refuse (403, saying why) a page of ``night``'s money to whoever may not see it."""
+    if not may_see_night_money(current_user, night):
+        abort(error_page(403, _("Only the players of this night and the organizers see its money.")))
+
+
+# --------------------------------------------------------------------------- what a page shows
+
+
+def balances(member: Any) -> list[services.CurrencyBalances]:
+    """The balances across nights ``member`` sees: everyone's, or his own row and IOUs."""
+    if sees_everyones_money(member):
+        return services.club_balances()
+    return services.club_balances(player=member.name)
+
+
+def visible_ious(member: Any, ious: Iterable[services.Iou]) -> list[services.Iou]:
+    """The standing IOUs ``member`` sees."""
+    return [iou for iou in ious if may_see_payment(member, iou.payer, iou.payee, iou.night_id)]
+
+
+def settle_up(member: Any, plan: services.SettleUp) -> services.SettleUp:
+    """A night's settle-up as ``member`` sees it (the night's own money is the night's: he
+    sees it all, or the page is refused); the IOUs carried over from earlier nights are cut
+    to those he sees."""
+    if sees_everyones_money(member):
+        return plan
+    return replace(plan, carried=visible_ious(member, plan.carried))
+
+
+def season(member: Any, plan: services.SeasonSettleUp) -> services.SeasonSettleUp:
+    """A season as ``member`` sees it: everything, or his own standing, the transfers, IOUs
+    and payments that are his, and the payments of the nights he played."""
+    if sees_everyones_money(member):
+        return plan
+
+    def seen(payer: str, payee: str, night_id: int | None) -> bool:
+        return may_see_payment(member, payer, payee, night_id)
+
+    return replace(
+        plan,
+        standings=[line for line in plan.standings if may_see_money_of(member, line.player)],
+        transfers=[t for t in plan.transfers if seen(t.payer, t.payee, None)],
+        night_payments=[p for p in plan.night_payments if seen(p.payer, p.payee, p.night_id)],
+        payments=[p for p in plan.payments if seen(p.payer, p.payee, None)],
+        ious=visible_ious(member, plan.ious),
+        carried=visible_ious(member, plan.carried),
+    )
+
+
+def player_list(member: Any, rows: Iterable[tuple[str, int, int]]) -> list[tuple[str, int, int | None]]:
+    """The players' list (name, games, lifetime cents), the cents None where not his to see."""
+    return [(name, games, cents if may_see_money_of(member, name) else None)
+            for name, games, cents in rows]
+
+
+def init_app(app: Flask) -> None:
+    """Templates ask the same rule: ``may_see_night_money(night)``, ``may_see_money_of(name)``,
+    ``sees_everyones_money()``."""
+
+    @app.context_processor
+    def privacy_for_templates() -> dict[str, Any]:
+        return {
+            "may_see_night_money": lambda night: may_see_night_money(current_user, night),
+            "may_see_money_of": lambda name: may_see_money_of(current_user, name),
+            "sees_everyones_money": lambda: sees_everyones_money(current_user),
+        }
