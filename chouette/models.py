@@ -83,12 +83,35 @@ class Member(UserMixin, Model):
         """Flask-Login: a deactivated member cannot sign in or stay signed in."""
         return bool(self.active)
 
+    @property
+    def session_token(self) -> str | None:
+        """The server-side session (``MemberSession``) this object stands for, if any: set
+        at sign-in and by the session loader; not a column."""
+        return self.__dict__.get("_chouette_session_token")
+
+    @session_token.setter
+    def session_token(self, token: str | None) -> None:
+        self.__dict__["_chouette_session_token"] = token
+
     def get_id(self) -> str:
-        """Flask-Login's session id: the member id and the session epoch."""
-        return f"{self.id}.{self.session_epoch}"
+        """Flask-Login's session id: the member id, the session epoch and the server-side
+        session's token (signing out deletes that session: a copied cookie then opens nothing)."""
+        return f"{self.id}.{self.session_epoch}.{self.session_token or ''}"
 
     def __repr__(self) -> str:
         return f"<Member {self.id} {self.username!r} {self.role}>"
+
+
+class MemberSession(Model):
+    """A signed-in session, server side: signing out deletes it, and a session cookie whose
+    session is gone signs nobody in. Only a hash of the cookie's token is stored."""
+
+    __tablename__ = "member_session"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("member.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
 class LoginFailure(Model):
@@ -115,7 +138,9 @@ class Night(Model):
     opened_at: Mapped[datetime] = mapped_column(default=utcnow)
     closed_at: Mapped[datetime | None]
     opened_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
+    closed_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
 
+    closed_by: Mapped[Member | None] = relationship(foreign_keys=[closed_by_id])
     tables: Mapped[list[ChouetteTable]] = relationship(
         back_populates="night", order_by="ChouetteTable.id"
     )
@@ -127,6 +152,24 @@ class Night(Model):
 
     def __repr__(self) -> str:
         return f"<Night {self.id} {self.date} {self.name!r}>"
+
+
+class NightReopening(Model):
+    """An admin reopened a closed night: who, when, why, and the close it undid (who closed
+    it, when). Appended to, never rewritten: the night's page lists them."""
+
+    __tablename__ = "night_reopening"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    night_id: Mapped[int] = mapped_column(ForeignKey("night.id"), index=True)
+    reopened_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
+    reason: Mapped[str] = mapped_column(String(200))
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+    closed_at: Mapped[datetime | None]
+    closed_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
+
+    reopened_by: Mapped[Member | None] = relationship(foreign_keys=[reopened_by_id])
+    closed_by: Mapped[Member | None] = relationship(foreign_keys=[closed_by_id])
 
 
 class ChouetteTable(Model):

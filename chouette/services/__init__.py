@@ -60,11 +60,14 @@ from chouette.services.members import (  # noqa: F401
     authenticate,
     create_first_admin,
     create_member,
+    end_session,
     get_member,
     list_members,
     needs_setup,
     normalize_username,
+    session_member,
     set_locale,
+    start_session,
     update_member,
 )
 from chouette.services.money import (  # noqa: F401
@@ -83,11 +86,21 @@ from chouette.services.money import (  # noqa: F401
 )
 from chouette.services.nights import (  # noqa: F401
     CURRENCY_RE,
+    MAX_REOPEN_REASON,
+    GameInProgress,
+    GamesInProgress,
+    NotYourNight,
     close_night,
+    games_in_progress,
     get_night,
     list_nights,
+    lock_night,
+    may_close_night,
+    may_reopen_night,
+    night_reopenings,
     open_night,
     open_nights,
+    reopen_night,
 )
 from chouette.services.players import (  # noqa: F401
     PlayerHistory,

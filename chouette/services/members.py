@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import re
+import secrets
 
 from flask import current_app
 from flask_babel import gettext as _
@@ -16,6 +18,7 @@ from chouette.models import (
     ROLES,
     LoginFailure,
     Member,
+    MemberSession,
     utcnow,
 )
 from chouette.services.base import (
@@ -167,8 +170,10 @@ def update_member(
             _check_password(password)
             member.password_hash = _hash_password(password)
             member.session_epoch += 1
+            _end_sessions_of(member.id)
         if member.active and not active:
             member.session_epoch += 1
+            _end_sessions_of(member.id)
         member.name = name.strip()
         member.role = role
         member.locale = locale
@@ -184,6 +189,18 @@ def set_locale(member: Member, locale: str | None) -> None:
         member.locale = locale
 
 
+def _lock_login_key(username: str, address: str) -> None:
+    """Serialise the sign-ins of one username from one address until the transaction ends, so
+    concurrent tries cannot all count the failures before any is written (the limit holds on
+    every node). PostgreSQL: a transaction-level advisory lock on the key's hash; SQLite's
+    writing transactions are serialised already (``BEGIN IMMEDIATE``)."""
+    if db.session.get_bind().dialect.name != "postgresql":
+        return
+    digest = hashlib.sha256(f"chouette-login\0{username}\0{address}".encode()).digest()
+    db.session.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                       {"key": int.from_bytes(digest[:8], "big", signed=True)})
+
+
 def authenticate(username: str, password: str, address: str, now: dt.datetime | None = None) -> Member:
     """The member these credentials belong to.
 
@@ -196,6 +213,7 @@ def authenticate(username: str, password: str, address: str, now: dt.datetime | 
     address = (address or "unknown")[:64]
     since = now - current_app.config["LOGIN_FAILURE_WINDOW"]
     with _transaction():
+        _lock_login_key(key, address)
         failures = db.session.scalar(
             select(func.count(LoginFailure.id)).where(
                 LoginFailure.username == key, LoginFailure.address == address, LoginFailure.at >= since
@@ -216,3 +234,55 @@ def authenticate(username: str, password: str, address: str, now: dt.datetime | 
         db.session.execute(delete(LoginFailure).where(LoginFailure.at < since))
         db.session.add(LoginFailure(username=key, address=address, at=now))
     raise LoginRefused(_("Wrong username or password."))
+
+
+# --------------------------------------------------------------------------- sessions
+
+#: A server-side session ends at sign-out, or at the latest this long after sign-in (the
+#: cookie itself ends after PERMANENT_SESSION_LIFETIME without a request).
+SESSION_MAX_AGE = dt.timedelta(days=30)
+
+
+def _token_hash(token: str) -> str:
+    """What the database keeps of a session's token (the cookie carries the token)."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def _end_sessions_of(member_id: int) -> None:
+    """Delete every server-side session of the member (inside the caller's transaction)."""
+    db.session.execute(delete(MemberSession).where(MemberSession.member_id == member_id))
+
+
+def start_session(member: Member, now: dt.datetime | None = None) -> str:
+    """Open a server-side session for ``member`` (at sign-in) and return its token, which the
+    session cookie carries (``Member.get_id``). Sessions older than ``SESSION_MAX_AGE`` go."""
+    now = now or utcnow()
+    token = secrets.token_urlsafe(32)
+    with _transaction():
+        db.session.execute(delete(MemberSession).where(MemberSession.created_at < now - SESSION_MAX_AGE))
+        db.session.add(MemberSession(member_id=member.id, token_hash=_token_hash(token), created_at=now))
+    member.session_token = token
+    return token
+
+
+def session_member(member_id: int, epoch: int, token: str) -> Member | None:
+    """The active member whose server-side session this is (the session loader), else None:
+    signed out, another epoch (a new password, deactivated), or no such session."""
+    if not token:
+        return None
+    query = (select(Member).join(MemberSession, MemberSession.member_id == Member.id)
+             .where(Member.id == member_id, MemberSession.token_hash == _token_hash(token),
+                    MemberSession.created_at >= utcnow() - SESSION_MAX_AGE))
+    member = db.session.scalar(query)
+    if member is None or not member.active or member.session_epoch != epoch:
+        return None
+    member.session_token = token
+    return member
+
+
+def end_session(token: str | None) -> None:
+    """Sign out: delete the server-side session with this token (none: nothing to do)."""
+    if not token:
+        return
+    with _transaction():
+        db.session.execute(delete(MemberSession).where(MemberSession.token_hash == _token_hash(token)))

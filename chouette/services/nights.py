@@ -1,21 +1,63 @@
-"""Club nights: open, list, close."""
+"""Club nights: open, list, close (asking first when a game is in progress), reopen.
+
+A night's row lock orders its end against its tables' commands, on every database and
+across nodes: closing (and reopening) takes it exclusively, every command and every new
+table takes it shared (``lock_night``), so no command lands after the close.
+"""
 
 
 from __future__ import annotations
 
 import datetime as dt
 import re
+from dataclasses import dataclass
+from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import delete, select
 
 from chouette.extensions import db
 from chouette.models import (
+    ChouetteTable,
     Member,
     Night,
+    NightReopening,
+    TableFactsRow,
     utcnow,
 )
 from chouette.services.base import NightClosed, NotFound, ServiceError, _transaction
+
+#: The longest reason for reopening a night.
+MAX_REOPEN_REASON = 200
+
+
+class NotYourNight(ServiceError):
+    """Only the organizer who opened the night, or an admin, closes it; only an admin reopens."""
+
+
+@dataclass(frozen=True)
+class GameInProgress:
+    """A game a close would leave unfinished: its table, its number and what is pending."""
+
+    table_id: int
+    table: str
+    game: int
+    pending: str
+
+    def __str__(self) -> str:
+        return _("%(table)s, game %(number)d: %(pending)s", table=self.table, number=self.game,
+                 pending=self.pending)
+
+
+class GamesInProgress(ServiceError):
+    """Closing would leave games unfinished: the organizer must confirm first."""
+
+    def __init__(self, games: list[GameInProgress]) -> None:
+        super().__init__(_(
+            "A game is still in progress: %(games)s. Closing the night now leaves it unfinished "
+            "for good (nothing still pending is booked). Confirm to close all the same.",
+            games="; ".join(str(game) for game in games)))
+        self.games = games
 
 # --------------------------------------------------------------------------- nights
 
@@ -41,6 +83,68 @@ def get_night(night_id: int) -> Night:
     return night
 
 
+def lock_night(night_id: int, *, exclusive: bool) -> Night:
+    """The night, read afresh with its row locked until the transaction ends: ``exclusive``
+    to close or reopen it (``SELECT ... FOR UPDATE``), shared by the commands that need it
+    open (``FOR SHARE``: they do not wait for each other, only for a close). SQLite's writing
+    transactions hold the whole database's lock from their start (``BEGIN IMMEDIATE``) and
+    need no row lock. Raises NotFound."""
+    query = (select(Night).where(Night.id == night_id).with_for_update(read=not exclusive)
+             .execution_options(populate_existing=True))
+    night = db.session.scalar(query)
+    if night is None:
+        raise NotFound(_("No such night."))
+    return night
+
+
+def may_close_night(member: Any, night: Night) -> bool:
+    """Whether ``member`` may close ``night``: an admin, or the organizer who opened it (a night
+    with no opener recorded, made outside the app's pages, by any organizer), as
+    ``commands.may_run`` for its tables."""
+    role = getattr(member, "role", None)
+    if role == "admin":
+        return True
+    if role != "organizer":
+        return False
+    return night.opened_by_id is None or night.opened_by_id == getattr(member, "id", None)
+
+
+def may_reopen_night(member: Any) -> bool:
+    """Whether ``member`` may reopen a closed night: an admin only."""
+    return getattr(member, "role", None) == "admin"
+
+
+def _pending(game: Any) -> str:
+    """What a game in progress waits for, in words."""
+    parts = []
+    if game.box_double is not None and game.box_double.waiting:
+        parts.append(_("the box's double waits for %(names)s", names=", ".join(game.box_double.waiting)))
+    waiting = set(game.box_double.waiting) if game.box_double is not None else set()
+    box_answers = [m for m in game.pending if m not in waiting and game.cubes[m].to_answer == "box"]
+    member_answers = [m for m in game.pending if m not in waiting and game.cubes[m].to_answer != "box"]
+    if box_answers:
+        parts.append(_("the box has to answer the double of %(names)s", names=", ".join(box_answers)))
+    if member_answers:
+        parts.append(_("%(names)s to answer a double", names=", ".join(member_answers)))
+    if game.pending_extras:
+        parts.append(_("an extra cube's redouble waits for an answer"))
+    return "; ".join(parts) or _("in play, no cube answer pending")
+
+
+def games_in_progress(night_id: int) -> list[GameInProgress]:
+    """The games started and not finished at the night's tables, with what each waits for."""
+    from chouette.commands import load_play
+
+    found = []
+    tables = db.session.scalars(select(ChouetteTable).where(ChouetteTable.night_id == night_id)
+                                .order_by(ChouetteTable.id))
+    for table in tables:
+        game = load_play(table.id).state.game
+        if game is not None:
+            found.append(GameInProgress(table.id, table.name, game.number, _pending(game)))
+    return found
+
+
 def open_night(*, name: str, on: dt.date, currency: str = "EUR", actor: Member) -> Night:
     """Open a club night. Raises ServiceError on an empty name, a malformed currency code, or a
     date inside a closed season of that currency."""
@@ -59,18 +163,74 @@ def open_night(*, name: str, on: dt.date, currency: str = "EUR", actor: Member) 
     return night
 
 
-def close_night(night_id: int, *, actor: Member) -> Night:
-    """Close a night: its tables stop changing. Raises NotFound, NightClosed.
+def close_night(night_id: int, *, actor: Member, confirm_games: bool = False) -> Night:
+    """Close a night: its tables stop changing.
 
-    Then its tables' facts for the player pages are folded and stored (a cache: its failure is
-    only logged), so no player page ever folds this night's logs.
+    The night's row is locked first, so every command either commits before the close or is
+    refused after it. With a game in progress the close is refused unless ``confirm_games``
+    (the organizer saw the games it leaves unfinished). Then its tables' facts for the player
+    pages are folded and stored (a cache: its failure is only logged), so no player page
+    ever folds this night's logs.
+    Raises NotFound, NotYourNight, NightClosed, GamesInProgress.
     """
     from chouette.services.stored_facts import store_night_facts
 
     with _transaction():
-        night = get_night(night_id)
+        night = lock_night(night_id, exclusive=True)
+        if not may_close_night(actor, night):
+            raise NotYourNight(_("This night is closed by the organizer who opened it, or by an admin."))
         if not night.is_open:
             raise NightClosed(_("This night is already closed."))
+        games = games_in_progress(night.id)
+        if games and not confirm_games:
+            raise GamesInProgress(games)
         night.closed_at = utcnow()
+        night.closed_by_id = actor.id
     store_night_facts(night.id)
     return night
+
+
+def reopen_night(night_id: int, *, actor: Member, reason: str) -> NightReopening:
+    """Reopen a closed night (an admin's use-case): its tables take commands again. Logged
+    with who, when, why and the close it undoes; the facts stored at closing are dropped (a
+    cache: they are folded again as the tables move, and stored at the next close).
+
+    Raises NotFound, NotYourNight, ServiceError (no reason, the night open, its season closed).
+    """
+    from chouette.services.seasons import season_of
+
+    if not may_reopen_night(actor):
+        raise NotYourNight(_("Only an admin reopens a night."))
+    reason = " ".join(reason.split())
+    if not reason or len(reason) > MAX_REOPEN_REASON:
+        raise ServiceError(_("Say why the night is reopened (at most %(count)d characters).",
+                             count=MAX_REOPEN_REASON))
+    with _transaction():
+        season = season_of(get_night(night_id))
+        if season is not None:
+            # Locked before the night, as closing the season does: it waits, then sees the
+            # night open (and refuses to close).
+            from chouette.services.seasons import _locked_season
+
+            season = _locked_season(season.id)
+            if not season.is_open:
+                raise ServiceError(_("The season %(season)s is closed: its nights stay closed.",
+                                     season=season.name))
+        night = lock_night(night_id, exclusive=True)
+        if night.is_open:
+            raise ServiceError(_("This night is open."))
+        entry = NightReopening(night_id=night.id, reopened_by_id=actor.id, reason=reason,
+                               at=utcnow(), closed_at=night.closed_at, closed_by_id=night.closed_by_id)
+        db.session.add(entry)
+        tables = select(ChouetteTable.id).where(ChouetteTable.night_id == night.id)
+        db.session.execute(delete(TableFactsRow).where(TableFactsRow.table_id.in_(tables)))
+        night.closed_at = None
+        night.closed_by_id = None
+    return entry
+
+
+def night_reopenings(night_id: int) -> list[NightReopening]:
+    """The night's reopenings, the earliest first."""
+    query = (select(NightReopening).where(NightReopening.night_id == night_id)
+             .order_by(NightReopening.at, NightReopening.id))
+    return list(db.session.scalars(query))

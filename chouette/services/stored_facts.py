@@ -216,8 +216,10 @@ def store_facts(folded: Folded) -> None:
 
 def store_night_facts(night_id: int) -> None:
     """Fold and store the facts of a night's tables, once it is closed (or imported closed):
-    its tables never move again, so no player page ever folds them. After the caller's
-    transaction (``store_facts`` ends it); a failure is logged, never raised."""
+    its tables never move again (until an admin reopens it, which drops these rows), so no
+    player page ever folds them. Every table's row is written, the facts this process had
+    cached included. After the caller's transaction (``store_facts`` ends it); a failure is
+    logged, never raised."""
     tables = list(db.session.scalars(select(ChouetteTable).where(ChouetteTable.night_id == night_id)))
     if not tables:
         return
@@ -225,7 +227,8 @@ def store_night_facts(night_id: int) -> None:
         select(TableEvent.table_id, func.max(TableEvent.seq))
         .where(TableEvent.table_id.in_([table.id for table in tables])).group_by(TableEvent.table_id)
     ).all())
-    store_facts(_facts_of(tables, seqs)[1])
+    found = _facts_of(tables, seqs)[0]
+    store_facts({table.id: (seqs.get(table.id, 0), dict(table.settings), found[table.id]) for table in tables})
 
 
 def _upsert(row: Mapping[str, Any]) -> Any:

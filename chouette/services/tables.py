@@ -29,7 +29,7 @@ from chouette.services.base import (
     TableChanged,
     _transaction,
 )
-from chouette.services.nights import get_night
+from chouette.services.nights import lock_night
 from chouette.table import SNAPSHOT_VERSION, Settings, TableError
 from chouette.table.settings import MAX_STAKE_CENTS
 
@@ -151,7 +151,7 @@ def create_table(
         raise ServiceError(_("A table needs a name (at most 60 characters)."))
     checked = normalize_settings(settings)
     with _transaction():
-        night = get_night(night_id)
+        night = lock_night(night_id, exclusive=False)
         if not night.is_open:
             raise NightClosed(_("This night is closed: no new tables."))
         taken = db.session.scalar(
@@ -271,7 +271,9 @@ def append_events(
     try:
         with _transaction():
             table = get_table(table_id)
-            if not table.night.is_open:
+            # The night's row lock, shared: a close waits for this command, or this command
+            # for the close and then sees the night closed (no command lands after a close).
+            if not lock_night(table.night_id, exclusive=False).is_open:
                 raise NightClosed(_("This night is closed: its tables no longer change."))
             written = [
                 TableEvent(

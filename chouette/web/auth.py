@@ -24,7 +24,7 @@ from flask_login import current_user, login_user, logout_user
 from werkzeug.wrappers import Response as BaseResponse
 
 from chouette import services
-from chouette.extensions import db, login
+from chouette.extensions import login
 from chouette.models import Member
 from chouette.web.forms import LoginForm, PostForm
 from chouette.web.htmx import is_htmx
@@ -39,14 +39,22 @@ View = TypeVar("View", bound=Callable[..., Any])
 
 @login.user_loader
 def load_member(session_id: str) -> Member | None:
-    """The signed-in member, if the session's epoch is still his (see Member.get_id)."""
-    member_id, _sep, epoch = session_id.partition(".")
-    if not member_id.isdigit() or not epoch.isdigit():
+    """The signed-in member, if his server-side session still exists and the session's epoch
+    is still his (see Member.get_id): signed out, the cookie opens nothing."""
+    member_id, _sep, rest = session_id.partition(".")
+    epoch, _sep, token = rest.partition(".")
+    if not member_id.isdigit() or not epoch.isdigit() or not token:
         return None
-    member = db.session.get(Member, int(member_id))
-    if member is None or not member.active or member.session_epoch != int(epoch):
-        return None
-    return member
+    return services.session_member(int(member_id), int(epoch), token)
+
+
+def sign_in(member: Member) -> None:
+    """Start a fresh session for ``member``: nothing set before it survives (session
+    fixation), and a server-side session that signing out ends."""
+    session.clear()
+    services.start_session(member)
+    login_user(member)
+    session.permanent = True
 
 
 @login.unauthorized_handler
@@ -121,10 +129,7 @@ def login_page() -> BaseResponse | tuple[str, int]:
             form.form_errors.append(str(error))
             status = 401
         else:
-            # A fresh session on sign-in: nothing set before it survives (session fixation).
-            session.clear()
-            login_user(member)
-            session.permanent = True
+            sign_in(member)
             flash(_("Welcome, %(name)s.", name=member.name), "success")
             return redirect(safe_next(form.next.data), 303)
     elif request.method == "POST":
@@ -134,9 +139,12 @@ def login_page() -> BaseResponse | tuple[str, int]:
 
 @bp.post("/logout")
 def logout() -> BaseResponse:
-    """Sign out and forget the whole session."""
+    """Sign out: end the session on the server (a copy of the cookie opens nothing after)
+    and forget the whole session."""
     form = PostForm()
     if form.validate_on_submit():
+        if current_user.is_authenticated:
+            services.end_session(current_user.session_token)
         logout_user()
         session.clear()
         flash(_("You are signed out."), "info")

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, url_for
 from flask_babel import gettext as _
-from flask_login import current_user, login_required, login_user
+from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as BaseResponse
 
 from chouette import services
 from chouette.web import live
+from chouette.web.auth import sign_in
 from chouette.web.forms import AccountForm, SetupForm
 from chouette.web.htmx import see_other
 
@@ -46,7 +47,7 @@ def setup() -> BaseResponse | tuple[str, int]:
         except services.ServiceError as error:
             form.form_errors.append(str(error))
         else:
-            login_user(member)
+            sign_in(member)
             flash(_("Welcome, %(name)s: you are the club's admin. Add the members next.", name=member.name), "success")
             return see_other("admin.members")
     return render_template("main/setup.html", form=form), 422 if form.errors else 200

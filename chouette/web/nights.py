@@ -1,21 +1,37 @@
-"""Club nights: the list, opening one, its page with its tables, closing it."""
+"""Club nights: the list, opening one, its page with its tables, closing it (asking first
+when a game is in progress), an admin reopening it."""
 
 from __future__ import annotations
 
 import datetime as dt
 
-from flask import Blueprint, abort, current_app, flash, render_template
+from flask import Blueprint, abort, current_app, flash, render_template, request
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as BaseResponse
+from wtforms import BooleanField, StringField
 
 from chouette import services
 from chouette.models import Night
 from chouette.web.auth import has_role, role_required
-from chouette.web.forms import NightForm, PostForm
-from chouette.web.htmx import render_page, see_other
+from chouette.web.forms import NightForm
+from chouette.web.htmx import is_htmx, render_page, see_other
 
 bp = Blueprint("nights", __name__, url_prefix="/nights")
+
+
+class CloseNightForm(FlaskForm):
+    """Close a night: with a game in progress, the organizer ticks that it stays unfinished."""
+
+    confirm = BooleanField(_l("Close all the same: these games stay unfinished"))
+
+
+class ReopenNightForm(FlaskForm):
+    """Reopen a closed night (an admin): why."""
+
+    reason = StringField(_l("Why reopen it?"))
 
 
 def get_night(night_id: int, *, for_change: bool = False) -> Night:
@@ -63,16 +79,47 @@ def new() -> BaseResponse | tuple[str, int]:
 def show(night_id: int) -> BaseResponse:
     """A night and its tables."""
     night = get_night(night_id)
-    return render_page("nights/show.html", "nights/_table_list.html", night=night, close_form=PostForm())
+    may_close = night.is_open and services.may_close_night(current_user, night)
+    return render_page("nights/show.html", "nights/_table_list.html", night=night, may_close=may_close,
+                       games=services.games_in_progress(night.id) if may_close and not is_htmx() else [],
+                       may_reopen=not night.is_open and services.may_reopen_night(current_user),
+                       reopen_form=ReopenNightForm(), reopenings=services.night_reopenings(night.id))
 
 
-@bp.post("/<int:night_id>/close")
+@bp.route("/<int:night_id>/close", methods=["GET", "POST"])
 @role_required("organizer")
-def close(night_id: int) -> BaseResponse:
-    """Close a night: its tables stop changing."""
+def close(night_id: int) -> BaseResponse | str:
+    """Close a night: its tables stop changing. The page asks first, naming the games in
+    progress and what they wait for; a close with a game in progress needs the box ticked."""
     night = get_night(night_id, for_change=True)
-    if not PostForm().validate_on_submit():
+    if not services.may_close_night(current_user, night):
+        abort(403)
+    form = CloseNightForm()
+    if request.method == "POST":
+        if not form.validate_on_submit():
+            abort(400)
+        try:
+            services.close_night(night.id, actor=current_user, confirm_games=bool(form.confirm.data))
+        except services.GamesInProgress as error:
+            flash(str(error), "error")
+            return see_other("nights.close", night_id=night.id)
+        flash(_("The night is closed."), "success")
+        return see_other("nights.show", night_id=night.id)
+    if not night.is_open:
+        flash(_("This night is already closed."), "info")
+        return see_other("nights.show", night_id=night.id)
+    return render_template("nights/close.html", night=night, form=form,
+                           games=services.games_in_progress(night.id))
+
+
+@bp.post("/<int:night_id>/reopen")
+@role_required("admin")
+def reopen(night_id: int) -> BaseResponse:
+    """Reopen a closed night (an admin, saying why): its tables take commands again."""
+    night = get_night(night_id, for_change=True)
+    form = ReopenNightForm()
+    if not form.validate_on_submit():
         abort(400)
-    services.close_night(night.id, actor=current_user)
-    flash(_("The night is closed."), "success")
+    services.reopen_night(night.id, actor=current_user, reason=form.reason.data or "")
+    flash(_("The night is open again."), "success")
     return see_other("nights.show", night_id=night.id)

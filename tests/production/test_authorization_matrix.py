@@ -7,8 +7,10 @@ The policy, as the app states it (``commands.may_run`` and the role checks):
 - a player may change his own account, and answer his own cube at a table where he sits;
 - a table is run by the organizer who opened its night or created it, and by the admins;
   another organizer may watch it, not run it;
-- a night (its tables list, closing it, its payments) and the club's IOUs are any organizer's
+- a night (its tables list, its payments) and the club's IOUs are any organizer's
   (a player may tick a night's transfer paid to him: tests/web/test_money_pages.py);
+- a night is closed by the organizer who opened it (here the table's) or an admin
+  (``services.may_close_night``), and reopened by an admin only;
 - so is a season (creating one, its payments, closing it);
 - members are managed by the admins only.
 """
@@ -44,13 +46,15 @@ SEATED = ("Ann", "Bob", "Cy", "Dee")
 
 def _kind(endpoint: str, rule_arguments: set[str]) -> str:
     """Who may post to ``endpoint``: public, player, seat (a player at that table), table,
-    admin or organizer."""
+    night (its opener), admin or organizer."""
     if endpoint in PUBLIC:
         return "public"
     if endpoint in PLAYER_ALLOWED:
         return "seat" if "table_id" in rule_arguments else "player"
-    if endpoint.startswith("admin."):
+    if endpoint.startswith("admin.") or endpoint == "nights.reopen":
         return "admin"
+    if endpoint == "nights.close":
+        return "night"
     if "table_id" in rule_arguments:
         return "table"
     return "organizer"
@@ -66,7 +70,7 @@ def _may(role: str, kind: str) -> bool:
         return role in ("seated player", "table organizer")
     if kind == "admin":
         return False
-    if kind == "table":
+    if kind in ("table", "night"):
         return role == "table organizer"
     return role in ("other organizer", "table organizer")
 
@@ -144,7 +148,7 @@ def test_every_mutation_answers_each_role_as_the_policy_says_and_a_refusal_chang
         if role != "signed out":
             assert AuthActions(client).login(club["users"][role]).status_code == 303
         mutations = _mutations(app, club["ids"])
-        assert {"play.answer", "play.result", "play.undo", "nights.close", "admin.members", "seasons.new",
+        assert {"play.answer", "play.result", "play.undo", "nights.close", "nights.reopen", "admin.members", "seasons.new",
                 "seasons.record_payment", "seasons.undo_payment", "seasons.close"} <= {m[0] for m in mutations}
         wrong = []
         for endpoint, url, kind in mutations:

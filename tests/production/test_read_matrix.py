@@ -53,6 +53,7 @@ READS = """
 /health                                  | 200 200 200 200 200 200     | - - - - - - | - - - - - -
 /nights/                                 | in  200 200 200 200 200     | . - - - - - | . - - - - -
 /nights/<int:night_id>                   | in  200 200 200 200 200     | . - - - - - | . - - - - -
+/nights/<int:night_id>/close             | in  403 403 200 403 200     | . . . - . - | . . . - . -
 /nights/<int:night_id>/exports           | in  403 403 200 200 200     | . . . - - - | . . . - - -
 /nights/<int:night_id>/ledger            | in  200 403/200 200 200 200 | . a . a a a | . a a a a a
 /nights/<int:night_id>/ledger.csv        | in  403 403 200 200 200     | . . . a a a | . . . a a a

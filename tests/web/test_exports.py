@@ -356,7 +356,8 @@ def test_import_without_a_file_says_so(client, login_as):
 def test_a_closed_night_is_imported_closed(app, client, night, login_as):
     login_as("organizer")
     with app.app_context():
-        services.close_night(night["night_id"], actor=db.session.get(type(services.get_member(night["organizer_id"])), night["organizer_id"]))
+        services.close_night(night["night_id"], actor=db.session.get(type(services.get_member(night["organizer_id"])), night["organizer_id"]),
+                             confirm_games=True)
     export = json.loads(client.get(f"/nights/{night['night_id']}/night.json").data)
     assert export["night"]["closed"] is True
     response = _upload(client, json.dumps(export).encode())
