@@ -13,7 +13,7 @@ from chouette.extensions import db
 from chouette.models import LedgerEntry, Payment
 from tests.production.test_postgres_migrations import _flask, empty_app  # noqa: F401 (the fixture)
 
-BEFORE = "7d2e3f4a5b61"
+BEFORE = "9f2a3b4c5d82"  # the revision before the cents migration
 BIG = 2**40 + 7  # past a 32-bit integer, within the bounds' reach
 
 

@@ -4,7 +4,7 @@ cube at 8 and a backgammon overflowed it). SQLite's ``INTEGER`` is 64-bit alread
 changes there.
 
 Revision ID: 8e4f5a6b7c82
-Revises: 7d2e3f4a5b61
+Revises: 9f2a3b4c5d82
 Create Date: 2026-11-23 22:20:00
 """
 
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "8e4f5a6b7c82"
-down_revision = "7d2e3f4a5b61"
+down_revision = "9f2a3b4c5d82"
 branch_labels = None
 depends_on = None
 
