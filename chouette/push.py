@@ -290,8 +290,10 @@ class _Listener:
         try:
             connection = self._connect()
             while not wake.is_set() and time.monotonic() < ends:
-                for _notice in connection.notifies(timeout=0.1, stop_after=1):
+                heard = list(connection.notifies(timeout=0.1, stop_after=1))
+                if heard:
                     # Several commands committed together: one read of the versions for all.
+                    # (After the first generator is done: each holds the connection's lock.)
                     for _more in connection.notifies(timeout=0.005):
                         pass
                     return
