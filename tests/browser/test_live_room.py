@@ -117,8 +117,9 @@ def test_a_decision_made_on_one_device_reaches_every_other_without_reload(browse
     screenshot("live-room-phone-decision", phone_c)
 
     # C takes on his phone: the tablet, D's phone and the TV show it, nobody reloads.
+    seq = room.seq()
     live(phone_c, room).locator(".my-decision").get_by_role("button", name="Take").click()
-    version = f"{room.seq()}-1"
+    version = f"{seq + 1}-1"  # the take, once written (read before the click: no race)
     for page in (tablet, phone_d, phone_c):
         expect(live(page, room)).to_have_attribute("data-version", version)
     expect(live(phone_c, room).locator(".my-decision").get_by_role("button", name="Take")).to_have_count(0)
