@@ -26,7 +26,12 @@ from chouette.ledger.partition import (
     most_zero_sum_masks,
     partition_zero_sum,
 )
-from chouette.ledger.settle import settle_leaver, settle_up
+from chouette.ledger.settle import (
+    apply_payment_to_plan,
+    settle_leaver,
+    settle_up,
+    settle_up_after,
+)
 
 __all__ = [
     "EXACT_LIMIT",
@@ -34,6 +39,7 @@ __all__ = [
     "LedgerError",
     "Payment",
     "Transfer",
+    "apply_payment_to_plan",
     "apply_payments",
     "balances",
     "cents_to_decimal",
@@ -47,5 +53,6 @@ __all__ = [
     "require_cents",
     "settle_leaver",
     "settle_up",
+    "settle_up_after",
     "split_share",
 ]

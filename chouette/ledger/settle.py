@@ -1,11 +1,15 @@
-"""Settle-up: who pays whom, with the fewest transfers, and one early leaver alone (RULES 2.11)."""
+"""Settle-up: who pays whom, with the fewest transfers, and one early leaver alone (RULES 2.11).
+
+A plan that holds (``settle_up_after``): the plan is made once from the balances before any
+payment, then each payment changes only the transfers it touches (docs/settle-up.md).
+"""
 
 from __future__ import annotations
 
 import heapq
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 
-from chouette.ledger.entries import Transfer, check_balanced
+from chouette.ledger.entries import Payment, Transfer, apply_payments, check_balanced
 from chouette.ledger.errors import LedgerError
 from chouette.ledger.partition import partition_zero_sum
 
@@ -80,6 +84,89 @@ def settle_leaver(balances: Mapping[str, int], player: str) -> list[Transfer]:
         else:
             transfers.append(Transfer(payer=player, payee=name, cents=cents))
     return sorted(transfers, key=lambda transfer: (transfer.payer, transfer.payee))
+
+
+def settle_up_after(balances: Mapping[str, int],
+                    payments: Iterable[Payment | Transfer]) -> list[Transfer]:
+    """The settle-up plan after payments: ``settle_up`` of the balances before any payment,
+    then each payment, in order, applied to it (``apply_payment_to_plan``).
+
+    With no payment it is ``settle_up(balances)``, the fewest transfers. A payment the plan
+    cannot take (the balances changed after it was made, e.g. a game corrected, and its payer
+    no longer owes that much) restarts the plan: ``settle_up`` of the balances after it.
+    The result always clears the balances after the payments, payers owing and payees owed.
+
+    Raises:
+        LedgerError: a name or amount is invalid, or the balances do not sum to zero.
+
+    >>> books = {"Ann": 700, "Bob": -400, "Cy": -300}
+    >>> settle_up_after(books, [Transfer("Bob", "Ann", 100)])
+    [Transfer(payer='Bob', payee='Ann', cents=300), Transfer(payer='Cy', payee='Ann', cents=300)]
+    """
+    plan = settle_up(balances)
+    done: list[Payment | Transfer] = []
+    for payment in payments:
+        done.append(payment)
+        try:
+            plan = apply_payment_to_plan(plan, payment)
+        except LedgerError:
+            plan = settle_up(apply_payments(balances, done))
+    return plan
+
+
+def apply_payment_to_plan(plan: Iterable[Transfer], payment: Payment | Transfer) -> list[Transfer]:
+    """The plan after one payment, changing only the transfers the payment touches.
+
+    A payment along a planned transfer (same payer and payee) reduces it, and nothing else
+    changes. What a payment from A to B pays beyond (or beside) a planned A to B is rerouted
+    one step at a time: a transfer A to X and a transfer Y to B are reduced by the same amount
+    and Y pays X that amount instead (when Y is X, nothing is added: X's own transfers
+    shrink). Rerouting prefers Y = X, then a Y to X already planned, then names in order, so
+    it adds at most one transfer. Every other transfer is unchanged. Sorted by payer and payee.
+
+    Raises:
+        LedgerError: the plan does not have the payer paying, or the payee receiving, that
+            much (the payment does not fit the balances the plan settles).
+
+    >>> plan = [Transfer("Bob", "Ann", 400), Transfer("Cy", "Dee", 300)]
+    >>> apply_payment_to_plan(plan, Transfer("Bob", "Dee", 100))
+    [Transfer(payer='Bob', payee='Ann', cents=300), Transfer(payer='Cy', payee='Ann', cents=100), Transfer(payer='Cy', payee='Dee', cents=200)]
+    """
+    flows: dict[tuple[str, str], int] = {}
+    for transfer in plan:
+        key = (transfer.payer, transfer.payee)
+        flows[key] = flows.get(key, 0) + transfer.cents
+    payer, payee, left = payment.payer, payment.payee, payment.cents
+    if sum(cents for (giver, _), cents in flows.items() if giver == payer) < left:
+        raise LedgerError(f"the plan has {payer!r} paying less than {left} cents")
+    if sum(cents for (_, taker), cents in flows.items() if taker == payee) < left:
+        raise LedgerError(f"the plan has {payee!r} receiving less than {left} cents")
+    along = min(left, flows.get((payer, payee), 0))
+    _add(flows, payer, payee, -along)
+    left -= along
+    while left:
+        takers = sorted(taker for (giver, taker) in flows if giver == payer)
+        givers = sorted(giver for (giver, taker) in flows if taker == payee)
+        giver, taker = min(
+            ((y, x) for y in givers for x in takers),
+            key=lambda pair: (pair[0] != pair[1], pair not in flows, pair),
+        )
+        step = min(left, flows[(payer, taker)], flows[(giver, payee)])
+        _add(flows, payer, taker, -step)
+        _add(flows, giver, payee, -step)
+        if giver != taker:  # else X was to pass on to B what A paid him: A paid B directly
+            _add(flows, giver, taker, step)
+        left -= step
+    return [Transfer(giver, taker, flows[(giver, taker)]) for giver, taker in sorted(flows)]
+
+
+def _add(flows: dict[tuple[str, str], int], payer: str, payee: str, cents: int) -> None:
+    """Add cents (may be negative) to a flow, dropping it at zero."""
+    cents += flows.get((payer, payee), 0)
+    if cents:
+        flows[(payer, payee)] = cents
+    else:
+        flows.pop((payer, payee), None)
 
 
 def _settle_group(players: list[tuple[str, int]]) -> list[Transfer]:

@@ -32,7 +32,7 @@ from flask_babel import gettext as _
 from sqlalchemy import exists, func, or_, select
 
 from chouette.extensions import db
-from chouette.ledger import LedgerError, Transfer, settle_leaver, settle_up
+from chouette.ledger import Transfer, settle_up, settle_up_after
 from chouette.models import (
     PAYMENT_METHODS,
     LedgerEntry,
@@ -43,7 +43,6 @@ from chouette.models import (
     Season,
     utcnow,
 )
-from chouette.refusals import say
 from chouette.services.base import ServiceError, _transaction
 from chouette.services.ledger import _format, night_balances
 from chouette.services.nights import get_night
@@ -299,24 +298,42 @@ class SettleUp:
 def night_settle_up(night_id: int, leaver: str | None = None) -> SettleUp:
     """The settle-up of a night, and of one early ``leaver`` alone if named.
 
+    The plan holds (docs/settle-up.md): the fewest transfers for the night's ledger, each
+    payment since applied to it, so a payment changes only the transfers it touches; the
+    leaver's transfers are his own in that same plan.
     Raises NotFound, ServiceError (the leaver has nothing to settle).
     """
     night = get_night(night_id)
     payments = night_payments(night.id)
     balances = night_balances(night.id)
     open_balances = _open_balances(night.id, payments)
-    transfers = settle_up(open_balances)
+    transfers = settle_up_after(balances, _moves(payments))
     leaver_transfers: list[Transfer] = []
     if leaver is not None:
         if leaver not in open_balances:
             raise ServiceError(_("%(player)s has nothing left to settle on this night.", player=leaver))
-        try:
-            leaver_transfers = settle_leaver(open_balances, leaver)
-        except LedgerError as error:  # pragma: no cover - balances from the ledger sum to zero
-            raise ServiceError(say(error)) from error
+        leaver_transfers = [t for t in transfers if leaver in (t.payer, t.payee)]
     carried = outstanding_ious(players=set(balances) | {p.payer for p in payments}, before=night)
     return SettleUp(night, balances, open_balances, transfers, payments, carried, leaver,
                     leaver_transfers)
+
+
+def _moves(payments: Iterable[Payment]) -> list[Transfer]:
+    """The payments as the plan takes them, oldest first; a recording that changes no balance
+    (an IOU paid off: its reverse IOU and the cash share their time) is left out, so it
+    changes no transfer."""
+    recordings: dict[dt.datetime, list[Payment]] = defaultdict(list)
+    for payment in payments:
+        recordings[payment.at].append(payment)
+    moves = []
+    for rows in recordings.values():
+        net: dict[str, int] = defaultdict(int)
+        for payment in rows:
+            net[payment.payer] += payment.cents
+            net[payment.payee] -= payment.cents
+        if any(net.values()):
+            moves.extend(Transfer(p.payer, p.payee, p.cents) for p in rows)
+    return moves
 
 
 # --------------------------------------------------------------------------- balances across nights
