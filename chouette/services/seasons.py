@@ -29,7 +29,7 @@ from flask_babel import gettext as _
 from sqlalchemy import func, or_, select, text
 
 from chouette.extensions import db
-from chouette.ledger import Transfer, cents_to_decimal, settle_up
+from chouette.ledger import Transfer, cents_to_decimal, settle_up, settle_up_after
 from chouette.models import (
     PAYMENT_METHODS,
     LedgerEntry,
@@ -259,8 +259,10 @@ def _open_balances(season: Season) -> dict[str, int]:
 
 
 def season_settle_up(season_id: int) -> SeasonSettleUp:
-    """The season's page: nights, standings, payments, IOUs, and its settle-up. Raises NotFound."""
-    from chouette.services.money import outstanding_ious
+    """The season's page: nights, standings, payments, IOUs, and its settle-up (a plan that
+    holds: made from what was open before the season's own payments, each applied to it; see
+    docs/settle-up.md). Raises NotFound."""
+    from chouette.services.money import _moves, outstanding_ious
 
     season = get_season(season_id)
     nights = season_nights(season)
@@ -268,7 +270,8 @@ def season_settle_up(season_id: int) -> SeasonSettleUp:
     night_payments = _nights_payments(night_ids)
     payments = season_payments(season.id)
     standings = _standings(nights, night_payments, payments)
-    transfers = settle_up({line.player: line.open for line in standings if line.open})
+    before = {line.player: line.result + line.at_nights for line in standings}
+    transfers = settle_up_after({name: cents for name, cents in before.items() if cents}, _moves(payments))
     ious = _ious([p for p in night_payments + payments if p.method == "iou"],
                  {night.id: night for night in nights}, {season.id: season})
     players = {line.player for line in standings}

@@ -110,3 +110,15 @@ def test_the_page_after_a_partial_tick_keeps_the_other_transfers(app, client, lo
         assert f'data-payer="{payer}" data-payee="{payee}"' in section
     assert 'data-payee="Ann"' in section and 'data-payer="Bob" data-payee="Ann"' not in section
     assert "3 transfers settle the night." in section
+
+
+def test_a_partial_payment_at_a_season_changes_only_the_transfer_it_pays(app, organizer):
+    from tests.web.test_seasons import autumn, night_with
+
+    night_with(BOOKS, "October", dt.date(2026, 10, 2))
+    season = autumn(organizer)
+    assert services.season_settle_up(season.id).transfers == PLAN
+    services.record_season_payment(season.id, payer="Dee", payee="Ann", cents=100, method="cash",
+                                   actor=organizer)
+    assert services.season_settle_up(season.id).transfers == [
+        Transfer("Bob", "Eve", 100), Transfer("Cy", "Eve", 400), Transfer("Dee", "Ann", 100)]
