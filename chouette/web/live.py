@@ -364,6 +364,8 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         else [p for g in state.order_groups if len(g) > 1 for p in g],
         "members": [m for m in members if m not in state.seated],
         "last_order": last_order,
+        "opening_tie": _opening_tie(state),
+        "undo_what": log_lines.describe(state.effective[-1]) if runs and state.effective else None,
         "board": _board(table, state, runs=runs, move_value=move_value, seq=played.seq),
         "history_games_html": history_games_html(table, state, seq=played.seq, runs=runs,
                                                  typed=typed or {}, full=full_history,
@@ -373,6 +375,16 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "kinds": KINDS,
         "xgid": game.position.xgid() if game and game.position is not None else None,
     }
+
+
+def _opening_tie(state: TableState) -> dict[str, Any] | None:
+    """The tied opening roll just made (the sides roll again), else None."""
+    last = state.effective[-1] if state.effective else None
+    game = state.game
+    if (last is None or last.get("type") != "opening_roll" or game is None
+            or game.position is not None or last.get("box") != last.get("team")):
+        return None
+    return last
 
 
 def _actions_none() -> dict[str, Any]:

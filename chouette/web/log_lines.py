@@ -95,6 +95,9 @@ def describe(event: Mapping[str, Any]) -> str:
             return _("%(name)s declines the partnership", name=event["player"])
         if kind == "partner_draw":
             return _("%(name)s is drawn as the box's partner", name=event["player"])
+        if kind == "opening_roll" and event["box"] == event["team"]:
+            return _("Opening roll: box %(box)s, team %(team)s, tie: roll again",
+                     box=event["box"], team=event["team"])
         if kind == "opening_roll":
             return _("Opening roll: box %(box)s, team %(team)s", box=event["box"], team=event["team"])
         if kind == "double":

@@ -569,7 +569,7 @@ def test_undo_confirmation_page_without_javascript(app, client, table, htmx):
     page = client.get(f"{table.url}/undo")
     assert page.status_code == 200 and b"<html" in page.data
     html = page.get_data(as_text=True)
-    assert "Undo the last action?" in html and "The box doubles B" in html and f'name="seq" value="{table.seq()}"' in html
+    assert "Undo the last action: The box doubles B" in html and f'name="seq" value="{table.seq()}"' in html
     fragment = client.get(f"{table.url}/undo", headers=htmx)
     assert fragment.data.lstrip().startswith(f'<div id="table-undo-{table.id}"'.encode())
     assert post(client, table, "undo").status_code == 303
