@@ -45,6 +45,19 @@ WORDS: dict[str, dict[str, LazyString]] = {
 }
 
 
+# Refusals a club reads in its own words. The rules' own message names the position by its ID
+# and the log's event by its number (for the log, the replay and the tests: ``str(error)``);
+# at the table the players see the board and the history, so they read these instead.
+CLUB_WORDS: dict[str, Phrase] = {
+    "illegal move {move!r} with {hi}-{lo} in position {position_id}: {reason}":
+        Phrase("{move} cannot be played with {hi}-{lo}: {reason}"),
+    "the game in position {position_id} is not finished":
+        Phrase("the game in that position is not finished"),
+    "with this correction event {index} ({event_type}) would be refused: {reason}":
+        Phrase("with this correction a later action of the table would be refused: {reason}"),
+}
+
+
 def say(error: BaseException) -> str:
     """The refusal ``error`` in the request's language; ``str(error)`` when it has no template.
 
@@ -59,8 +72,9 @@ def say(error: BaseException) -> str:
 
 
 def say_phrase(phrase: Phrase) -> str:
-    """One template and its parameters in the request's language."""
-    text = gettext(phrase.template)
+    """One template and its parameters in the request's language (in the club's words)."""
+    club = CLUB_WORDS.get(phrase.template)
+    text = gettext(club.template if club is not None else phrase.template)
     if not phrase.params:
         return text
     return text.format(**{key: _parameter(key, value) for key, value in phrase.params.items()})

@@ -151,7 +151,7 @@ class MatchState:
         if self.double_offered and self.dice is not None:
             return "a double is offered before rolling"
         if self.double_offered and length and self.cube_owner == 1 - self.on_roll:
-            return "the doubler is the player on roll, owning the cube or with it centered"
+            return "the doubler is the player on roll, owning the cube or with it in the middle"
         if self.double_offered and length and (self.turn == self.on_roll) != bool(self.resignation):
             return (
                 "while a double is offered the other player must act, or the doubler if the other resigned"

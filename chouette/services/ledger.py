@@ -35,7 +35,7 @@ class CubeLine:
 
     member: str
     value: int
-    owner: str | None  # "box", "member" or None (centred)
+    owner: str | None  # "box", "member" or None (in the middle)
     status: str  # live, dropped (the member dropped), won (the box dropped)
 
 

@@ -215,10 +215,17 @@ def _add_decisions(history: PlayerHistory, decisions: Iterable[Decision], name: 
         by_role[decision.role] = by_role.get(decision.role, 0) + 1
 
 
-def player_names() -> list[tuple[str, int, int]]:
-    """Everyone with ledger rows: (name, games with money, cents over all nights), by name."""
-    per_game = (select(LedgerEntry.player.label("player"), func.sum(LedgerEntry.cents).label("cents"))
+def player_names() -> list[tuple[str, int, dict[str, int]]]:
+    """Everyone with ledger rows: (name, games with money, cents over all nights per currency,
+    sorted by currency), by name."""
+    per_game = (select(LedgerEntry.player.label("player"))
                 .group_by(LedgerEntry.player, LedgerEntry.table_id, LedgerEntry.game).subquery())
-    query = (select(per_game.c.player, func.count(), func.sum(per_game.c.cents))
-             .group_by(per_game.c.player).order_by(per_game.c.player))
-    return [(player, int(games), int(cents)) for player, games, cents in db.session.execute(query)]
+    games = (select(per_game.c.player, func.count()).group_by(per_game.c.player)
+             .order_by(per_game.c.player))
+    money: dict[str, dict[str, int]] = defaultdict(dict)
+    sums = (select(LedgerEntry.player, Night.currency, func.sum(LedgerEntry.cents))
+            .join(Night, Night.id == LedgerEntry.night_id)
+            .group_by(LedgerEntry.player, Night.currency).order_by(Night.currency))
+    for player, currency, cents in db.session.execute(sums):
+        money[player][currency] = int(cents)
+    return [(player, int(count), money[player]) for player, count in db.session.execute(games)]

@@ -14,7 +14,6 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from chouette import services
 from chouette.extensions import db, read_only
-from chouette.ledger import cents_to_decimal
 from chouette.services.players import PlayerHistory
 from chouette.web import privacy
 from chouette.web.charts import MAX_DOTS, ChartPoint, balance_chart
@@ -31,7 +30,7 @@ def index() -> BaseResponse:
     where the privacy rule lets the reader see it)."""
     players = privacy.player_list(current_user, services.player_names())
     return render_page("players/index.html", "players/_player_list.html",
-                       players=players, decimal=cents_to_decimal)
+                       players=players)
 
 
 @bp.get("/<path:name>")

@@ -160,8 +160,10 @@ def season(member: Any, plan: services.SeasonSettleUp) -> services.SeasonSettleU
     )
 
 
-def player_list(member: Any, rows: Iterable[tuple[str, int, int]]) -> list[tuple[str, int, int | None]]:
-    """The players' list (name, games, lifetime cents), the cents None where not his to see."""
+def player_list(member: Any, rows: Iterable[tuple[str, int, dict[str, int]]]
+                ) -> list[tuple[str, int, dict[str, int] | None]]:
+    """The players' list (name, games, lifetime cents per currency), the cents None where not
+    his to see."""
     return [(name, games, cents if may_see_money_of(member, name) else None)
             for name, games, cents in rows]
 
