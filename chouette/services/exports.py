@@ -179,6 +179,10 @@ def table_sheet(table: ChouetteTable) -> TableSheet:
                 dict(game_money.points), dict(running), final=False,
             ))
     sheet.cents = cents
+    # A column per player who played a game: one who joined and left without playing has none.
+    played = {name for row in sheet.rows
+              for name in (row.box, row.partner, row.captain, *row.members, *row.points) if name}
+    sheet.players = [name for name in sheet.players if name in played]
     return sheet
 
 

@@ -20,6 +20,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext
+from flask_babel import refresh
 from flask_login import current_user, login_user, logout_user
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -130,6 +131,7 @@ def login_page() -> BaseResponse | tuple[str, int]:
             status = 401
         else:
             sign_in(member)
+            refresh()  # the welcome in the member's own language, not the sign-in page's
             flash(_("Welcome, %(name)s.", name=member.name), "success")
             return redirect(safe_next(form.next.data), 303)
     elif request.method == "POST":

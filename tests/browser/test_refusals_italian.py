@@ -37,7 +37,7 @@ def test_an_illegal_move_typed_on_the_board_is_refused_in_italian(page: Page, li
     page.locator("input[name=move]").fill("24/18 13/8")
     page.locator("button[data-board-play]").click()
     alert = page.locator(f"#table-live-{table_id} [role=alert]").first
-    expect(alert).to_contain_text("mossa non valida '24/18 13/8' con 3-1")
+    expect(alert).to_contain_text("24/18 13/8 non si può giocare con 3-1")
     expect(alert).to_contain_text("la mossa copre 11 pip ma 3-1 ne dà 4")
     expect(page.locator("input[name=move]")).to_have_value("24/18 13/8")
     screenshot("illegal-move-in-italian")
