@@ -19,8 +19,7 @@ from flask import (
     url_for,
 )
 from flask_babel import gettext as _
-from flask_babel import lazy_gettext
-from flask_babel import refresh
+from flask_babel import lazy_gettext, refresh
 from flask_login import current_user, login_user, logout_user
 from werkzeug.wrappers import Response as BaseResponse
 
