@@ -325,7 +325,7 @@ def _moves(payments: Iterable[Payment]) -> list[Transfer]:
     recordings: dict[dt.datetime, list[Payment]] = defaultdict(list)
     for payment in payments:
         recordings[payment.at].append(payment)
-    moves = []
+    moves: list[Transfer] = []
     for rows in recordings.values():
         net: dict[str, int] = defaultdict(int)
         for payment in rows:
