@@ -25,7 +25,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from chouette import commands, services
 from chouette.engine import Position, RulesError
-from chouette.extensions import db, read_only
+from chouette.extensions import db, read_only, reads_first
 from chouette.ledger import LedgerError, parse_cents
 from chouette.refusals import say
 from chouette.table import TableError, TableState
@@ -36,6 +36,7 @@ from chouette.web.htmx import is_htmx, render_if_changed, render_page, see_other
 from chouette.web.live import _me, page_context
 
 bp = Blueprint("play", __name__)
+reads_first(bp.name)  # a command reads without the write lock; append_events takes it to write
 
 MAX_FIELD = 200  # longest text a field may carry (names, moves, ids, reasons)
 
