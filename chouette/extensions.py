@@ -84,7 +84,10 @@ def read_only() -> None:
     It must then only read (on SQLite a deferred transaction that writes may fail as busy).
     Has no effect once the transaction has begun, and none on other databases.
     """
-    db.session.connection(execution_options={READ_ONLY: True})
+    session = db.session()
+    if session.in_transaction():
+        return  # a reader already (readers_never_lock), or a writer that stays one
+    session.connection(execution_options={READ_ONLY: True})
 
 
 #: Requests that only read: their transaction never takes SQLite's write lock.
