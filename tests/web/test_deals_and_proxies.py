@@ -233,3 +233,33 @@ def test_proxy_form_shows_for_the_organizer_only(app):
     assert f'action="/tables/{phones.table.id}/deal"' in html
 
 
+
+
+# --------------------------------------------------------------------------- the sheet, the player
+
+
+def test_score_sheet_and_its_csv_show_the_deal_and_the_proxy(app):
+    phones = Phones(app)
+    phones.table.play(TIED, {"type": "proxy", "player": "C", "to": "D"},
+                      {"type": "deal", "cube": "B", "winner": "member", "points": 1.5,
+                       "seat": "captain"},
+                      {"type": "result", "winner": "box", "kind": "single"})
+    client = organizer(app, phones)
+    night = phones.table.night_id
+    sheet = client.get(f"/nights/{night}/score-sheet").get_data(as_text=True)
+    assert "B: settled: the box pays B 1.5 points; B takes the box" in sheet
+    assert "D decides for C" in sheet
+    csv = client.get(f"/nights/{night}/score-sheet.csv").get_data(as_text=True)
+    header, row = csv.splitlines()[:2]
+    assert header.endswith(",deals and proxies")
+    assert row.endswith("B: settled: the box pays B 1.5 points; B takes the box | D decides for C")
+
+
+def test_player_page_shows_the_deals_money_in_its_game(app):
+    phones = Phones(app)
+    took_all(phones)
+    phones.table.play({"type": "deal", "cube": "C", "winner": "box", "points": 1.5})
+    client = organizer(app, phones)
+    page = client.get("/players/C").get_data(as_text=True)
+    assert '<span class="stat-value down">-€1.50</span>' in page
+    assert "game 1: -€1.50 (balance -€1.50)" in page
