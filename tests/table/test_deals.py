@@ -10,6 +10,8 @@ import json
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from chouette.ledger import LedgerError
 from chouette.ledger.games import deal_cents
@@ -340,3 +342,49 @@ def test_a_replay_format_log_with_deals_folds_to_the_same_money():
     state = fold({}, json.loads(json.dumps(log)))
     assert cents(state) == {"Ann": 230, "Bob": 120, "Cy": -150, "Dee": -200}
     assert seats(state) == ("Bob", None, "Cy", "DeeAnn")
+
+
+# --- properties ------------------------------------------------------------------------------
+
+DEAL_SETTINGS = st.fixed_dictionaries({
+    "cube_mode": st.sampled_from(["multi", "single"]),
+    "stake_cents": st.integers(0, 999),
+    "partner_min_players": st.sampled_from([0, 5]),
+    "box_retention": st.sampled_from(["beat_captain", "net_non_negative", "net_positive"]),
+})
+
+
+@settings(max_examples=80, deadline=None)
+@given(table=DEAL_SETTINGS, data=st.data())
+def test_deals_keep_the_books_balanced_and_undo_restores_the_money(table, data):
+    state = seated("ABCDE", **table)
+    if state.needs_partner():
+        state = run(state, {"type": "partner", "player": "B", "accept": True})
+    members = state.seats.team
+    if table["cube_mode"] == "single":
+        state = run(state, double("box"), *[take(m) for m in members])
+    else:
+        state = run(state, double("box", *members), *[take(m) for m in members])
+    while state.game is not None:
+        member = data.draw(st.sampled_from(state.game.live), label="member")
+        value = state.game.cubes[member].value
+        amount = data.draw(st.one_of(
+            st.builds(lambda h: {"points": h / 2}, st.integers(0, 6 * value)),
+            st.builds(lambda c: {"cents": c}, st.integers(0, 3 * value * table["stake_cents"]))),
+            label="amount")
+        event = {"type": "deal", "cube": member, "winner": data.draw(
+            st.sampled_from(["box", "member"]), label="winner"), **amount}
+        if member == state.game.seat_captain and not state.game.captain_won_early:
+            event["seat"] = data.draw(st.sampled_from(["box", "captain"]), label="seat")
+        before = state
+        state = apply_event(state, event)
+        assert sum(cents(state).values()) == 0 and sum(points(state).values()) == 0
+        assert cents(apply_event(state, {"type": "undo"})) == cents(before)
+        if state.game is not None and data.draw(st.booleans(), label="end now"):
+            ended = apply_event(state, result(data.draw(st.sampled_from(["box", "team"]))))
+            # The money a deal booked at once is all it counts: the end moves none of it.
+            dealt = {d.member for d in ended.games[-1].deals}
+            assert all(player not in dealt for _game, player, _p, _c in money_changes(state, ended))
+            assert sum(cents(ended).values()) == 0
+            break
+    assert seats(state)[0] is not None
