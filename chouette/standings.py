@@ -14,6 +14,9 @@ from chouette.ledger.games import game_cents, game_points
 from chouette.table import GameRecord, TableState
 from chouette.table.game import settled_so_far
 
+#: A game's deals as the ledger prices them: (member, half points, cents).
+DealTuples = tuple[tuple[str, int | None, int | None], ...]
+
 
 @dataclass(frozen=True)
 class GameMoney:
@@ -26,7 +29,7 @@ class GameMoney:
 
 
 def _money(state: TableState, number: int, box: str, partner: str | None, pairs, extras,
-           stakes: dict[str, int] | None, final: bool, deals: tuple = ()) -> GameMoney:
+           stakes: dict[str, int] | None, final: bool, deals: DealTuples = ()) -> GameMoney:
     settings = state.settings
     return _priced(number, box, partner, tuple(pairs), tuple(extras),
                    tuple(sorted(stakes.items())) if stakes is not None else None,
@@ -36,7 +39,7 @@ def _money(state: TableState, number: int, box: str, partner: str | None, pairs,
 @lru_cache(maxsize=65536)
 def _priced(number: int, box: str, partner: str | None, pairs: tuple, extras: tuple,
             stakes: tuple | None, share: int, stake_cents: int, final: bool,
-            deals: tuple = ()) -> GameMoney:
+            deals: DealTuples = ()) -> GameMoney:
     """A game's points and cents, remembered: game records are immutable and every page of a
     table prices its whole night again. The answer is shared: callers only read it."""
     return GameMoney(

@@ -215,8 +215,8 @@ class GameRecord:
             tuple((n, c) for n, c in data.get("stakes", ())),
             bool(data.get("voided", False)),
             data.get("correction"),
-            tuple(Deal.from_dict(d) for d in data.get("deals") or ()),
-            tuple((a, p) for a, p in data.get("proxies") or ()),
+            deals=tuple(Deal.from_dict(d) for d in data.get("deals") or ()),
+            proxies=tuple((a, p) for a, p in data.get("proxies") or ()),
         )
 
 

@@ -257,7 +257,7 @@ def _finish(state: TableState, game: Game, winner: str | None, kind: str | None)
         captain_won, winner, kind, game.mode or SCORESHEET,
         tuple(game.cubes[m] for m in game.members), pairs, extras,
         _stakes(state, game) if settings.per_player_stakes else (), False, reason,
-        tuple(game.deals.values()), tuple(game.proxies.items()),
+        deals=tuple(game.deals.values()), proxies=tuple(game.proxies.items()),
     )
     net = record.box_side_points + _deals_points(state, game)
     keeps = {"beat_captain": True, "net_non_negative": net >= 0, "net_positive": net > 0}

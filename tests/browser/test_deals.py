@@ -174,3 +174,13 @@ def test_a_deal_recorded_by_the_organizer_and_a_proxy_answering_on_his_own_phone
     expect(tablet.locator(".proxy-line")).to_contain_text("Cy decides for Dee")
     state = table_state(app, table_id)
     assert state.game is None and state.games[-1].proxies == (("Dee", "Cy"),)
+
+    # 6. The score sheet says it too.
+    tablet.goto(f"{base}/nights/{night_id}/score-sheet")
+    expect(tablet.locator(".sheet-deals .deal-line")).to_have_text(
+        "Eve: settled: Eve pays the box 1.5 points")
+    expect(tablet.locator(".sheet-deals .proxy-line")).to_have_text("Cy decides for Dee")
+    for size, label in ((PHONE, "phone"), (TABLET, "tablet"), (TV, "tv")):
+        tablet.set_viewport_size(size)
+        tablet.locator(".sheet-deals").scroll_into_view_if_needed()
+        shoot(tablet, f"deals-score-sheet-{label}")
