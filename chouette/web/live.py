@@ -202,8 +202,12 @@ def _actions(state: TableState, legal: list[dict[str, Any]]) -> dict[str, Any]:
     return grouped
 
 
-def _offer_text(offerer: str, kind: str, value: int) -> str:
-    """What waits for an answer, said to the one who must answer it."""
+def _offer_text(offerer: str, kind: str, value: int, absent: str | None = None) -> str:
+    """What waits for an answer, said to the one who must answer it (``absent``: the member
+    he answers for as his proxy)."""
+    if absent is not None and kind == "double":
+        return _("%(name)s doubles %(member)s to %(value)d: you decide for him.",
+                 name=offerer, member=absent, value=value)
     if kind == "beaver":
         return _("%(name)s beavers: the cube goes to %(value)d.", name=offerer, value=value)
     if kind == "raccoon":
@@ -244,8 +248,9 @@ def my_decision(table_id: int, state: TableState, me: str,
             offerer = _("The team (%(name)s)", name=game.acting_captain) if cube == "team" else cube
         title = _("The team's cube") if cube == "team" else (
             _("Your cube") if cube == me else _("%(name)s's cube", name=cube))
+        absent = cube if game.proxies.get(cube) == me else None
         items.append({"kind": "cube", "cube": cube, "title": title,
-                      "text": _offer_text(offerer, offer.kind, offer.value),
+                      "text": _offer_text(offerer, offer.kind, offer.value, absent),
                       "buttons": _answer_buttons(table_id, events, "cube"),
                       "key": f"g{game.number}-d{game.doubles}-{cube}-{offer.kind}{offer.value}"})
     for giver, events in by_extra.items():
