@@ -158,8 +158,10 @@ def _result(current: _Game, winner: str | None, kind: str | None, jacoby: bool) 
             return RecordedGame(tuple(actions), None, 0)
     else:
         cube = current.cube
-        if actions and isinstance(actions[-1], Drop):
-            return RecordedGame(tuple(actions), side, cube)
+        last = actions[-1] if actions else None
+        if isinstance(last, Drop):
+            # Every member dropped the box's double (or the box the team's): the doubler wins.
+            return RecordedGame(tuple(actions), 1 - last.player, cube)
     if side is None or kind is None:
         return RecordedGame(tuple(actions), None, 0)
     multiplier = 1 if jacoby and cube == 1 else KINDS[kind]

@@ -62,12 +62,17 @@ def spec_of(record: Record, fmt: str, path: pathlib.Path) -> dict[str, Any]:
             "match_length": record.match_length, "names": names, "games": games}
 
 
-def check_with_gnubg(record: Record, fmt: str) -> list[str]:
-    """The problems gnubg finds in the record written as ``fmt`` ("mat" or "sgf"); [] if none."""
+def check_with_gnubg(record: Record, fmt: str, *, text: str | None = None) -> list[str]:
+    """The problems gnubg finds in the record written as ``fmt`` ("mat" or "sgf"); [] if none.
+
+    ``text`` replaces the written file (to show that the check sees a wrong one).
+    """
     with tempfile.TemporaryDirectory() as folder:
         root = pathlib.Path(folder)
         path = root / f"record.{fmt}"
-        path.write_text(write_mat(record) if fmt == "mat" else write_sgf(record), encoding="utf-8")
+        if text is None:
+            text = write_mat(record) if fmt == "mat" else write_sgf(record)
+        path.write_text(text, encoding="utf-8")
         (root / "spec.json").write_text(json.dumps(spec_of(record, fmt, path)))
         home = root / "home"
         home.mkdir()
