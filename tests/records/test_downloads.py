@@ -125,3 +125,23 @@ def test_an_organizer_downloads_any_player_s_games(client, night, login_as):
 def test_an_unknown_format_is_not_found(client, night, login_as):
     login_as("organizer")
     assert client.get(f"/records/tables/{night['first']}/games/1.txt").status_code == 404
+
+
+def test_the_history_links_each_board_game_s_record(client, night, login_as):
+    login_as("organizer")
+    page = client.get(f"/tables/{night['first']}").text
+    assert f"/records/tables/{night['first']}/games/1.mat" in page
+    assert f"/records/tables/{night['first']}/games/1.sgf" in page
+
+
+def test_the_night_exports_link_the_night_and_table_records(client, night, login_as):
+    login_as("organizer")
+    page = client.get(f"/nights/{night['night']}/exports").text
+    assert f"/records/nights/{night['night']}.mat" in page and f"/records/nights/{night['night']}.sgf" in page
+    assert f"/records/tables/{night['second']}.sgf" in page
+
+
+def test_the_player_page_links_his_records_to_himself_only(client, night, login_as, auth):
+    login_as("player", name="A")
+    assert "/records/player.mat?name=A" in client.get("/players/A").text
+    assert "/records/player.mat?name=B" not in client.get("/players/B").text
