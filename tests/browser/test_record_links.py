@@ -30,7 +30,7 @@ def test_record_links_are_placed_well_and_download(browser: Browser, live_server
         write_log(table.id, log["events"], owner)
         commands.clear_cache()
         db.session.commit()
-        pages = {"table": (f"/tables/{table.id}", "[id^=table-history] a[href$='games/1.mat']"),
+        pages = {"table": (f"/tables/{table.id}", "[id^=table-history] a[href$='.mat?game=1']"),
                  "exports": (f"/nights/{night.id}/exports", "#record-links a[href$='.sgf']"),
                  "player": ("/players/A", "#player-records a[href*='player.mat']")}
     folder = ARTIFACTS / "records"
