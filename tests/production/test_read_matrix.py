@@ -36,6 +36,8 @@ ROLES = ("signed out", "played", "absent", "organizer", "treasurer", "admin")
 AMOUNTS = {"Ann": "6.89", "Bob": "1.17", "Cy": "2.29", "Dee": "3.43"}
 STAKES = {"Ann": 1000, "Bob": 117, "Cy": 229, "Dee": 343}
 
+#: The game records (``/records/...``) hold no money, and night 1 has no board game: each
+#: answers 404 to whoever is signed in (their rules are tested in tests/records).
 #: rule | status per role (``in``: sent to sign in; ``403/200``: 403 under ``private``, 200
 #: under ``members``) | money, private | money, members.
 READS = """
@@ -66,6 +68,12 @@ READS = """
 /nights/new                              | in  403 403 200 200 200     | . . . - - - | . . . - - -
 /players/                                | in  200 200 200 200 200     | . o o a a a | . a a a a a
 /players/<path:name>                     | in  200 200 200 200 200     | . o o a a a | . a a a a a
+/records/nights/<int:night_id>.mat       | in  404 404 404 404 404     | . . . . . . | . . . . . .
+/records/nights/<int:night_id>.sgf       | in  404 404 404 404 404     | . . . . . . | . . . . . .
+/records/player.mat                      | in  404 404 404 404 404     | . . . . . . | . . . . . .
+/records/player.sgf                      | in  404 404 404 404 404     | . . . . . . | . . . . . .
+/records/tables/<int:table_id>.mat       | in  404 404 404 404 404     | . . . . . . | . . . . . .
+/records/tables/<int:table_id>.sgf       | in  404 404 404 404 404     | . . . . . . | . . . . . .
 /seasons/                                | in  200 200 200 200 200     | . - - - - - | . - - - - -
 /seasons/<int:season_id>                 | in  200 200 200 200 200     | . o o a a a | . a a a a a
 /seasons/<int:season_id>/payments.csv    | in  403 403 200 200 200     | . . . - - - | . . . - - -
