@@ -122,6 +122,28 @@ def normalize_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
     return settings
 
 
+def normalize_match_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The whole settings of a head-to-head match (RULES 1.8) from its length, Holland rule
+    and stake (``match_length``, ``holland``, ``match_stake``, ``stake_cents``; any other
+    setting must be what a match plays).
+
+    Raises ServiceError with the reason when they make no match.
+    """
+    data = {**Settings.for_match(1).to_dict(), **raw}
+    if data["match_stake"] == "none":
+        data["stake_cents"] = 0
+    elif isinstance(data["stake_cents"], bool) or not isinstance(data["stake_cents"], int) \
+            or data["stake_cents"] < 1:
+        raise ServiceError(_("A match played for money needs a stake."))
+    try:
+        settings = Settings.from_dict(data)
+    except (TableError, TypeError) as error:
+        raise ServiceError(say(error) if isinstance(error, TableError) else str(error)) from error
+    if not settings.is_match:
+        raise ServiceError(_("A match is to an odd number of points."))
+    return settings.to_dict()
+
+
 def preset_of(settings: Mapping[str, Any]) -> str | None:
     """The name of the preset these settings are exactly, if any."""
     for name, preset in PRESETS.items():
@@ -149,7 +171,8 @@ def create_table(
     name = name.strip()
     if not name or len(name) > 60:
         raise ServiceError(_("A table needs a name (at most 60 characters)."))
-    checked = normalize_settings(settings)
+    checked = (normalize_match_settings(settings) if "match_length" in settings
+               else normalize_settings(settings))
     with _transaction():
         night = lock_night(night_id, exclusive=False)
         if not night.is_open:

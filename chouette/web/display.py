@@ -31,6 +31,8 @@ from chouette.models import ChouetteTable, Night
 from chouette.standings import money
 from chouette.table import TableState
 from chouette.table.cubes import BOX_SIDE, Extra
+from chouette.table.match_rules import match_of
+from chouette.table.match_rules import players as match_players
 from chouette.web import privacy
 from chouette.web.board_cubes import CubeView
 from chouette.web.board_svg import render_board
@@ -94,6 +96,7 @@ class TableView:
     board: BoardView | None
     qr: Markup
     url: str
+    match: dict[str, Any] | None = None  # a head-to-head match: its length, score, Crawford
 
 
 class _SeqCache:
@@ -206,6 +209,8 @@ def waiting_for(state: TableState) -> list[str]:
     if game is None:
         return []
     box = _("%(name)s (box)", name=state.box) if state.box else _("the box")
+    if state.settings.is_match:
+        box = state.box or ""
     answered = game.box_double.answers if game.box_double is not None else {}
     names: list[str] = []
     for extra in game.pending_extras:
@@ -232,6 +237,8 @@ def board_of(state: TableState) -> BoardView | None:
         labels={"box": box, "team": game.acting_captain},
         rail=False,
     )
+    if state.settings.is_match:
+        return BoardView(svg, box, game.acting_captain)
     return BoardView(svg, _("%(name)s (box)", name=box),
                      _("%(name)s's team", name=game.acting_captain))
 
@@ -248,7 +255,19 @@ def table_view(table_id: int) -> TableView:
     rows, gone = seat_rows(played.state)
     url = url_for("tables.show", table_id=table_id, _external=True)
     return TableView(played.table, played.table.night, played.seq, rows, gone,
-                     table_status(played.state), board_of(played.state), _qr(url), url)
+                     table_status(played.state), board_of(played.state), _qr(url), url,
+                     screen_match(played.state))
+
+
+def screen_match(state: TableState) -> dict[str, Any] | None:
+    """A match table's length, each player's score and the Crawford game (None: a chouette)."""
+    match = match_of(state)
+    if match is None:
+        return None
+    seated = match_players(state)
+    return {"length": match.length, "scores": dict(zip(seated or ("", ""), match.scores, strict=True)),
+            "crawford": match.crawford_game, "over": match.is_over,
+            "winner": seated[match.winner] if seated and match.winner is not None else None}
 
 
 class Screen:
