@@ -190,6 +190,12 @@ def table_status(state: TableState) -> str:
         return _("Rolling for the starting order")
     if game is None and state.needs_partner():
         return _("The box is choosing a partner")
+    match = match_of(state)
+    if match is not None and match.is_over:
+        seated = match_players(state)
+        return _("%(name)s wins the match %(first)d-%(second)d",
+                 name=seated[match.winner or 0] if seated else "",
+                 first=max(match.scores), second=min(match.scores))
     if game is None:
         return _("Game %(number)d is about to start", number=number)
     waiting = waiting_for(state)

@@ -380,9 +380,10 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "last_order": last_order,
         "board": _board(table, state, runs=runs or may_roll, move_value=move_value,
                         seq=played.seq),
-        "history_games_html": history_games_html(table, state, seq=played.seq, runs=runs,
-                                                 typed=typed or {}, full=full_history,
-                                                 show_money=show_money),
+        # A match lists its games in its own card (tables/_match.html).
+        "history_games_html": "" if state.settings.is_match else history_games_html(
+            table, state, seq=played.seq, runs=runs, typed=typed or {}, full=full_history,
+            show_money=show_money),
         "recent": _recent(table.id),
         "error": error, "typed": typed or {},
         "kinds": KINDS,

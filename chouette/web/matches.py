@@ -21,7 +21,6 @@ from wtforms import BooleanField, IntegerField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
 from chouette import commands, services
-from chouette.web.house_rules import money
 from chouette.engine import Match
 from chouette.extensions import db
 from chouette.models import Member
@@ -30,6 +29,7 @@ from chouette.table.match_rules import match_id, match_of, players
 from chouette.table.settings import MAX_MATCH_LENGTH
 from chouette.web.auth import role_required
 from chouette.web.forms import CentsField
+from chouette.web.house_rules import money
 from chouette.web.htmx import render_page, see_other
 from chouette.web.nights import get_night
 

@@ -14,7 +14,7 @@ from chouette import commands, services
 from chouette.engine import apply_move, legal_moves
 from chouette.engine.matchid import MatchState
 from chouette.extensions import db
-from chouette.models import ChouetteTable, LedgerEntry, Member
+from chouette.models import ChouetteTable, LedgerEntry
 from chouette.table.match_rules import match_of
 from tests.factories import gen_member, gen_night
 from tests.web.test_play_pages import HTMX, sign_in
@@ -199,8 +199,8 @@ def test_the_big_screen_shows_the_match_and_its_score(app, night, client):
     html = client.get("/display").get_data(as_text=True)
     block = html[html.index(f'id="display-table-{night.table_id}"'):]
     assert "Match to 5" in block
-    assert re.search(r'data-player="Ann".*?dt-score[^>]*>\s*0<', block, re.S)
-    assert re.search(r'data-player="Bob".*?dt-score[^>]*>\s*1<', block, re.S)
+    assert re.search(r'data-player="Ann".*?dt-score[^>]*>\s*0<', block, re.DOTALL)
+    assert re.search(r'data-player="Bob".*?dt-score[^>]*>\s*1<', block, re.DOTALL)
 
 
 def test_the_winner_is_on_both_players_pages(app, night):
@@ -211,7 +211,7 @@ def test_the_winner_is_on_both_players_pages(app, night):
     for name, result, score in (("Ann", "Lost", "0-1"), ("Bob", "Won", "1-0")):
         html = night.client("olga").get(f"/players/{name}").get_data(as_text=True)
         section = html[html.index('id="player-matches"'):]
-        row = re.search(r'<tr class="match-row[^"]*"[^>]*>.*?</tr>', section, re.S).group(0)
+        row = re.search(r'<tr class="match-row[^"]*"[^>]*>.*?</tr>', section, re.DOTALL).group(0)
         assert result in row and score in row and "Final" in row, row
 
 

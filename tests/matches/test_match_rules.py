@@ -9,10 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import chouette.table.match_rules as match_rules
 from chouette.engine.matchid import GameState, MatchState
 from chouette.standings import games_money, money, money_changes
-from chouette.table import Settings, SettingsError, TableError, apply_event, fold, new_table
+from chouette.table import (
+    Settings,
+    SettingsError,
+    TableError,
+    apply_event,
+    fold,
+    match_rules,
+    new_table,
+)
 from chouette.table.match_rules import match_id, match_of, score_line
 from tests.matches.helpers import (
     ANN,
