@@ -1,5 +1,5 @@
-"""Flask commands: `flask --app app init-db`, `create-admin`, `replay FILE`, `backup FILE`,
-`restore FILE`."""
+"""Flask commands: `flask --app app init-db`, `create-admin`, `replay FILE`, `record FILE`,
+`backup FILE`, `restore FILE`."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from flask_migrate import upgrade
 from chouette import services
 from chouette.extensions import MIGRATIONS_DIR
 from chouette.ops import backup_command, restore_command
+from chouette.record_command import record_command
 from chouette.replay import replay_command
 
 
@@ -21,6 +22,7 @@ def upgrade_database() -> None:
 def init_app(app: Flask) -> None:
     """Register the project's commands on the app."""
     app.cli.add_command(replay_command)
+    app.cli.add_command(record_command)
     app.cli.add_command(backup_command)
     app.cli.add_command(restore_command)
 

@@ -31,6 +31,9 @@ def init_app(app: Flask) -> None:
 
     app.register_blueprint(exports.bp)
     app.register_blueprint(players.bp)
+    from chouette.web import records  # game records (.mat, SGF) of board games
+
+    app.register_blueprint(records.bp)
     from chouette.web import play  # the live table: seats, cubes, board, undo, history
 
     app.register_blueprint(play.bp)

@@ -1,0 +1,157 @@
+"""Game records to download: any board game, a table's, a night's or a player's board games,
+as Jellyfish ``.mat`` or GNU Backgammon SGF (``chouette.records``).
+
+Who may download: organizers and admins every game; a member the games he played (as box,
+partner or in the team), as the read rules of ``chouette.web.privacy`` let a player see his
+own night. Records hold no money.
+"""
+
+from __future__ import annotations
+
+import io
+import re
+import zipfile
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+from flask import Blueprint, abort, make_response, request
+from flask_login import current_user, login_required
+from sqlalchemy import select
+from werkzeug.wrappers import Response
+
+from chouette import services
+from chouette.extensions import db
+from chouette.models import ChouetteTable, TableEvent
+from chouette.records import Record, RecordError, write_mat, write_sgf
+from chouette.records.tables import table_records
+from chouette.table import GameRecord, TableError, fold
+from chouette.web.auth import has_role
+from chouette.web.nights import get_night
+from chouette.web.tables import get_table
+
+bp = Blueprint("records", __name__, url_prefix="/records")
+
+FORMAT = "<any(mat, sgf):fmt>"
+MIMETYPES = {"mat": "text/plain", "sgf": "application/x-go-sgf", "zip": "application/zip"}
+
+
+def players_of(record: GameRecord) -> set[str]:
+    """Everyone who played a game: the box, his partner and the team."""
+    return {record.box, *([record.partner] if record.partner else []), *(c.member for c in record.cubes)}
+
+
+def _table_records(table: ChouetteTable, member: Any, *, number: int | None = None) -> list[Record]:
+    """The board games of ``table`` that ``member`` may download, as records."""
+    log = services.table_export(table.id)
+    try:
+        state = fold(log["table"], log["events"])
+    except TableError:
+        return []  # a stored log is always legal; an imported old one may not be: no records
+    everything = has_role(member, "organizer")
+    numbers = [g.number for g in state.games
+               if (number is None or g.number == number)
+               and (everything or member.name in players_of(g))]
+    if not numbers:
+        return []
+    return table_records(log["table"], log["events"], games=numbers,
+                         date=table.night.date.isoformat(), event=f"{table.night.name} {table.name}")
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^A-Za-z0-9]+", "-", text).strip("-")[:40] or "x"
+
+
+def _send(records: Sequence[Record], fmt: str, stem: str) -> Response:
+    """The records as one download: SGF holds every game; .mat one pair, else a zip of them."""
+    if not records:
+        abort(404)
+    try:
+        if fmt == "sgf":
+            body: str | bytes = "".join(write_sgf(r) for r in records)
+            kind, name = "sgf", f"{stem}.sgf"
+        elif len(records) == 1:
+            body, kind, name = write_mat(records[0]), "mat", f"{stem}.mat"
+        else:
+            buffer = io.BytesIO()
+            with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+                for index, record in enumerate(records, start=1):
+                    inner = f"{stem}-{index:03d}-{_slug(record.left)}-v-{_slug(record.right)}.mat"
+                    archive.writestr(inner, write_mat(record))
+            body, kind, name = buffer.getvalue(), "zip", f"{stem}-mat.zip"
+    except RecordError:
+        abort(500)
+    response = make_response(body)
+    response.mimetype = MIMETYPES[kind]
+    if kind != "zip":
+        response.charset = "utf-8"
+    response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
+    response.headers["Cache-Control"] = "private, no-store"
+    return response
+
+
+@bp.get(f"/tables/<int:table_id>/games/<int:number>.{FORMAT}")
+@login_required
+def game(table_id: int, number: int, fmt: str) -> Response:
+    """One board game of a table: to organizers, and to whoever played it (else 403)."""
+    table = get_table(table_id)
+    records = _table_records(table, current_user, number=number)
+    if not records and _table_records(table, _Organizer(), number=number):
+        abort(403)
+    return _send(records, fmt, f"table-{table.id}-game-{number}")
+
+
+@bp.get(f"/tables/<int:table_id>.{FORMAT}")
+@login_required
+def table(table_id: int, fmt: str) -> Response:
+    """A table's board games (a member gets those he played)."""
+    found = get_table(table_id)
+    return _send(_table_records(found, current_user), fmt, f"table-{found.id}-games")
+
+
+@bp.get(f"/nights/<int:night_id>.{FORMAT}")
+@login_required
+def night(night_id: int, fmt: str) -> Response:
+    """A night's board games, every table's (a member gets those he played)."""
+    found = get_night(night_id)
+    records = [r for t in found.tables for r in _table_records(t, current_user)]
+    return _send(records, fmt, services.night_filename(found, "games"))
+
+
+@bp.get(f"/player.{FORMAT}")
+@login_required
+def player(fmt: str) -> Response:
+    """A player's board games at every night (``?name=``): his own, or any to an organizer."""
+    name = request.args.get("name", "")
+    if not name:
+        abort(404)
+    if not has_role(current_user, "organizer") and current_user.name != name:
+        abort(403)
+    records = [r for t in _tables_joined_by(name) for r in _table_records(t, _Player(name))]
+    return _send(records, fmt, f"player-{_slug(name)}-games")
+
+
+def _tables_joined_by(name: str) -> Iterable[ChouetteTable]:
+    """The tables where a join names ``name``, oldest first."""
+    rows = db.session.execute(select(TableEvent.table_id, TableEvent.payload).where(TableEvent.type == "join"))
+    ids = sorted({table_id for table_id, payload in rows
+                  if isinstance(payload, dict) and payload.get("player") == name})
+    tables = (db.session.get(ChouetteTable, i) for i in ids)
+    return [t for t in tables if t is not None]
+
+
+class _Player:
+    """A stand-in reader who sees exactly one player's games."""
+
+    is_authenticated = True
+    role = "player"
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+
+class _Organizer:
+    """A stand-in reader who sees every game (to tell 403 from 404)."""
+
+    is_authenticated = True
+    role = "organizer"
+    name = ""
