@@ -222,3 +222,19 @@ def test_a_chouette_player_still_cannot_roll_from_his_phone(app):
     before = phones.table.log()
     response = phones.post("A", "roll", {"how": "server"})
     assert response.status_code == 403 and phones.table.log() == before
+
+
+def test_a_match_downloads_whole_as_mat_and_sgf_to_its_players(night):
+    night.open()
+    night.play_turn("olga", (5, 2))
+    night.post("olga", "double", {"by": "Bob"})
+    night.post("olga", "answer", {"cube": "team", "answer": "drop"})
+    html = night.client("bob").get(night.url).get_data(as_text=True)
+    assert f'/records/tables/{night.table_id}.mat' in html
+    mat = night.client("bob").get(f"/records/tables/{night.table_id}.mat")
+    assert mat.status_code == 200
+    text = mat.get_data(as_text=True)
+    assert " 3 point match" in text and "Ann" in text and "Bob" in text and " Drops" in text
+    sgf = night.client("ann").get(f"/records/tables/{night.table_id}.sgf").get_data(as_text=True)
+    assert "MI[length:3]" in sgf
+    assert night.client("cy").get(f"/records/tables/{night.table_id}.mat").status_code == 404
