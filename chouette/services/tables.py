@@ -92,6 +92,8 @@ def normalize_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
 
     Raises ServiceError naming the setting when a key is unknown or a value is out of place.
     """
+    if raw.get("match_length"):
+        return normalize_match_settings(raw)  # a head-to-head match's table
     unknown = sorted(set(raw) - set(TABLE_DEFAULTS))
     if unknown:
         raise ServiceError(_("Unknown table setting: %(key)s.", key=", ".join(unknown)))
@@ -171,8 +173,7 @@ def create_table(
     name = name.strip()
     if not name or len(name) > 60:
         raise ServiceError(_("A table needs a name (at most 60 characters)."))
-    checked = (normalize_match_settings(settings) if "match_length" in settings
-               else normalize_settings(settings))
+    checked = normalize_settings(settings)
     with _transaction():
         night = lock_night(night_id, exclusive=False)
         if not night.is_open:

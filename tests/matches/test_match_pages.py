@@ -14,7 +14,7 @@ from chouette import commands, services
 from chouette.engine import apply_move, legal_moves
 from chouette.engine.matchid import MatchState
 from chouette.extensions import db
-from chouette.models import ChouetteTable, LedgerEntry
+from chouette.models import ChouetteTable, LedgerEntry, Member
 from chouette.table.match_rules import match_of
 from tests.factories import gen_member, gen_night
 from tests.web.test_play_pages import HTMX, sign_in
@@ -238,3 +238,22 @@ def test_a_match_downloads_whole_as_mat_and_sgf_to_its_players(night):
     sgf = night.client("ann").get(f"/records/tables/{night.table_id}.sgf").get_data(as_text=True)
     assert "MI[length:3]" in sgf
     assert night.client("cy").get(f"/records/tables/{night.table_id}.mat").status_code == 404
+
+
+def test_a_night_with_a_match_exports_and_imports_to_the_same_ledger(app, night):
+    night.open(match_stake="point", stake_cents="5")
+    night.play_turn("olga", (5, 2))
+    night.post("olga", "double", {"by": "Bob"})
+    night.post("olga", "answer", {"cube": "team", "answer": "take"})
+    night.play_turn("olga", (6, 5))
+    night.post("olga", "double", {"by": "box"})
+    night.post("olga", "answer", {"cube": "Bob", "answer": "drop"})
+    with app.app_context():
+        exported = services.night_export(night.night_id)
+        before = services.night_ledger_totals(night.night_id)
+        olga = db.session.get(Member, night.olga.id)
+        imported = services.import_night(exported, olga)
+        assert services.night_ledger_totals(imported.id) == before
+        assert before["Ann"][1] == 1000
+        copy = next(t for t in imported.tables)
+        assert match_of(commands.load_play(copy.id).state).scores == (2, 0)
