@@ -28,7 +28,7 @@ from chouette.records.model import (
 )
 from chouette.table import Settings, TableState, fold
 from chouette.table import rules as table_rules
-from chouette.table.game import BOARD, KINDS
+from chouette.table.game import BOARD, KINDS, Game
 from chouette.table.state import corrections_of
 
 CUBE_ANSWERS = ("take", "drop", "beaver", "raccoon")
@@ -100,19 +100,18 @@ def board_games(settings: Settings | Mapping[str, Any] | None,
     return found
 
 
-def _note(current: _Game, event: dict[str, Any], state: TableState, game: Any,
+def _note(current: _Game, event: dict[str, Any], state: TableState, game: Game,
           on_roll: str | None, dice: tuple[int, int] | None, *, single: bool, automatic: int) -> None:
     """Add what ``event`` did to the game's actions."""
     kind = event.get("type")
     if kind == "opening_roll" and game.is_board and on_roll is None:
-        box, team = int(event["box"]), int(event["team"])
-        current.actions.append(Play(LEFT if box > team else RIGHT, (box, team), ""))
+        # The winner of the opening roll plays its two dice (the move below records them).
         current.one_cube = current.one_cube and game.automatic == 0
     elif kind == "roll" and state.game is game and game.dice is None:
         # No legal play: the turn passed by itself.
         current.actions.append(Play(_side(on_roll), (int(event["dice"][0]), int(event["dice"][1])), ""))
     elif kind == "move" and dice is not None:
-        _play(current, _side(on_roll), dice, game.last_move or str(event["move"]))
+        current.actions.append(Play(_side(on_roll), dice, game.last_move or str(event["move"])))
         current.board_over = state.game is None
     elif kind == "extra" or kind in ("beaver", "raccoon") or not single or automatic:
         if kind in ("double", "extra", *CUBE_ANSWERS):
@@ -133,16 +132,6 @@ def _note(current: _Game, event: dict[str, Any], state: TableState, game: Any,
             current.offer = None
 
 
-def _play(current: _Game, player: int, dice: tuple[int, int], move: str) -> None:
-    """A play; the opening's play fills the opening roll's entry."""
-    last = current.actions[-1] if current.actions else None
-    if isinstance(last, Play) and not last.move and len(current.actions) == 1 and last.player == player \
-            and sorted(last.dice) == sorted(dice):
-        current.actions[-1] = Play(player, last.dice, move)
-    else:
-        current.actions.append(Play(player, dice, move))
-
-
 def _side(on_roll: str | None) -> int:
     return LEFT if on_roll == "box" else RIGHT
 
@@ -151,18 +140,14 @@ def _result(current: _Game, winner: str | None, kind: str | None, jacoby: bool) 
     """The recorded game: with its cube actions, or without them at cube 1."""
     side = None if winner is None else LEFT if winner == "box" else RIGHT
     actions = list(current.actions)
+    cube = current.cube if current.one_cube else 1
     if not current.one_cube:
         actions = [a for a in actions if isinstance(a, Play)]
-        cube = 1
-        if not current.board_over:
-            return RecordedGame(tuple(actions), None, 0)
-    else:
-        cube = current.cube
-        last = actions[-1] if actions else None
-        if isinstance(last, Drop):
-            # Every member dropped the box's double (or the box the team's): the doubler wins.
-            return RecordedGame(tuple(actions), 1 - last.player, cube)
-    if side is None or kind is None:
+    elif actions and isinstance(actions[-1], Drop):
+        # Every member dropped the box's double (or the box the team's): the doubler wins.
+        return RecordedGame(tuple(actions), 1 - actions[-1].player, cube)
+    if not current.board_over or side is None or kind is None:
+        # Ended off the board (every cube dropped in a multi-cube game): no result to record.
         return RecordedGame(tuple(actions), None, 0)
     multiplier = 1 if jacoby and cube == 1 else KINDS[kind]
     return RecordedGame(tuple(actions), side, cube * multiplier)
@@ -206,4 +191,4 @@ def _session(run: list[TableGame], jacoby: bool, date: str | None, event: str) -
     return Record(run[0].box, run[0].team, tuple(games), 0, jacoby, date, event, notes)
 
 
-__all__ = ["RIGHT", "TableGame", "board_games", "table_records", "team_name"]
+__all__ = ["TableGame", "board_games", "table_records", "team_name"]

@@ -11,8 +11,8 @@ from __future__ import annotations
 import io
 import re
 import zipfile
-from collections.abc import Iterable, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Sequence
+from typing import Any, TypeVar
 
 from flask import Blueprint, abort, make_response, request
 from flask_login import current_user, login_required
@@ -31,9 +31,31 @@ from chouette.web.nights import get_night
 from chouette.web.tables import get_table
 
 bp = Blueprint("records", __name__, url_prefix="/records")
+View = TypeVar("View", bound=Callable[..., Any])
 
-FORMAT = "<any(mat, sgf):fmt>"
+FORMATS = ("mat", "sgf")
 MIMETYPES = {"mat": "text/plain", "sgf": "application/x-go-sgf", "zip": "application/zip"}
+
+
+def _each_format(path: str) -> Callable[[View], View]:
+    """One route and endpoint per format: ``path.mat`` is ``<view>_mat``, the view called
+    with ``fmt`` (a URL variable of its own would break url_for with plain ids)."""
+
+    def register(view: View) -> View:
+        for fmt in FORMATS:
+            bp.add_url_rule(f"{path}.{fmt}", endpoint=f"{view.__name__}_{fmt}",
+                            view_func=_with_format(view, fmt), methods=["GET"])
+        return view
+
+    return register
+
+
+def _with_format(view: Callable[..., Response], fmt: str) -> Callable[..., Response]:
+    def download(**values: Any) -> Response:
+        return view(fmt=fmt, **values)
+
+    download.__doc__ = view.__doc__
+    return download
 
 
 def players_of(record: GameRecord) -> set[str]:
@@ -97,26 +119,24 @@ def _send(records: Sequence[Record], fmt: str, stem: str) -> Response:
     return response
 
 
-@bp.get(f"/tables/<int:table_id>/games/<int:number>.{FORMAT}")
-@login_required
-def game(table_id: int, number: int, fmt: str) -> Response:
-    """One board game of a table: to organizers, and to whoever played it (else 403)."""
-    table = get_table(table_id)
-    records = _table_records(table, current_user, number=number)
-    if not records and _table_records(table, _Organizer(), number=number):
-        abort(403)
-    return _send(records, fmt, f"table-{table.id}-game-{number}")
-
-
-@bp.get(f"/tables/<int:table_id>.{FORMAT}")
+@_each_format("/tables/<int:table_id>")
 @login_required
 def table(table_id: int, fmt: str) -> Response:
-    """A table's board games (a member gets those he played)."""
+    """A table's board games (a member gets those he played), or one (``?game=N``): to
+    organizers, and to whoever played it (else 403)."""
     found = get_table(table_id)
-    return _send(_table_records(found, current_user), fmt, f"table-{found.id}-games")
+    if "game" not in request.args:
+        return _send(_table_records(found, current_user), fmt, f"table-{found.id}-games")
+    number = request.args.get("game", type=int)
+    if number is None:
+        abort(404)
+    records = _table_records(found, current_user, number=number)
+    if not records and _table_records(found, _Organizer(), number=number):
+        abort(403)
+    return _send(records, fmt, f"table-{found.id}-game-{number}")
 
 
-@bp.get(f"/nights/<int:night_id>.{FORMAT}")
+@_each_format("/nights/<int:night_id>")
 @login_required
 def night(night_id: int, fmt: str) -> Response:
     """A night's board games, every table's (a member gets those he played)."""
@@ -125,7 +145,7 @@ def night(night_id: int, fmt: str) -> Response:
     return _send(records, fmt, services.night_filename(found, "games"))
 
 
-@bp.get(f"/player.{FORMAT}")
+@_each_format("/player")
 @login_required
 def player(fmt: str) -> Response:
     """A player's board games at every night (``?name=``): his own, or any to an organizer."""

@@ -38,7 +38,7 @@ def night(app):
 
 def test_one_game_as_mat_with_its_type_and_name(client, night, login_as):
     login_as("organizer")
-    response = client.get(f"/records/tables/{night['first']}/games/1.mat")
+    response = client.get(f"/records/tables/{night['first']}.mat?game=1")
     assert response.status_code == 200
     assert response.headers["Content-Type"] == "text/plain; charset=utf-8"
     assert response.headers["Content-Disposition"] == f'attachment; filename="table-{night["first"]}-game-1.mat"'
@@ -47,7 +47,7 @@ def test_one_game_as_mat_with_its_type_and_name(client, night, login_as):
 
 def test_one_game_as_sgf(client, night, login_as):
     login_as("organizer")
-    response = client.get(f"/records/tables/{night['first']}/games/1.sgf")
+    response = client.get(f"/records/tables/{night['first']}.sgf?game=1")
     assert response.status_code == 200 and response.mimetype == "application/x-go-sgf"
     assert 'filename="table-' in response.headers["Content-Disposition"]
     assert response.text.startswith("(;FF[4]GM[6]") and "DT[2026-11-21]" in response.text
@@ -55,22 +55,22 @@ def test_one_game_as_sgf(client, night, login_as):
 
 def test_a_player_downloads_a_game_he_played(client, night, login_as):
     login_as("player", name="C")
-    assert client.get(f"/records/tables/{night['first']}/games/1.mat").status_code == 200
+    assert client.get(f"/records/tables/{night['first']}.mat?game=1").status_code == 200
 
 
 def test_a_player_may_not_download_a_game_he_did_not_play(client, night, login_as):
     login_as("player", name="Zed")
-    assert client.get(f"/records/tables/{night['first']}/games/1.mat").status_code == 403
+    assert client.get(f"/records/tables/{night['first']}.mat?game=1").status_code == 403
 
 
 def test_signed_out_goes_to_sign_in(client, night):
-    response = client.get(f"/records/tables/{night['first']}/games/1.mat")
+    response = client.get(f"/records/tables/{night['first']}.mat?game=1")
     assert response.status_code in (302, 303) and "/auth/login" in response.headers["Location"]
 
 
 def test_a_game_that_is_not_a_board_game_is_not_found(client, night, login_as):
     login_as("organizer")
-    assert client.get(f"/records/tables/{night['first']}/games/9.mat").status_code == 404
+    assert client.get(f"/records/tables/{night['first']}.mat?game=9").status_code == 404
 
 
 def test_a_night_as_sgf_holds_every_table_s_board_games(client, night, login_as):
@@ -124,4 +124,29 @@ def test_an_organizer_downloads_any_player_s_games(client, night, login_as):
 
 def test_an_unknown_format_is_not_found(client, night, login_as):
     login_as("organizer")
-    assert client.get(f"/records/tables/{night['first']}/games/1.txt").status_code == 404
+    assert client.get(f"/records/tables/{night['first']}.txt?game=1").status_code == 404
+
+
+def test_the_history_links_each_board_game_s_record(client, night, login_as):
+    login_as("organizer")
+    page = client.get(f"/tables/{night['first']}").text
+    assert f"/records/tables/{night['first']}.mat?game=1" in page
+    assert f"/records/tables/{night['first']}.sgf?game=1" in page
+
+
+def test_the_night_exports_link_the_night_and_table_records(client, night, login_as):
+    login_as("organizer")
+    page = client.get(f"/nights/{night['night']}/exports").text
+    assert f"/records/nights/{night['night']}.mat" in page and f"/records/nights/{night['night']}.sgf" in page
+    assert f"/records/tables/{night['second']}.sgf" in page
+
+
+def test_the_player_page_links_his_records_to_himself_only(client, night, login_as, auth):
+    login_as("player", name="A")
+    assert "/records/player.mat?name=A" in client.get("/players/A").text
+    assert "/records/player.mat?name=B" not in client.get("/players/B").text
+
+
+def test_a_game_number_that_is_not_a_number_is_not_found(client, night, login_as):
+    login_as("organizer")
+    assert client.get(f"/records/tables/{night['first']}.mat?game=x").status_code == 404

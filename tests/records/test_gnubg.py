@@ -19,6 +19,9 @@ from chouette.records.tables import table_records
 from tests.records.games import random_game, random_match, table_log
 from tests.records.gnubg_tool import check_with_gnubg
 
+# No database here: the SQLite run is enough (the PostgreSQL run deselects these).
+pytestmark = pytest.mark.sqlite_only
+
 SCENARIOS = pathlib.Path(__file__).resolve().parents[3] / "shared" / "scenarios"
 FORMATS = ("mat", "sgf")
 

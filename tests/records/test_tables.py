@@ -6,6 +6,8 @@ import json
 import pathlib
 import random
 
+import pytest
+
 from chouette.records import Double, Drop, Play, Take
 from chouette.records.tables import board_games, table_records
 from chouette.table import fold
@@ -82,3 +84,26 @@ def test_only_the_games_asked_for():
     numbers = [f.number for f in board_games(log["table"], log["events"])]
     (record,) = table_records(log["table"], log["events"], games=[numbers[1]])
     assert record.notes == (f"game {numbers[1]}",)
+
+
+@pytest.mark.parametrize("mode", ["single", "multi"])
+def test_every_board_game_of_random_tables_writes_in_both_formats(mode):
+    from chouette.records import write_mat, write_sgf
+
+    for seed in range(15):
+        log = table_log(random.Random(seed), mode, games=4)
+        for record in table_records(log["table"], log["events"]):
+            assert write_mat(record) and write_sgf(record)
+
+
+def test_a_multi_cube_game_ended_by_drops_is_recorded_unfinished():
+    games = [f for seed in range(10)
+             for f in board_games(*_log_parts(table_log(random.Random(seed), "multi", games=3)))]
+    ended_off_board = [f for f in games if f.game.winner is None]
+    assert ended_off_board, "some seed's game ends with every cube dropped"
+    assert all(f.game.points == 0 and all(isinstance(a, Play) for a in f.game.actions)
+               for f in ended_off_board)
+
+
+def _log_parts(log: dict) -> tuple[dict, list]:
+    return log["table"], log["events"]
