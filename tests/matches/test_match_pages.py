@@ -189,6 +189,9 @@ def test_a_match_without_a_stake_writes_no_ledger_rows(app, night):
     assert match_of(night.state()).is_over
     with app.app_context():
         assert db.session.scalar(select(func.count(LedgerEntry.id))) == 0
+    html = night.client("ann").get(night.url).get_data(as_text=True)
+    assert "The match is over" in html and "Bob wins the match 1-0." in html
+    assert ">Opening roll<" not in html  # no button for another game
 
 
 def test_the_big_screen_shows_the_match_and_its_score(app, night, client):
