@@ -29,6 +29,7 @@ from chouette import services
 from chouette.engine import SecretsDice, legal_moves
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent, TableSnapshot
+from chouette.refusals import say
 from chouette.standings import money_changes
 from chouette.table import (
     SNAPSHOT_VERSION,
@@ -238,6 +239,8 @@ def decision_owner(state: TableState, event: Mapping[str, Any]) -> str | None:
       member; the team's single cube: the box, or the acting captain for the team.
     """
     kind = event.get("type")
+    if state.settings.is_match and kind in ("roll", "move"):
+        return match_mover(state)
     if kind == "partner":
         return _named(event.get("player"))
     if kind == "extra":
@@ -276,6 +279,15 @@ def decision_owner(state: TableState, event: Mapping[str, Any]) -> str | None:
     return cube if box_double is not None and cube in box_double.cubes else None
 
 
+def match_mover(state: TableState) -> str | None:
+    """At a match table, the player whose dice and move they are now: the side on roll
+    (either player for the opening roll: see ``may_decide``)."""
+    game = state.game
+    if game is None or game.on_roll is None:
+        return None
+    return state.box if game.on_roll == "box" else game.acting_captain
+
+
 def _named(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
@@ -283,7 +295,11 @@ def _named(value: object) -> str | None:
 def may_decide(member: Member | None, state: TableState, event: Mapping[str, Any]) -> bool:
     """Whether ``event`` is the signed-in player's own decision (his phone may post it)."""
     name = getattr(member, "name", None)
-    return bool(name) and name in state.players and decider(state, event) == name
+    if not name or name not in state.players:
+        return False
+    if state.settings.is_match and event.get("type") == "opening_roll":
+        return state.is_seated(name)  # either player rolls the opening (RULES 1.2)
+    return decider(state, event) == name
 
 
 def candidate_decisions(state: TableState) -> list[dict[str, Any]]:
@@ -415,6 +431,30 @@ def server_event(state: TableState, kind: str) -> dict[str, Any]:
     if kind == "roll":
         return dice_event(state, dice)
     raise TableError(_("Unknown action."))
+
+
+def open_match(night_id: int, *, name: str, players: Sequence[str], settings: Mapping[str, Any],
+               actor: Member) -> ChouetteTable:
+    """Open a head-to-head match table (RULES 1.8): its settings, and the two players seated
+    in the order given (the first on side 0, the box seat), written as its first events.
+
+    Raises ServiceError (the players or settings make no match: nothing is written),
+    NotFound, NightClosed.
+    """
+    checked = services.normalize_match_settings(settings)
+    events: list[dict[str, Any]] = [{"type": "join", "player": p} for p in players]
+    events.append({"type": "order", "players": list(players)})
+    try:
+        state = fold(checked, events)
+    except TableError as error:
+        raise services.ServiceError(say(error.__cause__ if isinstance(error.__cause__, TableError)
+                                        else error)) from error
+    if len(state.players) != 2:
+        raise services.ServiceError(_("A match is between two players."))
+    table = services.create_table(night_id, name=name, settings=checked, actor=actor)
+    services.append_events(table.id, 0, [{"type": "join", "player": p} for p in state.players]
+                           + [{"type": "order", "players": list(state.players)}], actor)
+    return table
 
 
 def playable(state: TableState) -> bool:

@@ -13,6 +13,7 @@ from functools import lru_cache
 from chouette.ledger.games import game_cents, game_points
 from chouette.table import GameRecord, TableState
 from chouette.table.game import settled_so_far
+from chouette.table.match_rules import match_of
 
 #: A game's deals as the ledger prices them: (member, half points, cents).
 DealTuples = tuple[tuple[str, int | None, int | None], ...]
@@ -54,6 +55,8 @@ def _priced(number: int, box: str, partner: str | None, pairs: tuple, extras: tu
 def games_money(state: TableState, numbers: set[int] | None = None) -> list[GameMoney]:
     """Every finished game's money, then what the game in progress has settled so far
     (only the games whose number is in ``numbers``, when given)."""
+    if state.settings.is_match and state.settings.match_stake != "point":
+        return _match_money(state, numbers)
     per_player = state.settings.per_player_stakes
     result = []
     for record in state.games:
@@ -71,6 +74,27 @@ def games_money(state: TableState, numbers: set[int] | None = None) -> list[Game
             result.append(_money(state, game.number, state.box, state.partner, pairs, extras,
                                  stakes, False,
                                  tuple(deal.as_ledger() for deal in game.deals.values())))
+    return result
+
+
+def _match_money(state: TableState, numbers: set[int] | None) -> list[GameMoney]:
+    """A match's games in the ledger: none without a stake; with a stake per match each
+    game's points, and the stake booked with the game that wins the match (RULES 1.8)."""
+    settings = state.settings
+    if settings.match_stake != "match":
+        return []
+    match = match_of(state)
+    last = len(state.games) if match is not None and match.is_over else None
+    result = []
+    for record in state.games:
+        if numbers is not None and record.number not in numbers:
+            continue
+        points = game_points(record.box, None, record.pairs)
+        cents = {player: 0 for player in points}
+        if record.number == last:
+            cents = {player: settings.stake_cents if value > 0 else -settings.stake_cents
+                     for player, value in points.items()}
+        result.append(GameMoney(record.number, points, cents, True))
     return result
 
 

@@ -141,6 +141,7 @@ from chouette.services.tables import (  # noqa: F401
     create_table,
     get_table,
     last_seq,
+    normalize_match_settings,
     normalize_settings,
     preset_of,
     table_events,

@@ -27,6 +27,9 @@ from chouette.models import (
 )
 from chouette.services.facts import ANSWERS, Decision, TableFacts, display_name
 from chouette.services.stored_facts import _facts_of, store_facts
+from chouette.services.tables import table_log
+from chouette.table import fold
+from chouette.table.match_rules import match_of, score_line
 
 # --------------------------------------------------------------------------- the history
 
@@ -91,6 +94,22 @@ class NightLine:
     cents: int = 0
 
 
+@dataclass(frozen=True)
+class MatchLine:
+    """A head-to-head match the player plays or played (RULES 1.8): against whom, the score."""
+
+    night_id: int
+    night: str
+    date: Any
+    table_id: int
+    table: str
+    opponent: str
+    length: int
+    score: int  # his
+    opponent_score: int
+    result: str  # won, lost, playing
+
+
 @dataclass
 class PlayerHistory:
     """Everything the player page shows."""
@@ -105,6 +124,7 @@ class PlayerHistory:
     points: int = 0
     cents: dict[str, int] = field(default_factory=dict)  # lifetime money per currency
     voided: int = 0
+    matches: list[MatchLine] = field(default_factory=list)
 
     @property
     def found(self) -> bool:
@@ -160,8 +180,15 @@ def player_history(name: str) -> PlayerHistory:
         line = nights.setdefault(night_id, NightLine(night_id, night_name, date, currency))
         line.tables.append(table_name)
         table_facts_ = facts[table_id]
-        roles = _add_games(history, table_facts_, name)
-        _add_decisions(history, table_facts_.decisions, name, currency)
+        if (table.settings or {}).get("match_length"):
+            # A match is not a chouette: its seats and cube decisions stay out of the tallies.
+            roles: dict[int, str] = {}
+            found = _match_line(table, night, name)
+            if found is not None:
+                history.matches.append(found)
+        else:
+            roles = _add_games(history, table_facts_, name)
+            _add_decisions(history, table_facts_.decisions, name, currency)
         # Every finished game he played (even at zero), and any other game with his money in
         # it (the game in progress).
         table_money = money.get(table_id, {})
@@ -182,6 +209,21 @@ def player_history(name: str) -> PlayerHistory:
         history.cents[night_line.currency] = history.cents.get(night_line.currency, 0) + night_line.cents
     store_facts(folded)
     return history
+
+
+def _match_line(table: ChouetteTable, night: Night, name: str) -> MatchLine | None:
+    """The player's match at this table, folded from its log (None if he does not play it)."""
+    state = fold(table.settings, table_log(table.id))
+    score = score_line(state)
+    match = match_of(state)
+    if score is None or match is None or name not in (score[0][0], score[1][0]):
+        return None
+    mine, theirs = score if score[0][0] == name else (score[1], score[0])
+    result = "playing"
+    if match.is_over:
+        result = "won" if mine[1] == match.length else "lost"
+    return MatchLine(night.id, night.name, night.date, table.id, table.name, theirs[0],
+                     match.length, mine[1], theirs[1], result)
 
 
 def _add_games(history: PlayerHistory, facts: TableFacts, name: str) -> dict[int, str]:

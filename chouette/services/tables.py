@@ -92,6 +92,8 @@ def normalize_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
 
     Raises ServiceError naming the setting when a key is unknown or a value is out of place.
     """
+    if raw.get("match_length"):
+        return normalize_match_settings(raw)  # a head-to-head match's table
     unknown = sorted(set(raw) - set(TABLE_DEFAULTS))
     if unknown:
         raise ServiceError(_("Unknown table setting: %(key)s.", key=", ".join(unknown)))
@@ -120,6 +122,28 @@ def normalize_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
     except TableError as error:
         raise ServiceError(say(error)) from error
     return settings
+
+
+def normalize_match_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
+    """The whole settings of a head-to-head match (RULES 1.8) from its length, Holland rule
+    and stake (``match_length``, ``holland``, ``match_stake``, ``stake_cents``; any other
+    setting must be what a match plays).
+
+    Raises ServiceError with the reason when they make no match.
+    """
+    data = {**Settings.for_match(1).to_dict(), **raw}
+    if data["match_stake"] == "none":
+        data["stake_cents"] = 0
+    elif isinstance(data["stake_cents"], bool) or not isinstance(data["stake_cents"], int) \
+            or data["stake_cents"] < 1:
+        raise ServiceError(_("A match played for money needs a stake."))
+    try:
+        settings = Settings.from_dict(data)
+    except (TableError, TypeError) as error:
+        raise ServiceError(say(error) if isinstance(error, TableError) else str(error)) from error
+    if not settings.is_match:
+        raise ServiceError(_("A match is to an odd number of points."))
+    return settings.to_dict()
 
 
 def preset_of(settings: Mapping[str, Any]) -> str | None:

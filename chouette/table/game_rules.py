@@ -234,6 +234,11 @@ def _end_if_no_cube(state: TableState, game: Game) -> None:
 def _finish(state: TableState, game: Game, winner: str | None, kind: str | None) -> None:
     """Settle the game, record it, rotate the seats (RULES 2.3, 2.10), corrections applied."""
     settings = state.settings
+    if settings.is_match:
+        from chouette.table import match_rules
+
+        match_rules.finish(state, game, winner, kind)
+        return
     correction = state.corrections.get(game.number)
     reason = correction.get("reason") if correction else None
     if correction and correction.get("void"):

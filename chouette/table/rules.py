@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from chouette.engine.errors import Phrase
+from chouette.table import match_rules
 from chouette.table import seats as seating
 from chouette.table.cube_rules import (
     CUBE_EVENTS,
@@ -51,6 +52,8 @@ def apply(state: TableState, event: dict[str, Any]) -> None:
     handler = HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise TableError("unknown event type {event_type!r}", event_type=kind)
+    if state.settings.is_match:
+        match_rules.check(state, event)
     handler(state, event)
     if kind in CUBE_EVENTS and state.game is not None:
         check_cube_limit(state.game)

@@ -13,6 +13,13 @@ ALL_BUT_ONE = ("off", "forced_drop", "mandatory_beaver")
 BOX_RETENTION = ("beat_captain", "net_non_negative", "net_positive")
 JOIN_POSITIONS = ("immediate", "after_next_rotation")
 CONSULTING = ("free", "forbidden", "after_cube")
+#: How a head-to-head match puts money in the ledger: not at all, per point won, per match.
+MATCH_STAKES = ("none", "point", "match")
+#: The longest match a table plays (RULES 1.8: an odd number, typically 3 to 25).
+MAX_MATCH_LENGTH = 99
+#: The settings of a head-to-head match; a chouette table (match_length 0) leaves them out
+#: of ``to_dict``, so its settings, snapshots and exports are as before matches existed.
+MATCH_KEYS = ("match_length", "holland", "match_stake")
 #: The highest stake a point is played at, at a table or by one player: 1,000,000.00 a point
 #: (the cents of any currency, even one with small units); see ``cube_rules.MAX_CUBE``.
 MAX_STAKE_CENTS = 100_000_000
@@ -42,6 +49,9 @@ class Settings:
     join_position: str = "immediate"
     consulting: str = "free"
     same_value_same_action: bool = False
+    match_length: int = 0  # 0: a chouette; N: a head-to-head match to N points (RULES 1.8)
+    holland: bool = False
+    match_stake: str = "none"
 
     def __post_init__(self) -> None:
         choices = {
@@ -50,6 +60,7 @@ class Settings:
             "box_retention": BOX_RETENTION,
             "join_position": JOIN_POSITIONS,
             "consulting": CONSULTING,
+            "match_stake": MATCH_STAKES,
         }
         for f in fields(self):
             value = getattr(self, f.name)
@@ -69,6 +80,7 @@ class Settings:
             "all_but_one_min_players": (3, 100),
             "partner_min_players": (0, 100),
             "partner_share_percent": (0, 100),
+            "match_length": (0, MAX_MATCH_LENGTH),
         }
         for name, (low, high) in ranges.items():
             value = getattr(self, name)
@@ -82,6 +94,28 @@ class Settings:
             raise SettingsError("raccoons need beavers: turn beavers on first")
         if self.all_but_one == "mandatory_beaver" and not self.beavers:
             raise SettingsError("all_but_one mandatory_beaver needs beavers: turn beavers on first")
+        self._check_match()
+
+    def _check_match(self) -> None:
+        """A match is to an odd number of points, one cube, none of money play's options."""
+        if not self.match_length:
+            if self.holland or self.match_stake != "none":
+                raise SettingsError("the Holland rule and a match stake are settings of a match")
+            return
+        if self.match_length % 2 == 0:
+            raise SettingsError("a match is to an odd number of points, not {length}",
+                                length=self.match_length)
+        if self.beavers or self.raccoons:
+            raise SettingsError("no beavers or raccoons in a match (RULES 1.8)")
+        if self.jacoby:
+            raise SettingsError("no Jacoby rule in a match (RULES 1.8)")
+        if self.automatic_doubles:
+            raise SettingsError("no automatic doubles in a match (RULES 1.8)")
+        if self.extras or self.per_player_stakes or self.partner_min_players:
+            raise SettingsError("a match is between two players: no extras, partners or "
+                                "per-player stakes")
+        if self.cube_mode != "single":
+            raise SettingsError("a match plays one cube: cube_mode single")
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> Settings:
@@ -99,7 +133,30 @@ class Settings:
 
     def to_dict(self) -> dict[str, Any]:
         """All settings as a plain dict (JSON-ready)."""
-        return asdict(self)
+        data = asdict(self)
+        if not self.match_length:
+            for key in MATCH_KEYS:
+                del data[key]
+        return data
+
+    @classmethod
+    def for_match(cls, length: int, *, holland: bool = False, stake: str = "none",
+                  stake_cents: int = 0) -> Settings:
+        """The settings of a head-to-head match to ``length`` points (RULES 1.8).
+
+        >>> Settings.for_match(5, holland=True).cube_mode
+        'single'
+
+        Raises:
+            SettingsError: an even or out-of-range length, an unknown stake kind.
+        """
+        return cls(cube_mode="single", stake_cents=stake_cents, partner_min_players=0,
+                   all_but_one="off", match_length=length, holland=holland, match_stake=stake)
+
+    @property
+    def is_match(self) -> bool:
+        """Whether the table plays a head-to-head match rather than a chouette."""
+        return self.match_length > 0
 
     @property
     def partners_enabled(self) -> bool:

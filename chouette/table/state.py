@@ -198,6 +198,10 @@ def apply_event(state: TableState, event: Mapping[str, Any]) -> TableState:
     if event.get("type") == "undo":
         return _undo(state)
     if event.get("type") == "correct":
+        if state.settings.is_match:
+            from chouette.table import match_rules
+
+            match_rules.check(state, event)
         return _refold(state.settings, state.effective + [event])
     return _apply(state, event)
 

@@ -39,6 +39,9 @@ def init_app(app: Flask) -> None:
     from chouette.web import play  # the live table: seats, cubes, board, undo, history
 
     app.register_blueprint(play.bp)
+    from chouette.web import matches  # head-to-head matches: opening one
+
+    app.register_blueprint(matches.bp)
     from chouette.web import seasons  # a season's nights, settle-up, closing, exports
 
     app.register_blueprint(seasons.bp)

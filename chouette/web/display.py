@@ -31,6 +31,8 @@ from chouette.models import ChouetteTable, Night
 from chouette.standings import money
 from chouette.table import TableState
 from chouette.table.cubes import BOX_SIDE, Extra
+from chouette.table.match_rules import match_of
+from chouette.table.match_rules import players as match_players
 from chouette.web import privacy
 from chouette.web.board_cubes import CubeView
 from chouette.web.board_svg import render_board
@@ -95,6 +97,7 @@ class TableView:
     board: BoardView | None
     qr: Markup
     url: str
+    match: dict[str, Any] | None = None  # a head-to-head match: its length, score, Crawford
 
 
 class _SeqCache:
@@ -189,6 +192,12 @@ def table_status(state: TableState) -> str:
         return _("Rolling for the starting order")
     if game is None and state.needs_partner():
         return _("The box is choosing a partner")
+    match = match_of(state)
+    if match is not None and match.is_over:
+        seated = match_players(state)
+        return _("%(name)s wins the match %(first)d-%(second)d",
+                 name=seated[match.winner or 0] if seated else "",
+                 first=max(match.scores), second=min(match.scores))
     if game is None:
         return _("Game %(number)d is about to start", number=number)
     waiting = waiting_for(state)
@@ -208,6 +217,8 @@ def waiting_for(state: TableState) -> list[str]:
     if game is None:
         return []
     box = _("%(name)s (box)", name=state.box) if state.box else _("the box")
+    if state.settings.is_match:
+        box = state.box or ""
     answered = game.box_double.answers if game.box_double is not None else {}
     names: list[str] = []
     for extra in game.pending_extras:
@@ -239,6 +250,8 @@ def board_of(state: TableState) -> BoardView | None:
         labels={"box": box, "team": game.acting_captain},
         rail=False,
     )
+    if state.settings.is_match:
+        return BoardView(svg, box, game.acting_captain)
     return BoardView(svg, _("%(name)s (box)", name=box),
                      _("%(name)s's team", name=game.acting_captain))
 
@@ -255,7 +268,19 @@ def table_view(table_id: int) -> TableView:
     rows, gone = seat_rows(played.state)
     url = url_for("tables.show", table_id=table_id, _external=True)
     return TableView(played.table, played.table.night, played.seq, rows, gone,
-                     table_status(played.state), board_of(played.state), _qr(url), url)
+                     table_status(played.state), board_of(played.state), _qr(url), url,
+                     screen_match(played.state))
+
+
+def screen_match(state: TableState) -> dict[str, Any] | None:
+    """A match table's length, each player's score and the Crawford game (None: a chouette)."""
+    match = match_of(state)
+    if match is None:
+        return None
+    seated = match_players(state)
+    return {"length": match.length, "scores": dict(zip(seated or ("", ""), match.scores, strict=True)),
+            "crawford": match.crawford_game, "over": match.is_over,
+            "winner": seated[match.winner] if seated and match.winner is not None else None}
 
 
 class Screen:

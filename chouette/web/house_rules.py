@@ -76,6 +76,10 @@ def _yes_no(value: bool, yes: Any, no: Any) -> str:
 
 def describe(settings: dict[str, Any], currency: str = "EUR") -> list[tuple[str, str, str]]:
     """Every setting as ``(key, name, sentence)``, in the current language, for the card."""
+    if settings.get("match_length"):
+        from chouette.web.matches import describe_match
+
+        return describe_match(settings, currency)
     s = {**services.TABLE_DEFAULTS, **settings}
     automatic = s["automatic_doubles"]
     lines: dict[str, str] = {

@@ -33,6 +33,7 @@ from chouette.web import house_rules, log_lines, privacy
 from chouette.web.board import board_context, legal_steps
 from chouette.web.board_cubes import CubeView
 from chouette.web.htmx import is_htmx
+from chouette.web.matches import match_context
 
 RECENT = 12  # log lines shown under the table
 KINDS = ("single", "gammon", "backgammon")
@@ -244,11 +245,15 @@ def my_decision(table_id: int, state: TableState, me: str,
         answerer = game.cubes[names[0]].to_answer
         if answerer == "member":
             offerer = state.box or ""
+        elif state.settings.is_match:
+            offerer = game.acting_captain
         else:
             offerer = _("The team (%(name)s)", name=game.acting_captain) if cube == "team" else cube
         title = _("The team's cube") if cube == "team" else (
             _("Your cube") if cube == me else _("%(name)s's cube", name=cube))
         absent = cube if game.proxies.get(cube) == me else None
+        if state.settings.is_match:
+            title = _("The cube")
         items.append({"kind": "cube", "cube": cube, "title": title,
                       "text": _offer_text(offerer, offer.kind, offer.value, absent),
                       "buttons": _answer_buttons(table_id, events, "cube"),
@@ -293,11 +298,14 @@ def my_decision(table_id: int, state: TableState, me: str,
 
 def _board(table: ChouetteTable, state: TableState, *, runs: bool, move_value: str,
            seq: int) -> dict[str, Any] | None:
-    """The board of the game in progress, when it is played on the app's board."""
+    """The board of the game in progress, when it is played on the app's board (``runs``:
+    the viewer may enter the move: he runs the table, or he is the match player on roll)."""
     game = state.game
     if game is None or game.position is None or game.on_roll is None:
         return None
     labels = {"box": state.box or _("Box"), "team": game.acting_captain}
+    if state.settings.is_match:
+        labels = {"box": state.box or "", "team": game.acting_captain}
     return board_context(
         table.id, game.position, on_roll=game.on_roll, dice=game.dice,
         cubes=[CubeView.from_member_cube(game.cubes[m]) for m in game.members],
@@ -388,12 +396,18 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     mine = commands.decisions_of(me, state, legal)
     waiting = [e for e in mine if e["type"] in commands.WAITING_KINDS]
     decision = my_decision(table.id, state, me, waiting) if me and waiting else []
+    # At a match table the players roll and move from their phones (commands.decider).
+    may_roll = bool(me and night.is_open and state.settings.is_match and state.ordered and (
+        game is None or game.position is None or commands.match_mover(state) == me))
+    actions = _actions(state, legal) if legal else _actions_none()
     return {
         "table": table, "night": night, "state": state, "seq": played.seq, "game": game,
         "runs": runs, "me": me, "consult": may_consult(state) if state.ordered else [],
         "points": points, "cents": cents if show_money else {}, "currency": night.currency,
         "show_money": show_money,
-        "actions": _actions(state, legal) if legal else _actions_none(),
+        "actions": actions, "may_roll": may_roll,
+        "match": (match_context(state, actions, mine, runs, me)
+                  if state.settings.is_match else None),
         "mine": mine, "my_decision": decision,
         "decision_key": (f"{table.id}:" + "|".join(item["key"] for item in decision)
                          if decision else None),
@@ -408,10 +422,12 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "last_order": last_order,
         "opening_tie": _opening_tie(state),
         "undo_what": log_lines.describe(state.effective[-1]) if runs and state.effective else None,
-        "board": _board(table, state, runs=runs, move_value=move_value, seq=played.seq),
-        "history_games_html": history_games_html(table, state, seq=played.seq, runs=runs,
-                                                 typed=typed or {}, full=full_history,
-                                                 show_money=show_money),
+        "board": _board(table, state, runs=runs or may_roll, move_value=move_value,
+                        seq=played.seq),
+        # A match lists its games in its own card (tables/_match.html).
+        "history_games_html": "" if state.settings.is_match else history_games_html(
+            table, state, seq=played.seq, runs=runs, typed=typed or {}, full=full_history,
+            show_money=show_money),
         "recent": _per_state.get(state, "recent", lambda: _recent(table.id, played.seq)),
         "error": error, "typed": typed or {},
         "kinds": KINDS,

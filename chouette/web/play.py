@@ -317,7 +317,8 @@ def roll(table_id: int) -> BaseResponse:
         if game is None or game.mode is None:
             return {"type": "opening_roll", "box": first, "team": second}
         return {"type": "roll", "dice": [first, second]}
-    return _command(table_id, build, keep=("die1", "die2"))
+    # At a match table the player on roll rolls from his phone (commands.decider).
+    return _command(table_id, build, keep=("die1", "die2"), player_may=True)
 
 
 @bp.post("/tables/<int:table_id>/move")
@@ -325,7 +326,7 @@ def roll(table_id: int) -> BaseResponse:
 def move(table_id: int) -> BaseResponse:
     """The side on roll's move, typed or tapped on the board."""
     return _command(table_id, lambda state: {"type": "move", "move": _field("move")},
-                    keep=("move",))
+                    keep=("move",), player_may=True)
 
 
 @bp.post("/tables/<int:table_id>/result")

@@ -23,6 +23,7 @@ from chouette import services
 from chouette.extensions import db
 from chouette.models import ChouetteTable, TableEvent
 from chouette.records import Record, RecordError, write_mat, write_sgf
+from chouette.records.matches import match_record
 from chouette.records.tables import table_records
 from chouette.table import GameRecord, TableError, fold
 from chouette.web.auth import has_role
@@ -70,6 +71,13 @@ def _table_records(table: ChouetteTable, member: Any, *, number: int | None = No
     except TableError:
         return []  # a stored log is always legal; an imported old one may not be: no records
     everything = has_role(member, "organizer")
+    if state.settings.is_match:
+        # A match downloads whole, to organizers and to its two players.
+        if not (everything or member.name in state.players) or not state.games:
+            return []
+        record = match_record(log["table"], log["events"], date=table.night.date.isoformat(),
+                              event=f"{table.night.name} {table.name}")
+        return [record] if record is not None and (number is None or number <= len(state.games)) else []
     numbers = [g.number for g in state.games
                if (number is None or g.number == number)
                and (everything or member.name in players_of(g))]

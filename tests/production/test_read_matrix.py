@@ -62,6 +62,7 @@ READS = """
 /nights/<int:night_id>/night.json        | in  403 403 200 200 200     | . . . - - - | . . . - - -
 /nights/<int:night_id>/score-sheet       | in  403 403 200 200 200     | . . . a a a | . . . a a a
 /nights/<int:night_id>/score-sheet.csv   | in  403 403 200 200 200     | . . . - - - | . . . - - -
+/nights/<int:night_id>/matches/new       | in  403 403 200 200 200     | . . . - - - | . . . - - -
 /nights/<int:night_id>/settle            | in  200 403/200 200 200 200 | . a . a a a | . a a a a a
 /nights/<int:night_id>/tables/new        | in  403 403 200 200 200     | . . . - - - | . . . - - -
 /nights/import                           | in  403 403 200 200 200     | . . . - - - | . . . - - -

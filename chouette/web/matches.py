@@ -1,0 +1,171 @@
+"""Head-to-head matches (RULES 1.8): open one at a night, and what the table page shows of it.
+
+A match table is played on the live table's board with the chouette's log (``chouette.web.play``
+takes every command); this module opens one (two players, a length, the Holland rule, a stake)
+and gives the live table its score, Crawford game, Match ID, cube buttons and games.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, flash
+from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
+from flask_login import current_user
+from flask_wtf import FlaskForm
+from sqlalchemy import select
+from werkzeug.wrappers import Response as BaseResponse
+from wtforms import BooleanField, IntegerField, SelectField, StringField
+from wtforms.validators import InputRequired, Length, NumberRange, Optional
+
+from chouette import commands, services
+from chouette.engine import Match
+from chouette.extensions import db
+from chouette.models import Member
+from chouette.table import TableState
+from chouette.table.match_rules import match_id, match_of, players
+from chouette.table.settings import MAX_MATCH_LENGTH
+from chouette.web.auth import role_required
+from chouette.web.forms import CentsField
+from chouette.web.house_rules import money
+from chouette.web.htmx import render_page, see_other
+from chouette.web.nights import get_night
+
+bp = Blueprint("matches", __name__)
+
+KIND_WORDS = {"single": _l("single"), "gammon": _l("gammon"), "backgammon": _l("backgammon")}
+
+
+class MatchForm(FlaskForm):
+    """Open a match: a name, two players (members or guests), the length, the options."""
+
+    name = StringField(_l("Table name"), validators=[InputRequired(), Length(max=60)])
+    first = StringField(_l("First player"), validators=[InputRequired(), Length(max=40)])
+    second = StringField(_l("Second player"), validators=[InputRequired(), Length(max=40)])
+    match_length = IntegerField(_l("Match to (points)"), default=5,
+                                validators=[InputRequired(), NumberRange(1, MAX_MATCH_LENGTH)])
+    holland = BooleanField(_l("Holland rule (after the Crawford game the trailer may not "
+                              "double before his third turn)"))
+    match_stake = SelectField(_l("Money"), default="none", choices=[
+        ("none", _l("No money: not in the ledger")), ("point", _l("A stake per point")),
+        ("match", _l("A stake for the match"))])
+    stake_cents = CentsField(_l("Stake"), validators=[Optional()])
+
+    def settings(self) -> dict[str, Any]:
+        """The match's settings as typed (``services.normalize_match_settings`` checks them)."""
+        stake = self.match_stake.data or "none"
+        return {"match_length": self.match_length.data, "holland": bool(self.holland.data),
+                "match_stake": stake,
+                "stake_cents": self.stake_cents.data if stake != "none" else 0}
+
+
+@bp.route("/nights/<int:night_id>/matches/new", methods=["GET", "POST"])
+@role_required("organizer")
+def new(night_id: int) -> BaseResponse:
+    """The new-match form; on success the match's table page, the two players seated."""
+    night = get_night(night_id, for_change=True)
+    form = MatchForm()
+    status = 200
+    if not form.is_submitted():
+        form.name.data = _("Match %(number)d", number=len(night.tables) + 1)
+    elif form.validate():
+        try:
+            table = commands.open_match(
+                night.id, name=form.name.data or "", actor=current_user,
+                players=[form.first.data or "", form.second.data or ""], settings=form.settings())
+        except services.ServiceError as error:
+            form.form_errors.append(str(error))
+            status = 422
+        else:
+            flash(_("The match %(name)s is ready.", name=table.name), "success")
+            return see_other("tables.show", table_id=table.id)
+    else:
+        status = 422
+    members = list(db.session.scalars(
+        select(Member.name).where(Member.active.is_(True)).order_by(Member.name)))
+    return render_page("matches/new.html", "matches/_form.html", status=status, form=form,
+                       night=night, members=members)
+
+
+def describe_match(settings: Mapping[str, Any], currency: str) -> list[tuple[str, str, str]]:
+    """A match's rules card: ``(key, name, sentence)`` as ``house_rules.describe`` gives them."""
+    stake = settings.get("match_stake", "none")
+    amount = money(int(settings.get("stake_cents", 0)), currency)
+    money_line = {"none": _("No money: the match is not in the ledger."),
+                  "point": _("%(amount)s a point.", amount=amount),
+                  "match": _("%(amount)s for the match.", amount=amount)}[stake]
+    return [
+        ("match_length", _("Match"), _("To %(length)d points; points beyond it give no bonus.",
+                                        length=int(settings["match_length"]))),
+        ("crawford", _("Crawford rule"), _("Always on: when a player first reaches one point "
+                                           "from the end, nobody doubles in the next game.")),
+        ("holland", _("Holland rule"),
+         _("On: after the Crawford game the trailer may not double before his third turn.")
+         if settings.get("holland") else _("Off.")),
+        ("cube", _("Cube"), _("One cube; no automatic doubles, beavers or Jacoby rule.")),
+        ("match_stake", _("Money"), money_line),
+    ]
+
+
+# --------------------------------------------------------------------------- the live table
+
+
+def match_context(state: TableState, actions: dict[str, Any], mine: list[dict[str, Any]],
+                  runs: bool, me: str | None) -> dict[str, Any] | None:
+    """What the live table shows of a match: the score, the Crawford game, the Match ID, the
+    cube and its buttons, every game (None at a chouette table)."""
+    match = match_of(state)
+    seated = players(state)
+    if match is None or seated is None:
+        return None
+    first, second = seated
+    game = state.game
+    cube = game.cubes[second].cube if game is not None else None
+    owner = None if cube is None or cube.owner is None else seated[cube.owner]
+    doubles = []
+    if actions["box_double"] and (runs or me == first):
+        doubles.append({"by": "box", "name": first})
+    for by in actions["member_doubles"]:
+        if runs or me == by:
+            doubles.append({"by": by, "name": by})
+    answers = []
+    for cube_name, kinds in actions["answers"].items():
+        answerer = first if cube_name == "team" else second
+        for kind in kinds:
+            if runs or {"type": kind, "cube": cube_name} in mine:
+                answers.append({"cube": cube_name, "answer": kind, "name": answerer})
+    offer = cube.offer if cube is not None else None
+    return {
+        "length": match.length, "holland": match.holland_rule,
+        "players": [{"name": first, "score": match.scores[0], "away": match.away(0)},
+                    {"name": second, "score": match.scores[1], "away": match.away(1)}],
+        "crawford": match.crawford_game, "post_crawford": match.post_crawford,
+        "over": match.is_over,
+        "winner": seated[match.winner] if match.winner is not None else None,
+        "match_id": match_id(state),
+        "cube_value": cube.value if cube is not None else 1, "cube_owner": owner,
+        "offer": ({"by": seated[offer.side], "to": seated[1 - offer.side], "value": offer.value}
+                  if offer is not None else None),
+        "doubles": doubles, "answers": answers,
+        "games": _games(state, seated),
+        "stake": state.settings.match_stake, "stake_cents": state.settings.stake_cents,
+    }
+
+
+def _games(state: TableState, seated: tuple[str, str]) -> list[dict[str, Any]]:
+    """Every finished game: its winner, how, the points, the score after it, newest first."""
+    rows = []
+    match = Match(state.settings.match_length, holland_rule=state.settings.holland)
+    for record in state.games:
+        points = record.pairs[0][1]
+        side = 1 if points > 0 else 0
+        was_crawford = match.crawford_game
+        match = match.record_game(side, abs(points))
+        how = (str(KIND_WORDS[record.kind]) if record.kind in KIND_WORDS
+               else _("the double dropped"))
+        rows.append({"number": record.number, "winner": seated[side], "points": abs(points),
+                     "how": how, "cube": record.cubes[0].value if record.cubes else 1,
+                     "score": match.scores, "crawford": was_crawford})
+    return list(reversed(rows))
