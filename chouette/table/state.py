@@ -16,9 +16,9 @@ from typing import Any
 from chouette.table import rules, sheet
 from chouette.table.errors import LogError, TableError
 from chouette.table.game import Game, GameRecord
+from chouette.table.lines import SheetLine
 from chouette.table.seats import Seats
 from chouette.table.settings import Settings
-from chouette.table.lines import SheetLine
 
 RESERVED_NAMES = {"box", "team"}
 #: The control characters (category Cc) that are not whitespace: never part of a name.
