@@ -193,3 +193,30 @@ def card(state: TableState, currency: str = "EUR") -> dict[str, Any]:
         changes.append((first, change_words(changed, currency)))
     return {"rules": describe(state.settings.to_dict(), currency), "rules_since": since,
             "rules_changes": changes}
+
+
+def form_fields(settings: Mapping[str, Any], typed: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The fields of the form that changes the house rules between games
+    (``tables/_settings_form.html``), each showing the rule in force or, after a refusal,
+    what was typed (``typed``: the form's fields, ``rule-<setting>``)."""
+    retyped = "rule-stake_cents" in typed
+    fields: list[dict[str, Any]] = []
+    for key, default in services.TABLE_DEFAULTS.items():
+        name = f"rule-{key}"
+        value: Any = settings.get(key, default)
+        field: dict[str, Any] = {"key": key, "name": name, "label": str(SETTING_NAMES[key])}
+        if isinstance(default, bool):
+            field.update(kind="bool", value=(typed.get(name) == "on") if retyped else bool(value))
+        elif key == "stake_cents":
+            field.update(kind="stake", value=typed.get(name, "") if retyped
+                         else f"{value // 100}.{value % 100:02d}")
+        elif isinstance(default, int):
+            low, high = services.SETTING_RANGES[key]
+            field.update(kind="int", value=typed.get(name, "") if retyped else value, min=low,
+                         max=high)
+        else:
+            field.update(kind="choice", value=typed.get(name, "") if retyped else value,
+                         choices=[(choice, str(VALUE_NAMES[key][choice]))
+                                  for choice in services.SETTING_CHOICES[key]])
+        fields.append(field)
+    return fields

@@ -358,6 +358,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "decision_key": (f"{table.id}:" + "|".join(item["key"] for item in decision)
                          if decision else None),
         "leavers": _leavers(state) if runs else [],
+        "rule_fields": house_rules.form_fields(state.settings.to_dict(), typed or {}) if runs else [],
         "seat_rows": _seat_rows(state),
         "cube_rows": _cube_rows(state) if state.ordered else [],
         "answer_words": _answer_words(),
