@@ -94,6 +94,7 @@ class TableView:
     board: BoardView | None
     qr: Markup
     url: str
+    stake_cents: int = 0  # the stake in force (the house rules may change between games)
 
 
 class _SeqCache:
@@ -248,7 +249,8 @@ def table_view(table_id: int) -> TableView:
     rows, gone = seat_rows(played.state)
     url = url_for("tables.show", table_id=table_id, _external=True)
     return TableView(played.table, played.table.night, played.seq, rows, gone,
-                     table_status(played.state), board_of(played.state), _qr(url), url)
+                     table_status(played.state), board_of(played.state), _qr(url), url,
+                     played.state.settings.stake_cents)
 
 
 class Screen:

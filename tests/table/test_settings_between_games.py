@@ -7,7 +7,14 @@ from __future__ import annotations
 import pytest
 
 from chouette.standings import games_money
-from chouette.table import Settings, TableError, TableState, apply_event, fold, resume_log
+from chouette.table import (
+    Settings,
+    TableError,
+    TableState,
+    apply_event,
+    fold,
+    resume_log,
+)
 from tests.table.helpers import double, drop, result, run, seated, take
 
 

@@ -13,7 +13,7 @@ import pytest
 
 from chouette import commands, services
 from chouette.replay import summarize
-from tests.web.test_play_pages import HTMX, Table, post, sign_in
+from tests.web.test_play_pages import Table, post, sign_in
 
 #: The form as the page fills it in: the table's rules in force (the defaults).
 FORM = {
