@@ -22,6 +22,9 @@ if TYPE_CHECKING:
     from chouette.table.state import TableState
 
 ANSWERS = ("take", "drop", "beaver", "raccoon")
+#: The events that may write a line (a new kind of event that does adds its type here):
+#: rolls, moves and results only end a game, and most events of a night are rolls and moves.
+NOTED = frozenset({"double", *ANSWERS, "extra", "opening_roll", "leave"})
 
 
 @dataclass(frozen=True)
@@ -34,10 +37,11 @@ class Before:
     automatic: int
 
 
-def before(state: TableState) -> Before | None:
-    """What ``note`` compares with, taken before an event (None between games)."""
+def before(state: TableState, event: Mapping[str, Any]) -> Before | None:
+    """What ``note`` compares with, taken before an event (None between games, or for an
+    event that writes no line)."""
     game = state.game
-    if game is None:
+    if game is None or event.get("type") not in NOTED:
         return None
     return Before(game.acting_captain, dict(game.cubes), tuple(game.extras), game.automatic)
 
@@ -52,7 +56,8 @@ def note(state: TableState, game_before: Game | None, was: Before | None,
     game = state.game if state.game is not None else game_before
     if game is None:
         return  # between games, or a game declared and ended by one result
-    lines = tuple(_lines(game, was, event))
+    noted = event.get("type") in NOTED
+    lines = tuple(_lines(game, was if game_before is not None else None, event)) if noted else ()
     if state.game is None:
         # The event ended the game: its lines go to its record.
         record = state.games[-1]

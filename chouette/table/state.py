@@ -253,7 +253,7 @@ def apply_event(state: TableState, event: Mapping[str, Any]) -> TableState:
 def _apply(state: TableState, event: dict[str, Any]) -> TableState:
     """Apply one plain event (not undo, not a new correction) to a copy of ``state``."""
     new = state.copy()
-    game, before = new.game, sheet.before(new)
+    game, before = new.game, sheet.before(new, event)
     rules.apply(new, event)
     sheet.note(new, game, before, event)
     new.effective.append(event)
@@ -288,7 +288,7 @@ def fold(settings: Settings | Mapping[str, Any] | None, events: Iterable[Mapping
 def _apply_in_place(state: TableState, event: dict[str, Any]) -> None:
     """Apply a plain event to a state nobody else holds (the fold's own)."""
     games = len(state.games)
-    game, before = state.game, sheet.before(state)
+    game, before = state.game, sheet.before(state, event)
     rules.apply(state, event)
     sheet.note(state, game, before, event)
     state.effective.append(event)
