@@ -28,6 +28,7 @@ from flask_babel import gettext as _
 from sqlalchemy import func, select
 
 from chouette.controls import CONTROL, code_point, first_control, strings_in
+from chouette.deal_words import deal_sentence, proxy_sentence
 from chouette.extensions import db
 from chouette.ledger import cents_to_decimal
 from chouette.models import (
@@ -216,7 +217,7 @@ def score_sheet_csv(night_id: int) -> str:
     writer.writerow(["night", "date", "table", "game", "box", "partner", "captain",
                      "acting_captains", "members", "cubes", "extras", "events", "winner",
                      "kind", "voided", "correction", "partner_points", "rules_changed",
-                     *players])
+                     *players, "deals and proxies"])
     for sheet in sheets:
         for row in sheet.rows:
             game = row.game
@@ -234,6 +235,8 @@ def score_sheet_csv(night_id: int) -> str:
                 "" if game.partner_points is None else game.partner_points,
                 _rules_text(game.rules_changed),
                 *[game.points.get(p, "") for p in players],
+                " | ".join([*(deal_sentence(d, night.currency) for d in game.deals),
+                            *(proxy_sentence(a, p) for a, p in game.proxies)]),
             ])
     return out.getvalue()
 

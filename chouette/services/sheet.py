@@ -7,7 +7,7 @@ A ``SheetGame`` is built from a finished game's record (or the game in progress)
 started as captain and each acting captain, every cube with its final value and owner, the
 extra cubes, the lines of what happened in order (``chouette.table.lines``: doubles, takes,
 drops, forced drops, beavers, raccoons, extras, acting captains; other kinds slot in as they
-are noted), the result, and each player's points and money (the partner's share among them).
+are noted), the deals and proxies, the result, and each player's points and money (the partner's share among them).
 ``line_words`` says a line in the reader's language.
 """
 
@@ -21,7 +21,7 @@ from flask_babel import gettext as _
 
 from chouette.standings import GameMoney, games_money
 from chouette.table import GameRecord, TableState
-from chouette.table.cubes import BOX_SIDE, LIVE, Extra, MemberCube
+from chouette.table.cubes import BOX_SIDE, LIVE, Deal, Extra, MemberCube
 from chouette.table.game import Game, settled_so_far
 from chouette.table.lines import SheetLine
 
@@ -72,6 +72,8 @@ class SheetGame:
     final: bool = True
     #: The house rules that changed from this game on: key -> (before, after).
     rules_changed: dict[str, tuple[Any, Any]] = field(default_factory=dict)
+    deals: tuple[Deal, ...] = ()  # cubes settled for an agreed amount (RULES 2.12)
+    proxies: tuple[tuple[str, str], ...] = ()  # (absent member, who decided for him)
 
     @property
     def captain(self) -> str:
@@ -134,7 +136,7 @@ def _from_record(record: GameRecord, money: GameMoney | None,
         record.lines, record.winner, record.kind, record.mode,
         dict(money.points) if money and not record.voided else {},
         dict(money.cents) if money and not record.voided else {},
-        record.voided, record.correction, True, dict(changed),
+        record.voided, record.correction, True, dict(changed), record.deals, record.proxies,
     )
 
 
@@ -151,7 +153,8 @@ def _in_progress(state: TableState, game: Game, money: GameMoney | None,
               for e in game.extras),
         state.game_lines, None, None, game.mode,
         dict(money.points) if money else {}, dict(money.cents) if money else {},
-        final=False, rules_changed=dict(changed),
+        final=False, rules_changed=dict(changed), deals=tuple(game.deals.values()),
+        proxies=tuple(game.proxies.items()),
     )
 
 

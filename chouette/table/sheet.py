@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 ANSWERS = ("take", "drop", "beaver", "raccoon")
 #: The events that may write a line (a new kind of event that does adds its type here):
 #: rolls, moves and results only end a game, and most events of a night are rolls and moves.
-NOTED = frozenset({"double", *ANSWERS, "extra", "opening_roll", "leave"})
+NOTED = frozenset({"double", *ANSWERS, "extra", "opening_roll", "leave", "deal", "proxy"})
 
 
 @dataclass(frozen=True)
