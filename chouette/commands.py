@@ -113,7 +113,7 @@ def load_play(table_id: int) -> TablePlay:
     table = services.get_table(table_id)
     seq = services.last_seq(table_id)
     cached = _cache.get(table_id)
-    if cached is not None and cached[0] == seq and cached[1].settings.to_dict() == _settings(table):
+    if cached is not None and cached[0] == seq and cached[1].initial_settings.to_dict() == _settings(table):
         return TablePlay(table, cached[1], seq)
     state = _fold_table(table, seq, cached)
     _cache.put(table_id, seq, state)

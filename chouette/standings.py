@@ -31,7 +31,7 @@ class GameMoney:
 
 def _money(state: TableState, number: int, box: str, partner: str | None, pairs, extras,
            stakes: dict[str, int] | None, final: bool, deals: DealTuples = ()) -> GameMoney:
-    settings = state.settings
+    settings = state.settings_for(number)  # each game at the house rules it was played by
     return _priced(number, box, partner, tuple(pairs), tuple(extras),
                    tuple(sorted(stakes.items())) if stakes is not None else None,
                    settings.partner_share_percent, settings.stake_cents, final, deals)
@@ -57,11 +57,11 @@ def games_money(state: TableState, numbers: set[int] | None = None) -> list[Game
     (only the games whose number is in ``numbers``, when given)."""
     if state.settings.is_match and state.settings.match_stake != "point":
         return _match_money(state, numbers)
-    per_player = state.settings.per_player_stakes
     result = []
     for record in state.games:
         if numbers is not None and record.number not in numbers:
             continue
+        per_player = state.settings_for(record.number).per_player_stakes
         stakes = dict(record.stakes) if per_player else None
         result.append(_money(state, record.number, record.box, record.partner, record.pairs,
                              record.extras, stakes, True,
@@ -70,7 +70,7 @@ def games_money(state: TableState, numbers: set[int] | None = None) -> list[Game
     if game is not None and state.box is not None and (numbers is None or game.number in numbers):
         pairs, extras = settled_so_far(game)
         if pairs or extras:
-            stakes = dict(game.stakes) if per_player else None
+            stakes = dict(game.stakes) if state.settings.per_player_stakes else None
             result.append(_money(state, game.number, state.box, state.partner, pairs, extras,
                                  stakes, False,
                                  tuple(deal.as_ledger() for deal in game.deals.values())))

@@ -126,6 +126,11 @@ from chouette.services.seasons import (  # noqa: F401
     undo_last_season_payment,
     usual_currency,
 )
+from chouette.services.sheet import (  # noqa: F401
+    SheetGame,
+    line_words,
+    table_games,
+)
 from chouette.services.stored_facts import (  # noqa: F401
     clear_player_cache,
 )

@@ -43,6 +43,7 @@ from chouette.refusals import say
 from chouette.services.base import ServiceError, _transaction
 from chouette.services.csv_cells import safe_writer
 from chouette.services.nights import CURRENCY_RE, get_night
+from chouette.services.sheet import SheetGame, line_words, table_games
 from chouette.services.tables import (
     SNAPSHOTS_KEPT,
     LedgerRow,
@@ -52,16 +53,14 @@ from chouette.services.tables import (
     preset_of,
     table_log,
 )
-from chouette.standings import GameMoney, games_money, money_changes
+from chouette.standings import money_changes
 from chouette.table import (
-    GameRecord,
     TableError,
     TableState,
     apply_event,
     finishes_game,
     new_table,
 )
-from chouette.table.cubes import Deal
 
 #: The largest night export an import accepts (a busy night's logs are well under 1 MB).
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
@@ -117,33 +116,23 @@ def to_json(data: Any) -> str:
 
 @dataclass(frozen=True)
 class SheetRow:
-    """One game of a table's score sheet: who played where, the result, the points."""
+    """One game of a table's score sheet (``chouette.services.sheet.SheetGame``, the model
+    every sheet shares) and each player's running points after it."""
 
-    number: int
-    box: str
-    partner: str | None
-    captain: str
-    members: tuple[str, ...]
-    winner: str | None
-    kind: str | None
-    cubes: tuple[tuple[str, int, str], ...]  # (member, value, status)
-    points: dict[str, int]
-    totals: dict[str, int]  # running points after this game
-    voided: bool = False
-    correction: str | None = None
-    final: bool = True
-    deals: tuple[Deal, ...] = ()  # cubes settled for an agreed amount (RULES 2.12)
-    proxies: tuple[tuple[str, str], ...] = ()  # (absent member, who decided for him)
+    game: SheetGame
+    totals: dict[str, int]
 
 
 @dataclass
 class TableSheet:
-    """A table's score sheet: its players in order of arrival, one row per game."""
+    """A table's score sheet: its players in order of arrival, one row per game, and the
+    house rules it started with (each change is on the game it applied from)."""
 
     table: ChouetteTable
     players: list[str]
     rows: list[SheetRow] = field(default_factory=list)
     cents: dict[str, int] = field(default_factory=dict)
+    settings: dict[str, Any] = field(default_factory=dict)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -159,30 +148,25 @@ def _state(table: ChouetteTable) -> TableState:
 
 
 def table_sheet(table: ChouetteTable) -> TableSheet:
-    """The score sheet of one table, folded from its log."""
+    """The score sheet of one table, folded from its log.
+
+    A player who never played a game of it (never sat in one, never had money in one) has
+    no column.
+    """
     state = _state(table)
-    money = {m.number: m for m in games_money(state)}
-    records = {r.number: r for r in state.games}
-    sheet = TableSheet(table, list(state.players))
-    running = {p: 0 for p in state.players}
-    cents = {p: 0 for p in state.players}
-    for number in sorted(set(records) | set(money)):
-        game_money = money.get(number) or GameMoney(number, {}, {}, True)
-        for player, value in game_money.points.items():
+    games = table_games(state)
+    played = {name for game in games
+              for name in (game.box, game.partner, *game.members, *game.points) if name}
+    players = [p for p in state.players if p in played]
+    sheet = TableSheet(table, players, settings=state.initial_settings.to_dict())
+    running = {p: 0 for p in players}
+    cents = {p: 0 for p in players}
+    for game in games:
+        for player, value in game.points.items():
             running[player] = running.get(player, 0) + value
-        for player, value in game_money.cents.items():
+        for player, value in game.cents.items():
             cents[player] = cents.get(player, 0) + value
-        record = records.get(number)
-        if record is not None:
-            sheet.rows.append(_sheet_row(record, game_money, dict(running)))
-        elif state.game is not None:
-            game = state.game
-            sheet.rows.append(SheetRow(
-                number, state.box or "", state.partner, game.seat_captain, tuple(game.members),
-                None, None, tuple((m, game.cubes[m].value, game.cubes[m].status) for m in game.members),
-                dict(game_money.points), dict(running), final=False,
-                deals=tuple(game.deals.values()), proxies=tuple(game.proxies.items()),
-            ))
+        sheet.rows.append(SheetRow(game, dict(running)))
     sheet.cents = cents
     # A column per player who played a game: one who joined and left without playing has none.
     played = {name for row in sheet.rows
@@ -191,57 +175,72 @@ def table_sheet(table: ChouetteTable) -> TableSheet:
     return sheet
 
 
-def _sheet_row(record: GameRecord, game_money: GameMoney, totals: dict[str, int]) -> SheetRow:
-    return SheetRow(
-        record.number, record.box, record.partner, record.captain,
-        tuple(c.member for c in record.cubes), record.winner, record.kind,
-        tuple((c.member, c.value, c.status) for c in record.cubes),
-        dict(game_money.points), totals, record.voided, record.correction,
-        deals=record.deals, proxies=record.proxies,
-    )
-
-
 def score_sheet(night_id: int) -> tuple[Night, list[TableSheet]]:
     """The night and every table's score sheet. Raises NotFound."""
     night = get_night(night_id)
     return night, [table_sheet(table) for table in night.tables]
 
 
-def result_words(row: SheetRow) -> str:
+def result_words(game: SheetGame) -> str:
     """The result of a game in a few words (CSV and the printed sheet)."""
-    if row.voided:
+    if game.voided:
         return _("void")
-    if not row.final:
+    if not game.final:
         return _("in progress")
-    if row.winner is None:
+    if game.winner is None:
         return _("all cubes dropped")
     kinds = {"single": _("single"), "gammon": _("gammon"), "backgammon": _("backgammon")}
-    side = _("box") if row.winner == "box" else _("team")
-    return _("%(side)s wins %(kind)s", side=side, kind=kinds.get(row.kind or "", row.kind or ""))
+    side = _("box") if game.winner == "box" else _("team")
+    return _("%(side)s wins %(kind)s", side=side, kind=kinds.get(game.kind or "", game.kind or ""))
+
+
+def _owner_code(owner: str | None) -> str:
+    """A cube's owner in the CSV: ``box``, ``member`` or ``middle``."""
+    return "middle" if owner is None else "box" if owner == "box" else "member"
+
+
+def _rules_text(changed: Mapping[str, tuple[Any, Any]]) -> str:
+    """The settings a game changed, for the CSV: ``key=new (was old)``."""
+    return "; ".join(f"{key}={json.dumps(new)} (was {json.dumps(old)})"
+                     for key, (old, new) in changed.items())
 
 
 def score_sheet_csv(night_id: int) -> str:
-    """The score sheet as CSV: one row per game of every table, one column per player."""
+    """The score sheet as CSV: one row per game of every table, one column per player.
+
+    ``cubes`` lists ``member:value:status:owner`` (owner ``box``, ``member`` or ``middle``),
+    ``extras`` ``giver>taker:value:status:owner``; ``events`` says what happened in order;
+    ``rules_changed`` the house rules that changed from that game on.
+    """
     night, sheets = score_sheet(night_id)
     players: list[str] = []
     for sheet in sheets:
         players += [p for p in sheet.players if p not in players]
     out = io.StringIO()
     writer = safe_writer(out)
-    writer.writerow(["night", "date", "table", "game", "box", "partner", "captain", "members",
-                     "cubes", "winner", "kind", "voided", "correction", *players,
-                     "deals and proxies"])
+    writer.writerow(["night", "date", "table", "game", "box", "partner", "captain",
+                     "acting_captains", "members", "cubes", "extras", "events", "winner",
+                     "kind", "voided", "correction", "partner_points", "rules_changed",
+                     *players, "deals and proxies"])
     for sheet in sheets:
         for row in sheet.rows:
-            cubes = " ".join(f"{member}:{value}:{status}" for member, value, status in row.cubes)
+            game = row.game
+            cubes = " ".join(f"{c.member}:{c.value}:{c.status}:{_owner_code(c.owner)}"
+                             for c in game.cubes)
+            extras = " ".join(f"{e.giver}>{e.taker}:{e.value}:{e.status}:"
+                              f"{'giver' if e.owner == e.giver else 'taker'}" for e in game.extras)
             writer.writerow([
-                night.name, night.date.isoformat(), sheet.table.name, row.number, row.box,
-                row.partner or "", row.captain, " ".join(row.members), cubes,
-                row.winner or ("" if row.final else "in progress"), row.kind or "",
-                "yes" if row.voided else "", row.correction or "",
-                *[row.points.get(p, "") for p in players],
-                " | ".join([*(deal_sentence(d, night.currency) for d in row.deals),
-                            *(proxy_sentence(a, p) for a, p in row.proxies)]),
+                night.name, night.date.isoformat(), sheet.table.name, game.number, game.box,
+                game.partner or "", game.captain, " ".join(game.acting_captains),
+                " ".join(game.members), cubes, extras,
+                "; ".join(line_words(line) for line in game.lines),
+                game.winner or ("" if game.final else "in progress"), game.kind or "",
+                "yes" if game.voided else "", game.correction or "",
+                "" if game.partner_points is None else game.partner_points,
+                _rules_text(game.rules_changed),
+                *[game.points.get(p, "") for p in players],
+                " | ".join([*(deal_sentence(d, night.currency) for d in game.deals),
+                            *(proxy_sentence(a, p) for a, p in game.proxies)]),
             ])
     return out.getvalue()
 

@@ -239,7 +239,7 @@ def _fold_facts(state: TableState, kept: Sequence[Mapping[str, Any]], earlier: T
                 pending.append(found)
         state = apply_event(state, event)
     records = {record.number: record for record in state.games}
-    decisions = earlier.decisions + tuple(_close(p, records.get(p.game), state.settings)
+    decisions = earlier.decisions + tuple(_close(p, records.get(p.game), state.settings_for(p.game))
                                           for p in pending)
     seats: dict[str, dict[int, tuple[str, int, bool]]] = defaultdict(dict)
     for player, games in earlier.seats.items():
@@ -253,14 +253,18 @@ def _fold_facts(state: TableState, kept: Sequence[Mapping[str, Any]], earlier: T
 
 
 def _role(record: GameRecord, name: str) -> tuple[str, int] | None:
-    """The player's role in a finished game and his result in it (points), if he played."""
+    """The player's role in a finished game and his result in it (points), if he played.
+
+    A captain is whoever captained the team in it: who started it and each acting captain
+    (RULES 2.4, 2.5; ``GameRecord.captains``); his result is that of his own cube.
+    """
     pairs = dict(record.pairs)
     if record.box == name:
         return "box", record.box_side_points
     if record.partner == name:
         return "partner", record.box_side_points
-    if name == record.captain:
-        return "captain", 1 if record.captain_won else -1
+    if name in record.captains:
+        return "captain", pairs.get(name, 0)
     if name in pairs:
         return "member", pairs[name]
     if any(cube.member == name for cube in record.cubes):

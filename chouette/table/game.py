@@ -7,6 +7,7 @@ from typing import Any
 
 from chouette.engine import Cube, Position
 from chouette.table.cubes import LIVE, BoxDouble, Deal, Extra, MemberCube
+from chouette.table.lines import SheetLine
 
 BOARD = "board"
 SCORESHEET = "scoresheet"
@@ -181,11 +182,28 @@ class GameRecord:
     correction: str | None = None  # the reason of the correction that changed it, if any
     deals: tuple[Deal, ...] = ()  # cubes settled for an agreed amount (RULES 2.12)
     proxies: tuple[tuple[str, str], ...] = ()  # (absent member, who decided for him)
+    lines: tuple[SheetLine, ...] = ()  # what happened in it, in order (``chouette.table.lines``)
+    extra_cubes: tuple[Extra, ...] = ()  # its extra cubes as they ended
 
     @property
     def box_side_points(self) -> int:
         """The box side's points for the game (box and partner together)."""
         return -sum(points for _, points in self.pairs)
+
+    @property
+    def started_by(self) -> str:
+        """The captain who started the game (``captain`` is the seat's captain at its end)."""
+        return self.cubes[0].member if self.cubes else self.captain
+
+    @property
+    def captains(self) -> tuple[str, ...]:
+        """Everyone who captained the team in this game: who started it, then each acting
+        captain in turn (RULES 2.4, 2.5)."""
+        found = [self.started_by]
+        for line in self.lines:
+            if line.kind == "acting_captain" and line.who not in found:
+                found.append(line.who)
+        return tuple(found)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form."""
@@ -201,6 +219,8 @@ class GameRecord:
             "correction": self.correction,
             "deals": [d.to_dict() for d in self.deals],
             "proxies": [list(p) for p in self.proxies],
+            "lines": [line.to_list() for line in self.lines],
+            "extra_cubes": [extra.to_dict() for extra in self.extra_cubes],
         }
 
     @classmethod
@@ -217,6 +237,8 @@ class GameRecord:
             data.get("correction"),
             deals=tuple(Deal.from_dict(d) for d in data.get("deals") or ()),
             proxies=tuple((a, p) for a, p in data.get("proxies") or ()),
+            lines=tuple(SheetLine.from_list(line) for line in data.get("lines") or ()),
+            extra_cubes=tuple(Extra.from_dict(extra) for extra in data.get("extra_cubes") or ()),
         )
 
 

@@ -36,7 +36,7 @@ from chouette.table.game_rules import (
     on_result,
     on_roll,
 )
-from chouette.table.settings import MAX_STAKE_CENTS
+from chouette.table.settings import MAX_STAKE_CENTS, on_settings
 
 if TYPE_CHECKING:
     from chouette.table.state import TableState
@@ -236,6 +236,7 @@ HANDLERS: dict[str, Callable[[TableState, dict[str, Any]], None]] = {
     "leave": on_leave,
     "order_roll": on_order_roll,
     "order": on_order,
+    "settings": on_settings,
     "partner": on_partner,
     "partner_draw": on_partner_draw,
     "double": on_double,

@@ -13,9 +13,10 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from chouette.table import rules
+from chouette.table import rules, sheet
 from chouette.table.errors import LogError, TableError
 from chouette.table.game import Game, GameRecord
+from chouette.table.lines import SheetLine
 from chouette.table.seats import Seats
 from chouette.table.settings import Settings
 
@@ -25,7 +26,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
 MAX_NAME = 40
 #: The format of ``TableState.snapshot()``; stored snapshots of another version are ignored
 #: (bump it when the snapshot's shape, or what the rules make of a log, changes).
-SNAPSHOT_VERSION = 3
+SNAPSHOT_VERSION = 4
 
 
 @dataclass
@@ -46,6 +47,15 @@ class TableState:
     effective: list[dict[str, Any]] = field(default_factory=list)  # the log less undone events
     snapshots: dict[int, TableState] = field(default_factory=dict, repr=False)
     corrections: dict[int, dict[str, Any]] = field(default_factory=dict)  # game -> correction
+    #: The house rules and the game from which each applied, in the order they were set: the
+    #: table's own first, then each settings event's (``settings`` is the latest).
+    settings_log: tuple[tuple[int, Settings], ...] = ()
+    #: What happened so far in the game in progress, for its score sheet (``sheet.note``).
+    game_lines: tuple[SheetLine, ...] = ()
+
+    def __post_init__(self) -> None:
+        if not self.settings_log:
+            self.settings_log = ((1, self.settings),)
 
     def copy(self) -> TableState:
         """An independent copy: what ``apply_event`` mutates is copied, the rest shared."""
@@ -55,8 +65,38 @@ class TableState:
             [list(g) for g in self.order_groups] if self.order_groups is not None else None,
             self.ordered, list(self.partner_offers), list(self.pending_joiners),
             self.game.copy() if self.game else None, list(self.games), list(self.effective),
-            dict(self.snapshots), self.corrections,
+            dict(self.snapshots), self.corrections, self.settings_log, self.game_lines,
         )
+
+    @property
+    def initial_settings(self) -> Settings:
+        """The settings the table was created with (its log folds from these)."""
+        return self.settings_log[0][1]
+
+    def settings_for(self, number: int) -> Settings:
+        """The house rules game ``number`` is (or will be) played by."""
+        found = self.settings_log[0][1]
+        for first, settings in self.settings_log:
+            if first <= number:
+                found = settings
+        return found
+
+    def settings_changes(self) -> list[tuple[int, Settings, dict[str, tuple[Any, Any]]]]:
+        """Each change of the house rules: the game it applies from, the settings from
+        then on, and what changed (key -> (before, after)); a change undone by a later one
+        before the same game is folded into it, and one that changed nothing is left out."""
+        found: list[tuple[int, Settings, dict[str, tuple[Any, Any]]]] = []
+        previous = self.initial_settings
+        by_game: dict[int, Settings] = {}
+        for first, settings in self.settings_log[1:]:
+            by_game[first] = settings
+        for first in sorted(by_game):
+            settings = by_game[first]
+            changed = previous.differences(settings)
+            if changed:
+                found.append((first, settings, changed))
+            previous = settings
+        return found
 
     # --- views -------------------------------------------------------------------------
 
@@ -123,7 +163,9 @@ class TableState:
     def snapshot(self) -> dict[str, Any]:
         """The whole state as JSON-ready data, without the log (see ``from_snapshot``)."""
         return {
-            "settings": self.settings.to_dict(),
+            "settings": self.initial_settings.to_dict(),
+            "settings_log": [[first, settings.to_dict()] for first, settings in self.settings_log],
+            "game_lines": [line.to_list() for line in self.game_lines],
             "seats": self.seats.to_dict(),
             "players": list(self.players),
             "stakes": dict(self.stakes),
@@ -150,8 +192,12 @@ class TableState:
         """
         try:
             seats = data["seats"]
+            settings_log = tuple((int(first), Settings.from_dict(settings))
+                                 for first, settings in data.get("settings_log") or ())
+            if not settings_log:
+                settings_log = ((1, Settings.from_dict(data["settings"])),)
             return cls(
-                Settings.from_dict(data["settings"]),
+                settings_log[-1][1],
                 Seats(seats["box"], seats["partner"], seats["captain"], list(seats["line"])),
                 list(data["players"]), dict(data["stakes"]), list(data["waiting"]),
                 [list(g) for g in data["order_groups"]] if data["order_groups"] else None,
@@ -160,6 +206,8 @@ class TableState:
                 Game.from_dict(data["game"]) if data["game"] else None,
                 [GameRecord.from_dict(g) for g in data["games"]],
                 corrections={int(n): c for n, c in (data.get("corrections") or {}).items()},
+                settings_log=settings_log,
+                game_lines=tuple(SheetLine.from_list(line) for line in data.get("game_lines") or ()),
             )
         except (KeyError, TypeError, ValueError) as exc:
             raise TableError(f"a table snapshot is malformed: {exc}") from exc
@@ -202,14 +250,16 @@ def apply_event(state: TableState, event: Mapping[str, Any]) -> TableState:
             from chouette.table import match_rules
 
             match_rules.check(state, event)
-        return _refold(state.settings, state.effective + [event])
+        return _refold(state.initial_settings, state.effective + [event])
     return _apply(state, event)
 
 
 def _apply(state: TableState, event: dict[str, Any]) -> TableState:
     """Apply one plain event (not undo, not a new correction) to a copy of ``state``."""
     new = state.copy()
+    game, before = new.game, sheet.before(new, event)
     rules.apply(new, event)
+    sheet.note(new, game, before, event)
     new.effective.append(event)
     if new.game is None and len(new.games) > len(state.games):
         # A game just finished: keep a snapshot so later folds start from here.
@@ -242,7 +292,9 @@ def fold(settings: Settings | Mapping[str, Any] | None, events: Iterable[Mapping
 def _apply_in_place(state: TableState, event: dict[str, Any]) -> None:
     """Apply a plain event to a state nobody else holds (the fold's own)."""
     games = len(state.games)
+    game, before = state.game, sheet.before(state, event)
     rules.apply(state, event)
+    sheet.note(state, game, before, event)
     state.effective.append(event)
     if state.game is None and len(state.games) > games:
         state.snapshots[len(state.effective)] = state.copy()
@@ -391,7 +443,7 @@ def _undo(state: TableState) -> TableState:
         raise TableError("there is nothing to undo")
     target = state.effective[:-1]
     if state.effective[-1].get("type") == "correct":
-        return _refold(state.settings, target)
+        return _refold(state.initial_settings, target)
     starts = [n for n in state.snapshots if n <= len(target)]
     if starts:
         start = max(starts)
@@ -399,7 +451,7 @@ def _undo(state: TableState) -> TableState:
         base.snapshots = {n: s for n, s in state.snapshots.items() if n <= start}
     else:
         start = 0
-        base = TableState(state.settings, corrections=state.corrections)
+        base = TableState(state.initial_settings, corrections=state.corrections)
     for event in target[start:]:
         base = _apply(base, event)
     return base

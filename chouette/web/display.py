@@ -98,6 +98,7 @@ class TableView:
     qr: Markup
     url: str
     match: dict[str, Any] | None = None  # a head-to-head match: its length, score, Crawford
+    stake_cents: int = 0  # the stake in force (the house rules may change between games)
 
 
 class _SeqCache:
@@ -269,7 +270,7 @@ def table_view(table_id: int) -> TableView:
     url = url_for("tables.show", table_id=table_id, _external=True)
     return TableView(played.table, played.table.night, played.seq, rows, gone,
                      table_status(played.state), board_of(played.state), _qr(url), url,
-                     screen_match(played.state))
+                     screen_match(played.state), played.state.settings.stake_cents)
 
 
 def screen_match(state: TableState) -> dict[str, Any] | None:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
+from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
 from chouette import services
 from chouette.amounts import format_cents
+from chouette.table import TableState
 
 SETTING_NAMES: dict[str, Any] = {
     "cube_mode": _l("Cube"),
@@ -161,3 +164,63 @@ def describe(settings: dict[str, Any], currency: str = "EUR") -> list[tuple[str,
         ),
     }
     return [(key, str(SETTING_NAMES[key]), lines[key]) for key in services.TABLE_DEFAULTS]
+
+
+def value_words(key: str, value: Any, currency: str = "EUR") -> str:
+    """One setting's value in a word or two (``on``, ``Single cube``, ``€2.00``, ``5``)."""
+    if key == "stake_cents" and isinstance(value, int):
+        return money(value, currency)
+    if key in VALUE_NAMES and value in VALUE_NAMES[key]:
+        return str(VALUE_NAMES[key][value])
+    if isinstance(value, bool):
+        return _("on") if value else _("off")
+    return str(value)
+
+
+def change_words(changed: Mapping[str, tuple[Any, Any]], currency: str = "EUR") -> list[str]:
+    """Each changed setting as ``name: new (was old)``, for the card, the sheet and history."""
+    return [_("%(setting)s: %(new)s (was %(old)s)", setting=str(SETTING_NAMES.get(key, key)),
+              new=value_words(key, new, currency), old=value_words(key, old, currency))
+            for key, (old, new) in changed.items()]
+
+
+def card(state: TableState, currency: str = "EUR") -> dict[str, Any]:
+    """The house-rules card's context for a table as its log left it (RULES 2.12): every
+    setting now in force (``rules``), the game from which each has applied when a change
+    brought it (``rules_since``: key -> game), and each change (``rules_changes``: the game
+    it applied from and what it changed, in words)."""
+    since: dict[str, int] = {}
+    changes: list[tuple[int, list[str]]] = []
+    for first, _settings, changed in state.settings_changes():
+        for key in changed:
+            since[key] = first
+        changes.append((first, change_words(changed, currency)))
+    return {"rules": describe(state.settings.to_dict(), currency), "rules_since": since,
+            "rules_changes": changes}
+
+
+def form_fields(settings: Mapping[str, Any], typed: Mapping[str, str]) -> list[dict[str, Any]]:
+    """The fields of the form that changes the house rules between games
+    (``tables/_settings_form.html``), each showing the rule in force or, after a refusal,
+    what was typed (``typed``: the form's fields, ``rule-<setting>``)."""
+    retyped = "rule-stake_cents" in typed
+    fields: list[dict[str, Any]] = []
+    for key, default in services.TABLE_DEFAULTS.items():
+        name = f"rule-{key}"
+        value: Any = settings.get(key, default)
+        field: dict[str, Any] = {"key": key, "name": name, "label": str(SETTING_NAMES[key])}
+        if isinstance(default, bool):
+            field.update(kind="bool", value=(typed.get(name) == "on") if retyped else bool(value))
+        elif key == "stake_cents":
+            field.update(kind="stake", value=typed.get(name, "") if retyped
+                         else f"{value // 100}.{value % 100:02d}")
+        elif isinstance(default, int):
+            low, high = services.SETTING_RANGES[key]
+            field.update(kind="int", value=typed.get(name, "") if retyped else value, min=low,
+                         max=high)
+        else:
+            field.update(kind="choice", value=typed.get(name, "") if retyped else value,
+                         choices=[(choice, str(VALUE_NAMES[key][choice]))
+                                  for choice in services.SETTING_CHOICES[key]])
+        fields.append(field)
+    return fields

@@ -26,6 +26,7 @@ from chouette import commands
 from chouette.amounts import money_locale
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent
+from chouette.services.sheet import table_games
 from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event
 from chouette.table.actions import may_consult
@@ -343,7 +344,8 @@ def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, run
     paid = {g.number: g for g in games_money(state, {r.number for r in shown})}
     correctors = _correctors(table.id) if any(r.correction for r in shown) else {}
     context = {
-        "table": table, "games_count": len(state.games), "history_games": shown,
+        "table": table, "games_count": len(state.games),
+        "history_games": [g for g in table_games(state, {r.number for r in shown}) if g.final],
         "history_hidden": len(state.games) - len(shown), "games_money": paid,
         "correctors": correctors, "currency": table.night.currency, "runs": runs,
         "typed": typed, "kinds": KINDS, "seq_mark": SEQ_MARK, "csrf_mark": CSRF_MARK,
@@ -412,6 +414,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "decision_key": (f"{table.id}:" + "|".join(item["key"] for item in decision)
                          if decision else None),
         "leavers": _leavers(state) if runs else [],
+        "rule_fields": house_rules.form_fields(state.settings.to_dict(), typed or {}) if runs else [],
         "seat_rows": _per_state.get(state, "seats", lambda: _seat_rows(state)),
         "cube_rows": _cube_rows(state) if state.ordered else [],
         "answer_words": _answer_words(),
@@ -456,5 +459,5 @@ def page_context(played: commands.TablePlay, **live: Any) -> dict[str, Any]:
     table = played.table
     context = live_context(played, **live)
     if not is_htmx():
-        context["rules"] = house_rules.describe(table.settings, table.night.currency)
+        context.update(house_rules.card(played.state, table.night.currency))
     return context

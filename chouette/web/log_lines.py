@@ -77,6 +77,18 @@ def _correction(event: Mapping[str, Any]) -> str:
              result=_result(result.get("winner"), result.get("kind")).lower(), reason=reason)
 
 
+def _settings(event: Mapping[str, Any]) -> str:
+    from chouette.web.house_rules import SETTING_NAMES, value_words
+
+    changes = event.get("settings") or {}
+    # The stake as a plain amount: the log line does not know the night's currency.
+    words = ", ".join(f"{SETTING_NAMES.get(key, key)}: "
+                      + (f"{value // 100}.{value % 100:02d}" if key == "stake_cents" and isinstance(value, int)
+                         else value_words(key, value))
+                      for key, value in changes.items())
+    return _("House rules changed, from the next game: %(changes)s", changes=words)
+
+
 def _deal(event: Mapping[str, Any]) -> str:
     """A deal in words: who settled, who wins what, and the seat when it is the captain."""
     name = event["cube"]
@@ -138,6 +150,8 @@ def describe(event: Mapping[str, Any]) -> str:
             return _result(event.get("winner"), event.get("kind"))
         if kind == "correct":
             return _correction(event)
+        if kind == "settings":
+            return _settings(event)
         if kind == "deal":
             return _deal(event)
         if kind == "proxy":

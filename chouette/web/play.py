@@ -30,7 +30,7 @@ from chouette.extensions import db, read_only, reads_first
 from chouette.ledger import LedgerError, parse_cents
 from chouette.refusals import say
 from chouette.table import TableError, TableState
-from chouette.web import log_lines, privacy
+from chouette.web import house_rules, log_lines, privacy
 from chouette.web.board_svg import render_board
 from chouette.web.errors import error_page
 from chouette.web.htmx import is_htmx, render_if_changed, render_page, see_other
@@ -258,6 +258,49 @@ def extra(table_id: int) -> BaseResponse:
                                              "to": _field("taker")}, player_may=True)
 
 
+#: The fields of the house-rules form (tables/_settings_form.html): ``rule-<setting>``.
+RULE_FIELDS = tuple(f"rule-{key}" for key in services.TABLE_DEFAULTS)
+
+
+def _typed_settings(state: TableState) -> dict[str, Any]:
+    """The settings the house-rules form changes (only those that differ from the rules in
+    force), each parsed as the new-table form does and checked as a table's settings."""
+    typed: dict[str, Any] = {}
+    for key, default in services.TABLE_DEFAULTS.items():
+        text = _field(f"rule-{key}")
+        name = str(house_rules.SETTING_NAMES[key])
+        if isinstance(default, bool):
+            typed[key] = text in ("on", "y", "true", "1")
+        elif key == "stake_cents":
+            try:
+                typed[key] = parse_cents(text)
+            except LedgerError:
+                raise BadInput(_("A stake is an amount like 2.50, not %(value)s.",
+                                 value=text[:20] or "…")) from None
+        elif isinstance(default, int):
+            if not text.isdigit() or len(text) > 9:
+                raise BadInput(_("%(setting)s is a whole number, not %(value)s.",
+                                 setting=name, value=text[:20] or "…"))
+            typed[key] = int(text)
+        else:
+            typed[key] = text
+    try:
+        services.normalize_settings(typed)
+    except services.ServiceError as error:
+        raise BadInput(str(error)) from None
+    current = state.settings.to_dict()
+    changes = {key: value for key, value in typed.items() if value != current[key]}
+    if not changes:
+        raise BadInput(_("Nothing to change: these are the house rules in force."))
+    return changes
+
+
+@bp.post("/tables/<int:table_id>/settings")
+@login_required
+def settings(table_id: int) -> BaseResponse:
+    """Change the house rules between games: from the next game on (RULES 2.12)."""
+    return _command(table_id, lambda state: {"type": "settings", "settings": _typed_settings(state)},
+                    keep=RULE_FIELDS)
 def _deal_points(text: str) -> int | float | str:
     """Agreed points typed by hand (``1.5``, ``1,5``, ``2``) as a number of the log; what is
     no number is handed on as typed, for the rules to refuse with their reason."""

@@ -64,8 +64,9 @@ def show(table_id: int) -> BaseResponse:
     from chouette.web.live import page_context
 
     table = get_table(table_id)
-    context = page_context(commands.load_play(table_id))
-    context["rules"] = house_rules.describe(table.settings, table.night.currency)
+    played = commands.load_play(table_id)
+    context = page_context(played)
+    context.update(house_rules.card(played.state, table.night.currency))
     return render_page("tables/show.html", "tables/_rules_card.html", **context)
 
 
@@ -73,14 +74,17 @@ def show(table_id: int) -> BaseResponse:
 @login_required
 def rules(table_id: int) -> str:
     """The printable house-rules card, in English and in Italian side by side."""
+    from chouette import commands
+
     table = get_table(table_id)
+    state = commands.load_play(table_id).state
     cards = []
     for locale in ("en", "it"):
         with force_locale(locale):
             cards.append(
                 render_template(
-                    "tables/_rules_card.html", table=table, night=table.night,
-                    rules=house_rules.describe(table.settings, table.night.currency), lang=locale,
+                    "tables/_rules_card.html", table=table, night=table.night, lang=locale,
+                    **house_rules.card(state, table.night.currency),
                 )
             )
     return render_template("tables/rules.html", table=table, night=table.night, cards=cards)

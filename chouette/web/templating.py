@@ -9,6 +9,7 @@ from flask import Flask, g
 from flask_babel import get_locale, get_translations
 from flask_login import current_user
 
+from chouette.services.sheet import line_words
 from chouette.web import house_rules
 from chouette.web.auth import has_role
 from chouette.web.forms import PostForm
@@ -60,3 +61,5 @@ def init_app(app: Flask) -> None:
         }
 
     app.add_template_filter(house_rules.money, "money")
+    # The score sheet's words, shared by the printable sheet and the table's history.
+    app.jinja_env.globals.update(line_words=line_words, rule_changes=house_rules.change_words)

@@ -40,8 +40,8 @@ def seats_of(records) -> dict[str, dict[int, tuple[str, int, bool]]]:
         pairs = dict(record.pairs)
         for cube in record.cubes:
             member = cube.member
-            if member == record.captain:
-                seat = ("captain", 1 if record.captain_won else -1)
+            if member in record.captains:  # who started it and each acting captain
+                seat = ("captain", pairs.get(member, 0))
             else:
                 seat = ("member", pairs.get(member, 0))
             seats.setdefault(member, {})[record.number] = (*seat, record.voided)

@@ -1,0 +1,150 @@
+"""The house rules changed between games from the table page (issue 14 item 3, RULES 2.12): the
+organizer who runs the table changes them with a form; the change is one settings event of the
+log, from the next game on; refused with the reason during a game; undone like any action; the
+house-rules card, the score sheet and a replay of the exported log say from which game each
+setting applied."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from chouette import commands, services
+from chouette.replay import summarize
+from tests.web.test_play_pages import Table, post, sign_in
+
+#: The form as the page fills it in: the table's rules in force (the defaults).
+FORM = {
+    "rule-cube_mode": "multi", "rule-stake_cents": "1.00", "rule-automatic_doubles": "0",
+    "rule-all_but_one": "forced_drop", "rule-all_but_one_min_players": "5",
+    "rule-partner_min_players": "8", "rule-partner_share_percent": "50",
+    "rule-box_retention": "beat_captain", "rule-join_position": "immediate",
+    "rule-consulting": "free",
+}
+
+
+def form(**changes: Any) -> dict[str, Any]:
+    """The form with these fields changed (``jacoby="on"`` ticks a box)."""
+    return {**FORM, **{f"rule-{key}": value for key, value in changes.items()}}
+
+
+@pytest.fixture
+def table(app) -> Table:
+    commands.clear_cache()
+    played = Table(app)
+    played.seat("ABC")
+    played.play({"type": "result", "winner": "team", "kind": "single"})
+    return played
+
+
+def test_the_organizer_changes_the_house_rules_between_games(app, client, table):
+    sign_in(client, table.owner)
+    page = client.get(table.url).get_data(as_text=True)
+    assert f'id="table-settings-{table.id}"' in page and "A change applies from game 2 on." in page
+    response = post(client, table, "settings", form(stake_cents="2.50", jacoby="on",
+                                                      consulting="after_cube"))
+    assert response.status_code == 303
+    assert table.log()[-1] == {"type": "settings", "settings": {
+        "stake_cents": 250, "jacoby": True, "consulting": "after_cube"}}
+    state = table.state()
+    assert state.settings_for(1).stake_cents == 100 and state.settings_for(2).stake_cents == 250
+    card = client.get(table.url).get_data(as_text=True)
+    rules = card[card.index(f'id="rules-card-{table.id}"'):]
+    assert "€2.50 a point. <small class=\"rule-since\">From game 2.</small>" in rules
+    assert "From game 2</strong>: Stake per point: €2.50 (was €1.00); Jacoby rule: on (was off); " \
+           "Consulting: Only after a cube is turned (was Free)" in rules
+    assert "House rules changed, from the next game: Stake per point: 2.50, Jacoby rule: on" in card
+
+
+def test_the_change_answers_htmx_with_the_live_table(app, client, table):
+    sign_in(client, table.owner)
+    response = post(client, table, "settings", form(beavers="on"), htmx=True)
+    assert response.status_code == 200 and response.headers["HX-Trigger"] == "table-changed"
+    assert response.get_data(as_text=True).lstrip().startswith(f'<section id="table-live-{table.id}"')
+    assert table.state().settings.beavers
+
+
+def test_a_settings_change_is_refused_mid_game_with_the_reason(app, client, table):
+    table.play({"type": "double", "by": "box", "cubes": ["C"]})
+    sign_in(client, table.owner)
+    seq = table.seq()
+    response = post(client, table, "settings", form(stake_cents="5"), htmx=True)
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert "the house rules change between games: finish game 2 first" in html.lower()
+    assert "A change is made between games: finish game 2 first." in html
+    # What was typed stays in the open form; nothing was written.
+    assert f'id="table-settings-{table.id}" class="card live-settings" open' in html
+    assert 'value="5"' in html
+    assert table.seq() == seq and table.state().settings.stake_cents == 100
+
+
+@pytest.mark.parametrize(("changes", "reason"), [
+    ({}, "Nothing to change: these are the house rules in force."),
+    ({"stake_cents": "lots"}, "A stake is an amount like 2.50, not lots."),
+    ({"automatic_doubles": "x"}, "Automatic doubles is a whole number, not x."),
+    ({"raccoons": "on"}, "Raccoons need beavers."),
+    ({"cube_mode": "triple"}, "cube_mode cannot be triple."),
+    ({"partner_share_percent": "101"}, "partner_share_percent is a whole number from 0 to 100."),
+])
+def test_bad_settings_are_refused_with_a_clear_message_and_change_nothing(app, client, table, changes, reason):
+    sign_in(client, table.owner)
+    seq = table.seq()
+    response = post(client, table, "settings", form(**changes), htmx=True)
+    assert response.status_code == 422
+    assert reason in response.get_data(as_text=True)
+    assert table.seq() == seq
+
+
+def test_undo_of_a_settings_change_gives_back_the_rules_before_it(app, client, table):
+    sign_in(client, table.owner)
+    post(client, table, "settings", form(stake_cents="3"))
+    assert table.state().settings.stake_cents == 300
+    assert post(client, table, "undo").status_code == 303
+    state = table.state()
+    assert state.settings.stake_cents == 100 and state.settings_changes() == []
+    card = client.get(table.url).get_data(as_text=True)
+    assert "From game 2" not in card and "€1.00 a point." in card
+
+
+def test_only_the_organizer_who_runs_the_table_changes_its_rules(app, client, table, login_as):
+    seq = table.seq()
+    assert post(client, table, "settings", form(jacoby="on")).status_code in (302, 303)
+    assert "/auth/login" in post(client, table, "settings", form(jacoby="on")).headers["Location"]
+    login_as("player")
+    assert post(client, table, "settings", form(jacoby="on")).status_code == 403
+    client.post("/auth/logout")
+    login_as("organizer")  # another night's organizer watches, he does not run this table
+    assert post(client, table, "settings", form(jacoby="on")).status_code == 403
+    page = client.get(table.url).get_data(as_text=True)
+    assert f'id="table-settings-{table.id}"' not in page
+    assert table.seq() == seq
+
+
+def test_replay_of_a_log_with_settings_events_the_card_and_the_sheet(app, client, table):
+    sign_in(client, table.owner)
+    post(client, table, "settings", form(stake_cents="2", jacoby="on"))
+    table.play({"type": "result", "winner": "team", "kind": "gammon"})
+    post(client, table, "settings", form(stake_cents="2", jacoby="on", cube_mode="single"))
+    table.play({"type": "result", "winner": "box", "kind": "single"})
+    log = json.loads(client.get(f"{table.url}/log.json").data)
+    assert [e["settings"] for e in log["events"] if e["type"] == "settings"] == [
+        {"stake_cents": 200, "jacoby": True}, {"cube_mode": "single"}]
+    # The replay of the exported log: game 1 at 1.00 (A -1.00, B and C +1.00), game 2 at 2.00
+    # with the Jacoby rule (C and A win a gammon, no cube turned: single, B -4.00), game 3 at
+    # 2.00 with a single cube (box C wins: +4.00).
+    assert summarize(log)["cents"] == {"A": -200, "B": -500, "C": 700}
+    sheet = client.get(f"/nights/{table.night_id}/score-sheet").get_data(as_text=True)
+    assert 'data-from-game="2"' in sheet and 'data-from-game="3"' in sheet
+    assert "Stake per point: €2.00 (was €1.00); Jacoby rule: on (was off)" in sheet
+    assert "Cube: Single cube (was Multi-cube)" in sheet
+    card = client.get(table.url).get_data(as_text=True)
+    assert "From game 3</strong>: Cube: Single cube (was Multi-cube)" in card
+    # The printed card, in English and in Italian.
+    printed = client.get(f"{table.url}/rules").get_data(as_text=True)
+    assert "From game 2." in printed and "Dalla partita 2." in printed
+    with app.app_context():
+        state = commands.load_play(table.id).state
+        assert services.table_games(state)[2].rules_changed == {"cube_mode": ("multi", "single")}
