@@ -9,8 +9,9 @@ from collections.abc import Sequence
 import click
 
 from chouette.records import Record, RecordError, write_mat, write_sgf
+from chouette.records.matches import match_record
 from chouette.records.tables import table_records
-from chouette.table import TableError
+from chouette.table import Settings, SettingsError, TableError
 
 
 def write_records(records: Sequence[Record], fmt: str) -> str:
@@ -26,6 +27,15 @@ def write_records(records: Sequence[Record], fmt: str) -> str:
         raise RecordError(f"a .mat file holds the games of one pair; this log has {len(records)} "
                           f"({pairs}): use --format sgf, or --game N for one game")
     return write_mat(records[0])
+
+
+def _records(settings: dict[str, object], events: list[object], games: tuple[int, ...]) -> list[Record]:
+    """A match table's log: its whole match (games asked for or not: a match is one record);
+    a chouette table's: its board games, or those asked for."""
+    if Settings.from_dict(settings).is_match:
+        record = match_record(settings, events)  # type: ignore[arg-type]
+        return [record] if record is not None and record.games else []
+    return table_records(settings, events, games=games or None)  # type: ignore[arg-type]
 
 
 @click.command("record")
@@ -47,13 +57,13 @@ def record_command(path: str, fmt: str, games: tuple[int, ...]) -> None:
                    '"events" list', err=True)
         sys.exit(1)
     try:
-        records = table_records(log.get("table") or {}, log["events"], games=games or None)
+        records = _records(log.get("table") or {}, log["events"], games)
         if not records:
             which = "the games asked for are not" if games else "no game is"
             click.echo(f"record: {path}: {which} a finished board-mode game", err=True)
             sys.exit(1)
         text = write_records(records, fmt)
-    except (TableError, RecordError) as exc:
+    except (TableError, RecordError, SettingsError) as exc:
         click.echo(f"record: {path}: {exc}", err=True)
         sys.exit(1)
     click.echo(text, nl=False)

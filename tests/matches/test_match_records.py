@@ -53,3 +53,23 @@ def test_points_capped_at_the_length_open_in_gnubg(fmt):
 
 def test_a_chouette_table_has_no_match_record():
     assert match_record({}, [{"type": "join", "player": "Ann"}]) is None
+
+
+def test_the_record_command_writes_a_match_log_as_its_whole_match(tmp_path):
+    """`flask record` on a match table's log: the match length, every game, the Crawford game."""
+    import json
+
+    from click.testing import CliRunner
+
+    from chouette.record_command import record_command
+
+    state = _crawford_match()
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps({"table": Settings.for_match(3).to_dict(), "events": state.effective}))
+    result = CliRunner().invoke(record_command, [str(path)])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith(" 3 point match\n\n Game 1\n Ann : 0")
+    assert result.output.count(" Game ") == 3 and " Bob : 0" in result.output
+    sgf = CliRunner().invoke(record_command, [str(path), "--format", "sgf"])
+    assert sgf.exit_code == 0, sgf.output
+    assert sgf.output.count("MI[length:3]") == 3 and "RU[Crawford:CrawfordGame]" in sgf.output
