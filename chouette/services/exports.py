@@ -168,10 +168,6 @@ def table_sheet(table: ChouetteTable) -> TableSheet:
             cents[player] = cents.get(player, 0) + value
         sheet.rows.append(SheetRow(game, dict(running)))
     sheet.cents = cents
-    # A column per player who played a game: one who joined and left without playing has none.
-    played = {name for row in sheet.rows
-              for name in (row.box, row.partner, row.captain, *row.members, *row.points) if name}
-    sheet.players = [name for name in sheet.players if name in played]
     return sheet
 
 
