@@ -66,13 +66,16 @@ class Member(UserMixin, Model):
     """A club member who signs in: a player, an organizer or an admin."""
 
     __tablename__ = "member"
-    __table_args__ = (CheckConstraint("role IN ('player', 'organizer', 'admin')", name="role"),)
+    __table_args__ = (
+        CheckConstraint("role IN ('player', 'organizer', 'admin')", name="role"),
+        Index("ix_member_name_key", "name_key", unique=True),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
     # Stored in its one spelling (``names.display_name``); ``name_key`` (case folded) is
     # unique: two members never share a name, whatever the case or the spaces.
     name: Mapped[str] = mapped_column(String(80))
-    name_key: Mapped[str] = mapped_column(String(80), unique=True)
+    name_key: Mapped[str] = mapped_column(String(80), server_default="")
     username: Mapped[str] = mapped_column(String(40), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(16), default="player")

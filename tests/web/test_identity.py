@@ -205,7 +205,7 @@ def test_an_account_of_the_same_name_cannot_answer_anothers_cube(app, client, or
         seq = services.last_seq(table.id)
         db.session.execute(text("INSERT INTO member (name, name_key, username, password_hash, role, "
                                 "active, session_epoch, created_at) VALUES ('Cy', 'cy-twin', 'twin', "
-                                ":hash, 'player', 1, 0, '2026-11-21 20:00:00')").bindparams(hash=cy_hash()))
+                                ":hash, 'player', :active, 0, '2026-11-21 20:00:00')").bindparams(hash=cy_hash(), active=True))
         db.session.commit()
         assert services.identity.seat_members(table.id) == {"Cy": cy.id}
     assert auth.login("twin").status_code == 303

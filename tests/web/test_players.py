@@ -7,9 +7,11 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from sqlalchemy import select
 
 from chouette import commands, services
 from chouette.extensions import db
+from chouette.models import Member
 from chouette.services.facts import table_facts
 from chouette.table import fold
 from chouette.web.charts import ChartPoint, balance_chart
@@ -234,8 +236,12 @@ def test_the_page_follows_the_log_after_a_new_game(app, client, known, auth):
     assert _chart(html).get("data-games") == "4"
 
 
-def test_the_player_page_speaks_italian(app, client, known, login_as):
-    login_as("player", name="Bob", locale="it")
+def test_the_player_page_speaks_italian(app, client, known, auth):
+    with app.app_context():
+        bob = db.session.scalar(select(Member).where(Member.username == "bob"))
+        bob.locale = "it"
+        db.session.commit()
+    auth.login("bob")
     html = client.get("/players/Bob").data.decode()
     assert "Decisioni sul cubo" in html and "Saldo di Bob, partita per partita" in html
 

@@ -38,8 +38,9 @@ def _key(value: str) -> str:
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("member", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("name_key", sa.String(length=80), nullable=True))
+    # Added in place (no copy of the member table, which every other table refers to), then
+    # filled, then made unique.
+    op.add_column("member", sa.Column("name_key", sa.String(length=80), server_default="", nullable=False))
     op.create_table(
         "member_name",
         sa.Column("id", sa.Integer(), nullable=False),
@@ -65,21 +66,21 @@ def upgrade() -> None:
     )
     with op.batch_alter_table("seat_member", schema=None) as batch_op:
         batch_op.create_index(batch_op.f("ix_seat_member_member_id"), ["member_id"], unique=False)
-    with op.batch_alter_table("ledger_entry", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("member_id", sa.Integer(), nullable=True))
-        batch_op.create_foreign_key(batch_op.f("fk_ledger_entry_member_id_member"), "member", ["member_id"], ["id"])
-        batch_op.create_index(batch_op.f("ix_ledger_entry_member_id"), ["member_id"], unique=False)
-    with op.batch_alter_table("payment", schema=None) as batch_op:
-        for column in ("payer_id", "payee_id"):
-            batch_op.add_column(sa.Column(column, sa.Integer(), nullable=True))
-            batch_op.create_foreign_key(batch_op.f(f"fk_payment_{column}_member"), "member", [column], ["id"])
-            batch_op.create_index(batch_op.f(f"ix_payment_{column}"), [column], unique=False)
+    # Columns added in place, their foreign keys with them (SQLite adds a column that refers to
+    # another table without copying the table, which payment_void's rows would refuse).
+    for table, column in (("ledger_entry", "member_id"), ("payment", "payer_id"), ("payment", "payee_id")):
+        name = f"fk_{table}_{column}_member"
+        if op.get_bind().dialect.name == "sqlite":
+            op.execute(f"ALTER TABLE {table} ADD COLUMN {column} INTEGER "
+                       f"CONSTRAINT {name} REFERENCES member (id)")
+        else:
+            op.add_column(table, sa.Column(column, sa.Integer(), nullable=True))
+            op.create_foreign_key(op.f(name), table, "member", [column], ["id"])
+        op.create_index(op.f(f"ix_{table}_{column}"), table, [column], unique=False)
 
     _fill()
 
-    with op.batch_alter_table("member", schema=None) as batch_op:
-        batch_op.alter_column("name_key", existing_type=sa.String(length=80), nullable=False)
-        batch_op.create_unique_constraint(batch_op.f("uq_member_name_key"), ["name_key"])
+    op.create_index("ix_member_name_key", "member", ["name_key"], unique=True)
 
 
 def _fill() -> None:
@@ -130,17 +131,12 @@ def _fill() -> None:
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("member", schema=None) as batch_op:
-        batch_op.drop_constraint(batch_op.f("uq_member_name_key"), type_="unique")
-        batch_op.drop_column("name_key")
-    with op.batch_alter_table("payment", schema=None) as batch_op:
-        for column in ("payer_id", "payee_id"):
-            batch_op.drop_index(batch_op.f(f"ix_payment_{column}"))
-            batch_op.drop_constraint(batch_op.f(f"fk_payment_{column}_member"), type_="foreignkey")
-            batch_op.drop_column(column)
-    with op.batch_alter_table("ledger_entry", schema=None) as batch_op:
-        batch_op.drop_index(batch_op.f("ix_ledger_entry_member_id"))
-        batch_op.drop_constraint(batch_op.f("fk_ledger_entry_member_id_member"), type_="foreignkey")
-        batch_op.drop_column("member_id")
+    op.drop_index("ix_member_name_key", table_name="member")
+    op.drop_column("member", "name_key")
+    for table, column in (("ledger_entry", "member_id"), ("payment", "payer_id"), ("payment", "payee_id")):
+        op.drop_index(op.f(f"ix_{table}_{column}"), table_name=table)
+        if op.get_bind().dialect.name != "sqlite":  # SQLite drops the column with its reference
+            op.drop_constraint(op.f(f"fk_{table}_{column}_member"), table, type_="foreignkey")
+        op.drop_column(table, column)
     op.drop_table("seat_member")
     op.drop_table("member_name")
