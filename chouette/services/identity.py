@@ -16,12 +16,13 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from flask import g, has_app_context
 from flask_babel import gettext as _
-from sqlalchemy import event, func, select, update
+from sqlalchemy import event, func, select, text, update
 from sqlalchemy.orm import Session
 
 from chouette.controls import code_point, first_invisible, first_unfit_in_name
@@ -247,6 +248,17 @@ def open_table_of(member_id: int, *, besides: int | None = None) -> ChouetteTabl
     return None
 
 
+def _lock_member_seat(member_id: int) -> None:
+    """Serialise the joins of one member until the transaction ends, so two tables cannot
+    both seat him at once: PostgreSQL, a transaction-level advisory lock on his id (the
+    second join waits, then sees the first); SQLite's writers are serialised already."""
+    if db.session.get_bind().dialect.name != "postgresql":
+        return
+    digest = hashlib.sha256(f"chouette-seat\0{member_id}".encode()).digest()
+    db.session.execute(text("SELECT pg_advisory_xact_lock(:key)"),
+                       {"key": int.from_bytes(digest[:8], "big", signed=True)})
+
+
 def resolve_join(table: ChouetteTable, event: Mapping[str, Any]) -> dict[str, Any]:
     """A join as it is written: a typed name that is a member's (by key, or a name he had)
     seats that member, under his name and with his id; any other name is a guest's, checked
@@ -262,6 +274,7 @@ def resolve_join(table: ChouetteTable, event: Mapping[str, Any]) -> dict[str, An
     member = member_by_name(player) if display_name(player) else None
     if member is None:
         return out
+    _lock_member_seat(member.id)
     elsewhere = open_table_of(member.id, besides=table.id)
     if elsewhere is not None:
         raise ServiceError(_("%(name)s already sits at the table %(table)s of %(night)s: one "

@@ -26,6 +26,7 @@ from chouette import commands
 from chouette.amounts import money_locale
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent
+from chouette.services import identity
 from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event
 from chouette.table.actions import may_consult
@@ -54,8 +55,9 @@ def _recent(table_id: int) -> list[dict[str, Any]]:
     """The latest log lines, newest first, each said in words, with who recorded them."""
     query = (select(TableEvent, Member.name).outerjoin(Member, TableEvent.actor_id == Member.id)
              .where(TableEvent.table_id == table_id).order_by(TableEvent.seq.desc()).limit(RECENT))
-    return [{"seq": e.seq, "type": e.type, "text": log_lines.describe(e.as_dict()), "who": who,
-             "at": e.at} for e, who in db.session.execute(query)]
+    names = identity.relabels_of([table_id])[table_id]  # a renamed member: his name now
+    return [{"seq": e.seq, "type": e.type, "text": log_lines.describe(identity.relabel(e.as_dict(), names)),
+             "who": who, "at": e.at} for e, who in db.session.execute(query)]
 
 
 def _correctors(table_id: int) -> dict[int, str | None]:

@@ -285,6 +285,7 @@ def test_a_renamed_member_keeps_his_history_under_the_new_name(app, client, orga
     auth.login("marco")
     page = client.get(f"/tables/{table.id}").get_data(as_text=True)
     assert "Marcus" in page and "Marco<" not in page
+    assert "Marcus joins the table" in page and "Marco joins" not in page  # the log lines too
     assert "Marcus" in client.get("/players/Marcus").get_data(as_text=True)
     assert client.get("/players/").status_code == 200
     with app.app_context():
