@@ -344,3 +344,27 @@ def test_the_night_import_refuses_a_file_with_an_invisible_name_in_a_form(app, c
         "file": (io.BytesIO(json.dumps(data).encode()), "night.json")})
     assert response.status_code in (400, 422)
     assert "U+200B" in response.get_data(as_text=True)
+
+
+def test_two_tables_seating_one_member_at_once_seat_him_once(app, organizer):
+    """Two organizers type Marco at two tables at the same moment, on two app nodes: one seats
+    him, the other is refused naming the first (PostgreSQL: the joins of one member wait for
+    each other; SQLite: writers are serialised)."""
+    from tests.concurrency import at_once, second_node
+
+    with app.app_context():
+        _member("Marco", "marco")
+        night = gen_night(name="Friday")
+        tables = [gen_table(night, name=name).id for name in ("Blue", "Red")]
+
+    def attempt(number: int) -> None:
+        actor = db.session.get(Member, organizer.id)
+        commands.play(tables[number], 0, {"type": "join", "player": "Marco"}, actor)
+
+    with second_node(app) as node:
+        results = at_once(app, 2, attempt, (services.ServiceError,), nodes=[app, node])
+    assert sorted(results) == ["ok", "refused"], results
+    with app.app_context():
+        commands.clear_cache()
+        seated = [table_id for table_id in tables if commands.load_play(table_id).state.players]
+        assert len(seated) == 1
