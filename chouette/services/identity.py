@@ -85,13 +85,6 @@ def check_member_name(name: str, member_id: int | None = None) -> str:
     return spelled
 
 
-def former_names(member_id: int) -> list[str]:
-    """The names ``member_id`` had before his current one."""
-    member = db.session.get(Member, member_id)
-    names = db.session.scalars(select(MemberName.name).where(MemberName.member_id == member_id))
-    return [name for name in names if member is None or name != member.name]
-
-
 # --------------------------------------------------------------------------- seats
 
 
