@@ -30,6 +30,7 @@ from chouette.engine import SecretsDice, legal_moves
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent, TableSnapshot
 from chouette.refusals import say
+from chouette.services import identity
 from chouette.standings import money_changes
 from chouette.table import (
     SNAPSHOT_VERSION,
@@ -61,6 +62,8 @@ class TablePlay:
     table: ChouetteTable
     state: TableState
     seq: int
+    #: ``identity.rename_generation()`` when the state was folded (its seats' names)
+    generation: int = 0
 
 
 class _StateCache:
@@ -68,19 +71,20 @@ class _StateCache:
 
     def __init__(self, size: int) -> None:
         self._size = size
-        self._states: OrderedDict[tuple[str, int], tuple[int, TableState]] = OrderedDict()
+        # Keyed by the rename generation too: a rename anywhere is seen by every process.
+        self._states: OrderedDict[tuple[str, int, int], tuple[int, TableState]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, table_id: int) -> tuple[int, TableState] | None:
-        key = (_database(), table_id)
+    def get(self, table_id: int, generation: int = 0) -> tuple[int, TableState] | None:
+        key = (_database(), table_id, generation)
         with self._lock:
             found = self._states.get(key)
             if found is not None:
                 self._states.move_to_end(key)
             return found
 
-    def put(self, table_id: int, seq: int, state: TableState) -> None:
-        key = (_database(), table_id)
+    def put(self, table_id: int, seq: int, state: TableState, generation: int = 0) -> None:
+        key = (_database(), table_id, generation)
         with self._lock:
             current = self._states.get(key)
             if current is not None and current[0] > seq:
@@ -112,12 +116,13 @@ def load_play(table_id: int) -> TablePlay:
     """The table and its current state. Raises NotFound."""
     table = services.get_table(table_id)
     seq = services.last_seq(table_id)
-    cached = _cache.get(table_id)
+    generation = identity.rename_generation()
+    cached = _cache.get(table_id, generation)
     if cached is not None and cached[0] == seq and cached[1].initial_settings.to_dict() == _settings(table):
-        return TablePlay(table, cached[1], seq)
+        return TablePlay(table, cached[1], seq, generation)
     state = _fold_table(table, seq, cached)
-    _cache.put(table_id, seq, state)
-    return TablePlay(table, state, seq)
+    _cache.put(table_id, seq, state, generation)
+    return TablePlay(table, state, seq, generation)
 
 
 def _settings(table: ChouetteTable) -> dict[str, Any]:
@@ -139,9 +144,10 @@ def _fold_table(table: ChouetteTable, seq: int, cached: tuple[int, TableState] |
                  .order_by(TableEvent.seq))
         newer = list(db.session.scalars(query))
         if all(event.type != "undo" for event in newer):
+            names = identity.relabels_of([table.id])[table.id]
             state = cached[1]
             for event in newer:
-                state = apply_event(state, event.as_dict())
+                state = apply_event(state, identity.relabel(event.as_dict(), names))
             return state
     return resume_table(table, seq)
 
@@ -158,7 +164,9 @@ def resume_table(table: ChouetteTable, seq: int) -> TableState:
     query = (select(TableEvent.type, TableEvent.payload)
              .where(TableEvent.table_id == table.id, TableEvent.seq <= seq)
              .order_by(TableEvent.seq))
-    log = [{"type": kind, **(payload or {})} for kind, payload in db.session.execute(query)]
+    log = identity.relabel_log(({"type": kind, **(payload or {})}
+                                for kind, payload in db.session.execute(query)),
+                               identity.relabels_of([table.id])[table.id])
     stored = list(db.session.scalars(
         select(TableSnapshot.seq)
         .where(TableSnapshot.table_id == table.id, TableSnapshot.seq <= seq,
@@ -292,10 +300,24 @@ def _named(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-def may_decide(member: Member | None, state: TableState, event: Mapping[str, Any]) -> bool:
-    """Whether ``event`` is the signed-in player's own decision (his phone may post it)."""
-    name = getattr(member, "name", None)
-    if not name or name not in state.players:
+def seat_name(member: Member | None, table_id: int, state: TableState) -> str | None:
+    """The seat ``member`` holds at this table, by his id (the log's joins), never by his
+    name: an account of the same name is not him. None when he does not play here."""
+    member_id = getattr(member, "id", None)
+    if not isinstance(member_id, int) or not getattr(member, "is_authenticated", True):
+        return None
+    name = identity.seat_of_member(table_id, member_id)
+    return name if name is not None and name in state.players else None
+
+
+def may_decide(member: Member | None, state: TableState, event: Mapping[str, Any],
+               table_id: int | None = None) -> bool:
+    """Whether ``event`` is the signed-in player's own decision (his phone may post it): the
+    decider's seat is his by id (``seat_name``; no table: nobody's)."""
+    if table_id is None:
+        return False
+    name = seat_name(member, table_id, state)
+    if name is None:
         return False
     if state.settings.is_match and event.get("type") == "opening_roll":
         return state.is_seated(name)  # either player rolls the opening (RULES 1.2)
@@ -358,7 +380,7 @@ def authorize(member: Member | None, state: TableState, event: Mapping[str, Any]
     """Raise NotAllowed unless ``member`` may make this command at this table: his own
     decision (``decider``), or any command for the organizers who run it (``may_run``;
     ``table`` None: any organizer)."""
-    if may_decide(member, state, event):
+    if may_decide(member, state, event, table.id if table is not None else None):
         return
     if is_organizer(member) and (table is None or may_run(member, table)):
         return
@@ -381,14 +403,16 @@ def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Memb
         raise services.TableChanged(table_id, expected_seq)
     if not isinstance(event, Mapping):
         raise TableError(_("That is not a table action."))
+    if event.get("type") == "join":  # a member's name seats that member, by id
+        event = identity.resolve_join(current.table, event)
     authorize(actor, current.state, event, current.table)
     after = apply_event(current.state, event)
     rows = ledger_changes(current.state, after)
     snapshots = ({expected_seq + 1: after.snapshot()}
                  if finishes_game(current.state, after, event) else None)
     services.append_events(table_id, expected_seq, [dict(event)], actor, rows, snapshots)
-    _cache.put(table_id, expected_seq + 1, after)
-    return TablePlay(current.table, after, expected_seq + 1)
+    _cache.put(table_id, expected_seq + 1, after, current.generation)
+    return TablePlay(current.table, after, expected_seq + 1, current.generation)
 
 
 # --- commands that need chance: the server rolls, with a cryptographically sound source --

@@ -5,11 +5,16 @@ and the rest of C0, DEL, C1). PostgreSQL refuses a NUL in text (a 500 if it got 
 SQLite stores it, and neither is anything a person means to type. The one exception is what
 a multi-line text area sends: tab, line feed and carriage return are allowed in form values
 and in an import's strings (a name with one is then collapsed to a single space by the rules).
+
+A name (of a member, a guest, a night, a table, a season, in a form or an import) holds no
+invisible character either (``first_invisible``: zero-width, bidi marks and overrides, ...):
+such a name looks exactly like another one.
 """
 
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Iterator
 from typing import Any
 
@@ -29,6 +34,37 @@ def first_control(text: str, *, lines_ok: bool = False) -> str | None:
         if not (lines_ok and match.group() in LINE_CONTROLS):
             return match.group()
     return None
+
+
+#: Characters that show nothing, or turn the text around them, and look like another name:
+#: zero-width spaces and joiners, the direction marks, embeddings, overrides and isolates,
+#: the byte-order mark, the soft hyphen (category Cf, "format"), the line and paragraph
+#: separators (Zl, Zp), and the letters that print blank (the Hangul fillers, the combining
+#: grapheme joiner). "A\u200bnn" looks exactly like "Ann" on a ledger.
+INVISIBLE_CATEGORIES = frozenset({"Cf", "Zl", "Zp"})
+BLANK_LETTERS = frozenset("\u034f\u115f\u1160\u3164\uffa0")
+
+
+def first_invisible(text: str) -> str | None:
+    """The first character of ``text`` that is invisible or reorders text (see above).
+
+    >>> first_invisible("A\u200bnn"), first_invisible("Zo\u00eb"), first_invisible("\u202eevil")
+    ('\u200b', None, '\u202e')
+    """
+    for char in text:
+        if char in BLANK_LETTERS or (ord(char) >= 0xAD and unicodedata.category(char) in INVISIBLE_CATEGORIES):
+            return char
+    return None
+
+
+def first_unfit_in_name(text: str) -> str | None:
+    """The first character a name may not hold: a control character (tab, LF and CR are
+    whitespace, collapsed in a name) or an invisible one.
+
+    >>> first_unfit_in_name("Nul\x00Guy"), first_unfit_in_name("A\u200bnn"), first_unfit_in_name("Ann")
+    ('\x00', '\u200b', None)
+    """
+    return first_control(text, lines_ok=True) or first_invisible(text)
 
 
 def code_point(char: str) -> str:

@@ -25,10 +25,11 @@ from sqlalchemy import (
     event,
 )
 from sqlalchemy.engine import Dialect
-from sqlalchemy.orm import Mapped, mapped_column, relationship
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
 from chouette.extensions import db
+from chouette.names import display_name, name_key
 
 if TYPE_CHECKING:
     from chouette.extensions import Base as Model
@@ -65,10 +66,16 @@ class Member(UserMixin, Model):
     """A club member who signs in: a player, an organizer or an admin."""
 
     __tablename__ = "member"
-    __table_args__ = (CheckConstraint("role IN ('player', 'organizer', 'admin')", name="role"),)
+    __table_args__ = (
+        CheckConstraint("role IN ('player', 'organizer', 'admin')", name="role"),
+        Index("ix_member_name_key", "name_key", unique=True),
+    )
 
     id: Mapped[int] = mapped_column(primary_key=True)
+    # Stored in its one spelling (``names.display_name``); ``name_key`` (case folded) is
+    # unique: two members never share a name, whatever the case or the spaces.
     name: Mapped[str] = mapped_column(String(80))
+    name_key: Mapped[str] = mapped_column(String(80), server_default="")
     username: Mapped[str] = mapped_column(String(40), unique=True)
     password_hash: Mapped[str] = mapped_column(String(255))
     role: Mapped[str] = mapped_column(String(16), default="player")
@@ -77,6 +84,13 @@ class Member(UserMixin, Model):
     # Bumped when the password changes or the member is deactivated: old sessions end.
     session_epoch: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    @validates("name")
+    def _spell_name(self, _key: str, value: str) -> str:
+        """Store the name in its one spelling and keep its key beside it."""
+        name = display_name(value)
+        self.name_key = name_key(name)
+        return name
 
     @property
     def is_active(self) -> bool:
@@ -100,6 +114,35 @@ class Member(UserMixin, Model):
 
     def __repr__(self) -> str:
         return f"<Member {self.id} {self.username!r} {self.role}>"
+
+
+class MemberName(Model):
+    """A name a member has had (his current one included): a name's key belongs to one
+    member for good, so a rename keeps his history (the tables' logs name him as he was
+    called then) and another member can never take a name he had."""
+
+    __tablename__ = "member_name"
+    __table_args__ = (UniqueConstraint("member_id", "name"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("member.id"), index=True)
+    name: Mapped[str] = mapped_column(String(80))
+    name_key: Mapped[str] = mapped_column(String(80), index=True)
+    at: Mapped[datetime] = mapped_column(default=utcnow)
+
+    member: Mapped[Member] = relationship()
+
+
+class SeatMember(Model):
+    """Which member a join event seated, for the joins written before join events carried
+    the member's id (``member_id`` in the payload): matched by name once, by the migration
+    "members by id". The log is append-only, so the match is kept beside it."""
+
+    __tablename__ = "seat_member"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("chouette_table.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("member.id"), index=True)
 
 
 class MemberSession(Model):
@@ -253,6 +296,8 @@ class LedgerEntry(Model):
     game: Mapped[int]
     seq: Mapped[int]
     player: Mapped[str] = mapped_column(String(80))
+    # The member this row is, None for a guest: a rename rewrites ``player`` by it.
+    member_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"), index=True)
     points: Mapped[int]
     cents: Mapped[int] = mapped_column(Cents)
     at: Mapped[datetime] = mapped_column(default=utcnow)
@@ -271,6 +316,9 @@ class Payment(Model):
     night_id: Mapped[int | None] = mapped_column(ForeignKey("night.id"), index=True)
     payer: Mapped[str] = mapped_column(String(80))
     payee: Mapped[str] = mapped_column(String(80))
+    # The members paying and paid, None for a guest: a rename rewrites the names by them.
+    payer_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"), index=True)
+    payee_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"), index=True)
     cents: Mapped[int] = mapped_column(Cents)
     method: Mapped[str] = mapped_column(String(16), default="cash")
     recorded_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))

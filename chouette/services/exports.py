@@ -27,7 +27,13 @@ from typing import Any
 from flask_babel import gettext as _
 from sqlalchemy import func, select
 
-from chouette.controls import CONTROL, code_point, first_control, strings_in
+from chouette.controls import (
+    CONTROL,
+    code_point,
+    first_control,
+    first_invisible,
+    strings_in,
+)
 from chouette.deal_words import deal_sentence, proxy_sentence
 from chouette.extensions import db
 from chouette.ledger import cents_to_decimal
@@ -39,6 +45,7 @@ from chouette.models import (
     TableEvent,
     utcnow,
 )
+from chouette.names import display_name
 from chouette.refusals import say
 from chouette.services.base import ServiceError, _transaction
 from chouette.services.csv_cells import safe_writer
@@ -300,6 +307,11 @@ def read_night_export(raw: bytes | str) -> dict[str, Any]:
             raise ImportRefused(_("The file holds a control character (%(code)s) at %(where)s: "
                                   "no name or field may hold one.",
                                   code=code_point(char), where=CONTROL.sub("?", where)[:80]))
+        char = first_invisible(text)
+        if char is not None:  # "A\u200bnn" would look exactly like Ann on the ledger
+            raise ImportRefused(_("The file holds an invisible character (%(code)s) at %(where)s: "
+                                  "no name or field may hold one.",
+                                  code=code_point(char), where=CONTROL.sub("?", where)[:80]))
     return data
 
 
@@ -394,6 +406,7 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
         raise ImportRefused(str(error)) from None
     actor_id = actor.id if actor is not None else None
     at = utcnow()
+    members = dict(db.session.execute(select(Member.name, Member.id)).all())
     with _transaction():
         night = Night(name=name, date=date, currency=currency, opened_by_id=actor_id,
                       closed_at=at if closed else None)
@@ -407,7 +420,7 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
             for seq, (event, rows) in enumerate(zip(checked.events, checked.rows), start=1):
                 db.session.add(TableEvent(
                     table_id=table.id, seq=seq, type=str(event["type"]),
-                    payload={k: v for k, v in event.items() if k != "type"},
+                    payload=imported_payload(event, members),
                     actor_id=actor_id, at=at,
                 ))
                 db.session.add_all(
@@ -421,6 +434,18 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
 
         store_night_facts(night.id)
     return night
+
+
+def imported_payload(event: Mapping[str, Any], members: Mapping[str, int]) -> dict[str, Any]:
+    """An imported event's payload: a join's ``member_id`` is this club's, never the file's:
+    the member whose name the join spells exactly (as the migration matched old joins), else
+    none (a guest)."""
+    payload = {k: v for k, v in event.items() if k not in ("type", "member_id")}
+    if event.get("type") == "join" and isinstance(event.get("player"), str):
+        member_id = members.get(display_name(event["player"]))
+        if member_id is not None:
+            payload["member_id"] = member_id
+    return payload
 
 
 def night_ledger_totals(night_id: int) -> dict[str, tuple[int, int]]:

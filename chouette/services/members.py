@@ -21,6 +21,7 @@ from chouette.models import (
     MemberSession,
     utcnow,
 )
+from chouette.services import identity
 from chouette.services.base import (
     AlreadySetUp,
     LoginRefused,
@@ -57,10 +58,10 @@ def normalize_username(username: str) -> str:
     return username.strip().lower()
 
 
-def _check_member_fields(name: str, username: str, role: str, locale: str | None) -> None:
-    """Raise ServiceError when a member field is unusable."""
-    if not name.strip() or len(name.strip()) > 80:
-        raise ServiceError(_("A name is needed (at most 80 characters)."))
+def _check_member_fields(name: str, username: str, role: str, locale: str | None,
+                         member_id: int | None = None) -> str:
+    """The member's name in its one spelling; raise ServiceError when a field is unusable or
+    the name is another member's (``identity.check_member_name``)."""
     if not USERNAME_RE.match(username):
         raise ServiceError(
             _(
@@ -72,6 +73,7 @@ def _check_member_fields(name: str, username: str, role: str, locale: str | None
         raise ServiceError(_("Unknown role: %(role)s.", role=role))
     if locale is not None and locale not in LOCALES:
         raise ServiceError(_("Unknown language: %(locale)s.", locale=locale))
+    return identity.check_member_name(name, member_id)
 
 
 def _check_password(password: str) -> None:
@@ -103,13 +105,13 @@ def get_member(member_id: int) -> Member:
 def _add_member(name: str, username: str, password: str, role: str, locale: str | None) -> Member:
     """Validate and stage a new member (the caller commits)."""
     username = normalize_username(username)
-    _check_member_fields(name, username, role, locale)
     _check_password(password)
     taken = db.session.scalar(select(Member.id).where(Member.username == username))
     if taken is not None:
         raise ServiceError(_("The username %(username)s is taken.", username=username))
+    name = _check_member_fields(name, username, role, locale)
     member = Member(
-        name=name.strip(),
+        name=name,
         username=username,
         password_hash=_hash_password(password),
         role=role,
@@ -159,11 +161,19 @@ def update_member(
 ) -> Member:
     """Change a member (an admin's use-case). A new password or deactivation ends his sessions.
 
+    A new name keeps his history: the tables he sat at read him under it, his ledger rows
+    and payments take it (``identity.rewrite_history``); a name another member has or had is
+    refused, so a rename never merges two members.
+
     Raises NotFound, or ServiceError when a field is unusable or an admin would lock himself out.
     """
     with _transaction():
+        if db.session.get_bind().dialect.name == "postgresql":
+            # Two renames to one name at once: the second waits, then sees the first's.
+            db.session.execute(text("LOCK TABLE member_name IN SHARE ROW EXCLUSIVE MODE"))
         member = get_member(member_id)
-        _check_member_fields(name, member.username, role, locale)
+        name = _check_member_fields(name, member.username, role, locale, member.id)
+        old_name = member.name
         if member.id == actor.id and (role != "admin" or not active):
             raise ServiceError(_("You cannot remove your own admin role or deactivate yourself."))
         if password:
@@ -174,10 +184,18 @@ def update_member(
         if member.active and not active:
             member.session_epoch += 1
             _end_sessions_of(member.id)
-        member.name = name.strip()
+        if name != old_name:
+            identity.refuse_rename_clash(member, name)
+            member.name = name
+            db.session.flush()
+            identity.rewrite_history(member, old_name)
         member.role = role
         member.locale = locale
         member.active = active
+    if name != old_name:
+        from chouette.commands import clear_cache
+
+        clear_cache()  # this process's folded states; the others see the rename generation move
     return member
 
 

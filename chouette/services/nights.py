@@ -148,6 +148,9 @@ def games_in_progress(night_id: int) -> list[GameInProgress]:
 def open_night(*, name: str, on: dt.date, currency: str = "EUR", actor: Member) -> Night:
     """Open a club night. Raises ServiceError on an empty name, a malformed currency code, or a
     date inside a closed season of that currency."""
+    from chouette.services.identity import refuse_unfit_name
+
+    refuse_unfit_name(name)
     name = name.strip()
     currency = currency.strip().upper()
     if not name or len(name) > 80:

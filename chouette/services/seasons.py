@@ -102,6 +102,9 @@ def create_season(*, name: str, first: dt.date, last: dt.date, currency: str, ac
     Raises ServiceError: an empty name, a malformed currency code, the last date before the
     first, or a season of the same currency already covering some of these dates.
     """
+    from chouette.services.identity import refuse_unfit_name
+
+    refuse_unfit_name(name)
     name = name.strip()
     currency = currency.strip().upper()
     if not name or len(name) > 80:

@@ -92,12 +92,17 @@ def _facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]
     latest stored snapshot at or before that seq that the log still leads to
     (``facts_since``), else from the start.
     """
+    from chouette.services.identity import relabel_log, relabels_of, rename_generation
+
     database = str(db.engine.url)
+    # A rename anywhere moves the generation: facts cached in memory are read again.
+    generation = rename_generation()
     found: dict[int, TableFacts] = {}
     folded: Folded = {}
     missing: dict[int, tuple[tuple[str, int, int, str], ChouetteTable]] = {}
     for table in tables:
-        key = (database, table.id, seqs.get(table.id, 0), repr(sorted(table.settings.items())))
+        key = (database, table.id, seqs.get(table.id, 0),
+               f"{sorted(table.settings.items())!r}#{generation}")
         cached = _cache.get(key)
         if cached is not None:
             found[table.id] = cached
@@ -122,6 +127,10 @@ def _facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]
         for table_id, seq, kind, payload in db.session.execute(query):
             if seq <= missing[table_id][0][2]:
                 logs[table_id].append({"type": kind, **(payload or {})})
+        # A renamed member's old labels read as his name (``identity.relabels_of``).
+        for table_id, names in relabels_of(list(missing)).items():
+            if names:
+                logs[table_id] = relabel_log(logs[table_id], names)
         since = _facts_since_snapshots(
             {table_id: (stale[table_id], missing[table_id][1], logs[table_id]) for table_id in stale})
         for table_id, (key, table) in missing.items():

@@ -170,6 +170,9 @@ def create_table(
 ) -> ChouetteTable:
     """Add a table to an open night. Raises NotFound, NightClosed, or ServiceError
     (empty or duplicate name, unusable settings)."""
+    from chouette.services.identity import refuse_unfit_name
+
+    refuse_unfit_name(name)
     name = name.strip()
     if not name or len(name) > 60:
         raise ServiceError(_("A table needs a name (at most 60 characters)."))

@@ -26,6 +26,7 @@ from chouette import commands
 from chouette.amounts import money_locale
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent
+from chouette.services import identity
 from chouette.services.sheet import table_games
 from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event
@@ -45,12 +46,11 @@ def _runs(table: ChouetteTable) -> bool:
     return current_user.is_authenticated and commands.may_run(current_user, table)
 
 
-def _me(state: TableState) -> str | None:
-    """The signed-in member's seat name at this table, if he plays here."""
+def _me(table_id: int, state: TableState) -> str | None:
+    """The signed-in member's seat name at this table, if he plays here (by his id)."""
     if not current_user.is_authenticated:
         return None
-    name = current_user.name
-    return name if name in state.players else None
+    return commands.seat_name(current_user, table_id, state)
 
 
 class _PerState:
@@ -93,8 +93,9 @@ def _recent(table_id: int, seq: int) -> list[dict[str, Any]]:
     query = (select(TableEvent, Member.name).outerjoin(Member, TableEvent.actor_id == Member.id)
              .where(TableEvent.table_id == table_id, TableEvent.seq <= seq)
              .order_by(TableEvent.seq.desc()).limit(RECENT))
-    return [{"seq": e.seq, "type": e.type, "text": log_lines.describe(e.as_dict()), "who": who,
-             "at": e.at} for e, who in db.session.execute(query)]
+    names = identity.relabels_of([table_id])[table_id]  # a renamed member: his name now
+    return [{"seq": e.seq, "type": e.type, "text": log_lines.describe(identity.relabel(e.as_dict(), names)),
+             "who": who, "at": e.at} for e, who in db.session.execute(query)]
 
 
 def _correctors(table_id: int) -> dict[int, str | None]:
@@ -138,16 +139,17 @@ def seat_of(state: TableState, name: str) -> str | None:
     return next((label for who, label, _kind in _seat_rows(state) if who == name), None)
 
 
-def player_tables(name: str, nights: list[Any]) -> list[dict[str, Any]]:
-    """The open tables of ``nights`` where ``name`` sits: the table, its night, his seat and
-    the decisions waiting for him (the home page)."""
+def player_tables(member: Member, nights: list[Any]) -> list[dict[str, Any]]:
+    """The open tables of ``nights`` where ``member`` sits (by id): the table, its night, his
+    seat and the decisions waiting for him (the home page)."""
     found = []
     for night in nights:
         if not night.is_open:
             continue
         for table in night.tables:
             state = commands.load_play(table.id).state
-            seat = seat_of(state, name)
+            name = commands.seat_name(member, table.id, state)
+            seat = seat_of(state, name) if name is not None else None
             if seat is None:
                 continue
             found.append({"table": table, "night": night, "seat": seat,
@@ -390,7 +392,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     # The live table shows the latest games; the whole history is one click away (a night's
     # sixty games redrawn after every command would cost most of the command's time).
     full_history = request.args.get("history") == "all"
-    me = _me(state)
+    me = _me(table.id, state)
     legal = (_per_state.get(state, "legal", lambda: commands.candidate_decisions(state))
              if (runs or me) and night.is_open else [])
     # A player's own decisions: the buttons he sees (the organizer sees them all), and the

@@ -26,7 +26,7 @@ def home() -> BaseResponse | str:
         return render_template("main/welcome.html")
     nights = services.open_nights()
     return render_template("main/home.html", nights=nights,
-                           my_tables=live.player_tables(current_user.name, nights))
+                           my_tables=live.player_tables(current_user, nights))
 
 
 @bp.route("/setup", methods=["GET", "POST"])

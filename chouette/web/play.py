@@ -113,7 +113,7 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
     """
     played = _load(table_id)
     runs = commands.may_run(current_user, played.table)
-    if not runs and (not player_may or _me(played.state) is None):
+    if not runs and (not player_may or _me(table_id, played.state) is None):
         abort(403)
     typed = {name: request.form.get(name, "")[:MAX_FIELD] for name in keep}
     move_value = typed.get("move", "")

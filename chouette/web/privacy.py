@@ -32,7 +32,8 @@ from sqlalchemy import select
 
 from chouette import services
 from chouette.extensions import db
-from chouette.models import LedgerEntry, Night, TableEvent
+from chouette.models import LedgerEntry, Night
+from chouette.services import identity
 from chouette.web.auth import has_role
 from chouette.web.errors import error_page
 
@@ -63,28 +64,25 @@ def played(member: Any, night: Night) -> bool:
     known: dict[tuple[int, int], bool] = g.setdefault("chouette_played", {})
     key = (member.id, night.id)
     if key not in known:
-        known[key] = _played(member.name, night)
+        known[key] = _played(member.id, night)
     return known[key]
 
 
-def _played(name: str, night: Night) -> bool:
-    """``played`` without the memory: the ledger rows first (one indexed query), then the
-    tables where a join names him, folded to be sure he still sits there (an undone join is
-    no seat)."""
+def _played(member_id: int, night: Night) -> bool:
+    """``played`` without the memory, by the member's id (never his name: another account of
+    that name is not him): his ledger rows first (one indexed query), then the tables whose
+    log seated him, folded to be sure he still sits there (an undone join is no seat)."""
     from chouette.commands import load_play
 
     booked = db.session.scalar(select(LedgerEntry.id).where(
-        LedgerEntry.night_id == night.id, LedgerEntry.player == name).limit(1))
+        LedgerEntry.night_id == night.id, LedgerEntry.member_id == member_id).limit(1))
     if booked is not None:
         return True
     table_ids = [table.id for table in night.tables]
-    if not table_ids:
-        return False
-    joins = db.session.execute(select(TableEvent.table_id, TableEvent.payload).where(
-        TableEvent.table_id.in_(table_ids), TableEvent.type == "join"))
-    candidates = sorted({table_id for table_id, payload in joins
-                         if isinstance(payload, dict) and payload.get("player") == name})
-    return any(name in load_play(table_id).state.players for table_id in candidates)
+    seats = identity.seat_members_of(table_ids)
+    return any(name in load_play(table_id).state.players
+               for table_id in table_ids for name, owner in seats[table_id].items()
+               if owner == member_id)
 
 
 def may_see_night_money(member: Any, night: Night) -> bool:
@@ -94,7 +92,10 @@ def may_see_night_money(member: Any, night: Night) -> bool:
 
 
 def may_see_money_of(member: Any, player: str) -> bool:
-    """Whether ``member`` sees ``player``'s money across nights (balance, player page)."""
+    """Whether ``member`` sees ``player``'s money across nights (balance, player page).
+
+    ``player`` is a name as the ledger writes it: a member's rows carry his current name
+    (a rename rewrites them by id) and no other member has that name (``identity``)."""
     if sees_everyones_money(member):
         return True
     return bool(getattr(member, "is_authenticated", False)) and member.name == player

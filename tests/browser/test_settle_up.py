@@ -45,6 +45,8 @@ def nights(live_server):
         organizer = gen_member("organizer", name="Olga", username="olga")
         gen_member("player", name="Cy", username="cy")
         friday = play_night(organizer, gen_night(name="Friday", date=dt.date(2026, 11, 20)))
+        # The member Cy goes home: one person sits at one open table at a time.
+        play(friday["tables"][0], organizer, {"type": "leave", "player": "Cy"})
         following = gen_night(name="Next Friday", date=dt.date(2026, 11, 27))
         table = gen_table(following, name="Corner")
         play(table.id, organizer,

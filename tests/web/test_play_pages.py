@@ -33,7 +33,10 @@ class Table:
                  locale: str | None = None) -> None:
         self.app = app
         with app.app_context():
-            self.owner = gen_member("organizer", name="Olga", locale=locale)
+            # Member names are unique: a test's second table is run by another Olga.
+            olgas = db.session.scalar(select(func.count(Member.id)).where(Member.name.like("Olga%")))
+            self.owner = gen_member("organizer", name=f"Olga {olgas + 1}" if olgas else "Olga",
+                                    locale=locale)
             night = gen_night(opened_by_id=self.owner.id)
             table = gen_table(night, created_by_id=self.owner.id,
                               settings={**services.TABLE_DEFAULTS, **(settings or {})})
@@ -642,7 +645,10 @@ def test_join_lists_members_and_takes_a_per_player_stake(app, client):
     html = client.get(f"{staked.url}/live", headers=HTMX).get_data(as_text=True)
     assert '<option value="Marta Member">' in html and 'name="stake"' in html
     assert post(client, staked, "join", {"player": "Marta Member", "stake": "2.50"}).status_code == 303
-    assert staked.log()[-1] == {"type": "join", "player": "Marta Member", "stake_cents": 250}
+    with app.app_context():  # a member is seated by his id (chouette.services.identity)
+        marta = db.session.scalar(select(Member.id).where(Member.name == "Marta Member"))
+    assert staked.log()[-1] == {"type": "join", "player": "Marta Member", "stake_cents": 250,
+                                "member_id": marta}
     before = staked.log()
     refused = post(client, staked, "join", {"player": "Gus", "stake": "two"}, htmx=True)
     assert refused.status_code == 422 and "A stake is an amount like 2.50, not two." in refused.get_data(as_text=True)

@@ -7,9 +7,11 @@ import re
 import xml.etree.ElementTree as ET
 
 import pytest
+from sqlalchemy import select
 
 from chouette import commands, services
 from chouette.extensions import db
+from chouette.models import Member
 from chouette.services.facts import table_facts
 from chouette.table import fold
 from chouette.web.charts import ChartPoint, balance_chart
@@ -24,7 +26,7 @@ def known(app):
     """KNOWN played at one table of a night; Bob is also a member of the club."""
     with app.app_context():
         organizer = gen_member("organizer")
-        gen_member("player", name="Bob")
+        gen_member("player", name="Bob", username="bob")
         table = gen_table(gen_night(name="Friday"), name="Table 1")
         play_log(table.id, KNOWN, organizer)
         commands.clear_cache()
@@ -128,8 +130,8 @@ def test_a_voided_game_counts_no_seat_and_no_decision(app, known):
     assert bob.decisions["take"].count == 1 and bob.decisions_as["take"] == {"member": 1}
 
 
-def test_player_page_shows_seats_decisions_nights_and_money(app, client, known, login_as):
-    login_as("player", name="Bob")  # his own page: his money too (chouette.web.privacy)
+def test_player_page_shows_seats_decisions_nights_and_money(app, client, known, auth):
+    auth.login("bob")  # the member Bob, signed in: his own page: his money too (chouette.web.privacy)
     response = client.get("/players/Bob")
     assert response.status_code == 200
     html = response.data.decode()
@@ -223,8 +225,8 @@ def test_an_unknown_player_is_404(client, known, login_as, htmx):
     assert client.get("/players/Nobody", headers=htmx).status_code == 404
 
 
-def test_the_page_follows_the_log_after_a_new_game(app, client, known, login_as):
-    login_as("player", name="Bob")
+def test_the_page_follows_the_log_after_a_new_game(app, client, known, auth):
+    auth.login("bob")
     assert _chart(client.get("/players/Bob").data.decode()).get("data-games") == "3"
     with app.app_context():
         organizer = gen_member("organizer")
@@ -234,8 +236,12 @@ def test_the_page_follows_the_log_after_a_new_game(app, client, known, login_as)
     assert _chart(html).get("data-games") == "4"
 
 
-def test_the_player_page_speaks_italian(app, client, known, login_as):
-    login_as("player", name="Bob", locale="it")
+def test_the_player_page_speaks_italian(app, client, known, auth):
+    with app.app_context():
+        bob = db.session.scalar(select(Member).where(Member.username == "bob"))
+        bob.locale = "it"
+        db.session.commit()
+    auth.login("bob")
     html = client.get("/players/Bob").data.decode()
     assert "Decisioni sul cubo" in html and "Saldo di Bob, partita per partita" in html
 
