@@ -475,9 +475,13 @@ def open_match(night_id: int, *, name: str, players: Sequence[str], settings: Ma
                                         else error)) from error
     if len(state.players) != 2:
         raise services.ServiceError(_("A match is between two players."))
+    # A member's name seats that member, by id, as at any table (identity.resolve_join).
+    joins = [identity.resolve_join(None, {"type": "join", "player": p}) for p in state.players]
+    seated = [str(join["player"]) for join in joins]
+    if len(set(seated)) != 2:
+        raise services.ServiceError(_("A match is between two players."))
     table = services.create_table(night_id, name=name, settings=checked, actor=actor)
-    services.append_events(table.id, 0, [{"type": "join", "player": p} for p in state.players]
-                           + [{"type": "order", "players": list(state.players)}], actor)
+    services.append_events(table.id, 0, [*joins, {"type": "order", "players": seated}], actor)
     return table
 
 

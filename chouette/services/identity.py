@@ -252,10 +252,11 @@ def _lock_member_seat(member_id: int) -> None:
                        {"key": int.from_bytes(digest[:8], "big", signed=True)})
 
 
-def resolve_join(table: ChouetteTable, event: Mapping[str, Any]) -> dict[str, Any]:
+def resolve_join(table: ChouetteTable | None, event: Mapping[str, Any]) -> dict[str, Any]:
     """A join as it is written: a typed name that is a member's (by key, or a name he had)
     seats that member, under his name and with his id; any other name is a guest's, checked
-    for invisible characters. An id sent with the event is never trusted.
+    for invisible characters. An id sent with the event is never trusted. ``table``: the table
+    he joins (None: one not written yet).
 
     Raises ServiceError: an unfit name, or the member already sits at another open table.
     """
@@ -268,7 +269,7 @@ def resolve_join(table: ChouetteTable, event: Mapping[str, Any]) -> dict[str, An
     if member is None:
         return out
     _lock_member_seat(member.id)
-    elsewhere = open_table_of(member.id, besides=table.id)
+    elsewhere = open_table_of(member.id, besides=table.id if table is not None else None)
     if elsewhere is not None:
         raise ServiceError(_("%(name)s already sits at the table %(table)s of %(night)s: one "
                              "person plays at one open table at a time (he leaves it first).",

@@ -260,3 +260,15 @@ def test_a_night_with_a_match_exports_and_imports_to_the_same_ledger(app, night)
         assert before["Ann"][1] == 1000
         copy = next(t for t in imported.tables)
         assert match_of(commands.load_play(copy.id).state).scores == (2, 0)
+
+
+def test_a_member_already_at_another_open_table_cannot_open_a_match_and_nothing_is_written(app, night):
+    """One person, one open table: the match is refused naming the other table, no table made."""
+    night.open()
+    with app.app_context():
+        before = db.session.scalar(select(func.count(ChouetteTable.id)))
+    response = night.open()
+    assert response.status_code == 422
+    assert "one person plays at one open table at a time" in response.get_data(as_text=True)
+    with app.app_context():
+        assert db.session.scalar(select(func.count(ChouetteTable.id))) == before
