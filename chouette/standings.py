@@ -7,6 +7,7 @@ command and by the web's ledger rows.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -52,7 +53,12 @@ def games_money(state: TableState, numbers: set[int] | None = None) -> list[Game
     (only the games whose number is in ``numbers``, when given)."""
     per_player = state.settings.per_player_stakes
     result = []
-    for record in state.games:
+    if numbers is None:
+        records: Iterable[GameRecord] = state.games
+    else:  # game n is the n-th record: a command prices one game, not the whole night
+        count = len(state.games)
+        records = [state.games[n - 1] for n in sorted(numbers) if 1 <= n <= count]
+    for record in records:
         if numbers is not None and record.number not in numbers:
             continue
         stakes = dict(record.stakes) if per_player else None
@@ -86,7 +92,10 @@ def _touched_games(before: TableState, after: TableState) -> set[int]:
     touches only the game in progress; undo and corrections may rebuild every record)."""
     touched = {g.number for g in (before.game, after.game) if g is not None}
     longest = max(len(before.games), len(after.games))
-    for index in range(longest):
+    # States that share their list of games (an event after its state) share its first
+    # records: only the records after them are compared (a fold stays linear).
+    shared = before.games.shared_prefix(after.games) or 0
+    for index in range(shared, longest):
         if (index >= len(before.games) or index >= len(after.games)
                 or before.games[index] is not after.games[index]):
             touched.add(index + 1)
