@@ -29,6 +29,7 @@ from chouette import services
 from chouette.engine import SecretsDice, legal_moves
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent, TableSnapshot
+from chouette.services.game_lines import changed_lines
 from chouette.standings import money_changes
 from chouette.table import (
     SNAPSHOT_VERSION,
@@ -355,7 +356,8 @@ def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Memb
     rows = ledger_changes(current.state, after)
     snapshots = ({expected_seq + 1: after.snapshot()}
                  if finishes_game(current.state, after, event) else None)
-    services.append_events(table_id, expected_seq, [dict(event)], actor, rows, snapshots)
+    services.append_events(table_id, expected_seq, [dict(event)], actor, rows, snapshots,
+                           changed_lines(current.state, after))
     _cache.put(table_id, expected_seq + 1, after)
     return TablePlay(current.table, after, expected_seq + 1)
 

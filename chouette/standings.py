@@ -86,7 +86,7 @@ def money(state: TableState) -> tuple[dict[str, int], dict[str, int]]:
     return points, cents
 
 
-def _touched_games(before: TableState, after: TableState) -> set[int]:
+def touched_games(before: TableState, after: TableState) -> set[int]:
     """The games whose money may differ: game records are immutable and shared between
     states, so a record that is the same object in both is unchanged (a plain event
     touches only the game in progress; undo and corrections may rebuild every record)."""
@@ -105,7 +105,7 @@ def _touched_games(before: TableState, after: TableState) -> set[int]:
 def money_changes(before: TableState, after: TableState) -> list[tuple[int, str, int, int]]:
     """(game, player, points, cents) taking the money of ``before`` to that of ``after``:
     the ledger rows an event writes (a drop at once, a finished game, an undo's reversal)."""
-    touched = _touched_games(before, after)
+    touched = touched_games(before, after)
     old = {g.number: g for g in games_money(before, touched)}
     new = {g.number: g for g in games_money(after, touched)}
     changes = []
@@ -120,4 +120,4 @@ def money_changes(before: TableState, after: TableState) -> list[tuple[int, str,
     return changes
 
 
-__all__ = ["GameMoney", "GameRecord", "games_money", "money", "money_changes"]
+__all__ = ["GameMoney", "GameRecord", "games_money", "money", "money_changes", "touched_games"]
