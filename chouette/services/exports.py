@@ -21,8 +21,11 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import sys
+import threading
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -395,9 +398,10 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
     """
     actor_id = actor.id if actor is not None else None
     db.session.commit()  # nothing of the import is written yet: no lock is held while folding
-    (name, date, currency, closed), tables = check_night_export(data)
     at = utcnow()
-    prepared = [_prepare(checked, actor_id, at, closed) for checked in tables]
+    with _sharing_the_interpreter():
+        (name, date, currency, closed), tables = check_night_export(data)
+        prepared = [_prepare(checked, actor_id, at, closed) for checked in tables]
     read_only()
     _refuse_closed_season(date, currency)  # refused at once, before any lock is taken
     db.session.commit()
@@ -414,6 +418,40 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
             db.session.flush()
             rows.write(night.id, table.id)
     return night
+
+
+class _SwitchInterval:
+    """Python's thread switch interval, shortened while imports fold (reference-counted).
+
+    A fold holds the interpreter for seconds; a request in another thread of the same worker
+    (a phone's poll, another table's command) gives it up at each database call and then
+    waits for the fold to hand it back: up to the switch interval (5 ms) each time, tens of
+    times per request. At 0.5 ms those waits stay short, for the import's duration only.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self._seconds = seconds
+        self._lock = threading.Lock()
+        self._running = 0
+        self._saved = sys.getswitchinterval()
+
+    @contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._lock:
+            if not self._running:
+                self._saved = sys.getswitchinterval()
+                sys.setswitchinterval(min(self._saved, self._seconds))
+            self._running += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._running -= 1
+                if not self._running:
+                    sys.setswitchinterval(self._saved)
+
+
+_sharing_the_interpreter = _SwitchInterval(0.0005)
 
 
 def _refuse_closed_season(date: dt.date, currency: str) -> None:

@@ -18,7 +18,9 @@ from chouette.table.state import TableState, try_event
 Event = dict[str, Any]
 
 
-def _candidates(state: TableState) -> list[Event]:
+def candidate_events(state: TableState) -> list[Event]:
+    """The order-free events that may be legal now (``legal_actions`` keeps those the rules
+    accept)."""
     events: list[Event] = []
     if not state.ordered:
         return events
@@ -70,7 +72,7 @@ def legal_actions(state: TableState) -> list[Event]:
     and leaves.
     """
     legal = []
-    for event in _candidates(state):
+    for event in candidate_events(state):
         try:
             try_event(state, event)
         except TableError:

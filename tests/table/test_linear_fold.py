@@ -179,3 +179,16 @@ def test_views_appending_at_once_from_threads_never_see_each_others_items():
     for n, view in enumerate(views):
         assert list(view) == [*range(100), *[n] * 500]
     assert list(shared) == list(range(100))
+
+
+def test_sampled_games_are_legal_whole_games():
+    from chouette.table.simulate import play_game, seat_players
+
+    rng = random.Random(5)
+    state, events = seat_players(new_table(SETTINGS), list("ABCDE"), lambda: rng.randint(1, 6))
+    for _ in range(30):
+        games = len(state.games)
+        state, more = play_game(state, rng.choice, lambda: rng.randint(1, 6), sample=True)
+        assert len(state.games) == games + 1 and more
+        events += more
+    assert fold(SETTINGS, events).snapshot() == state.snapshot()
