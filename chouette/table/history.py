@@ -131,9 +131,10 @@ class History(Sequence[T]):
 
     def __getitem__(self, index: int | slice) -> T | list[T]:
         if isinstance(index, slice):
-            if self._base is None:
-                return self._items[: self._length][index]
-            return list(self)[index]
+            start, stop, step = index.indices(len(self))
+            if self._base is None and step > 0:  # only the items asked for (the last few games)
+                return self._items[start:stop:step]
+            return [self[position] for position in range(start, stop, step)]
         size = len(self)
         if index < 0:
             index += size

@@ -192,3 +192,15 @@ def test_sampled_games_are_legal_whole_games():
         assert len(state.games) == games + 1 and more
         events += more
     assert fold(SETTINGS, events).snapshot() == state.snapshot()
+
+
+@pytest.mark.parametrize("cut", [slice(None), slice(2, None), slice(None, -2), slice(-3, None),
+                                 slice(None, None, -1), slice(5, 1, -2), slice(-100, 100), slice(4, 2)])
+def test_a_history_slices_as_a_list_does(cut):
+    whole = History(range(10))
+    head = whole.prefix(6)
+    look = head.overlay()
+    look.append(99)
+    assert whole[cut] == list(range(10))[cut]
+    assert head[cut] == list(range(6))[cut]
+    assert look[cut] == [*range(6), 99][cut]
