@@ -407,11 +407,11 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
     """
     actor_id = actor.id if actor is not None else None
     db.session.commit()  # nothing of the import is written yet: no lock is held while folding
+    read_only()  # whatever is read meanwhile (a refusal's language: the member) is read so
     at = utcnow()
     with _sharing_the_interpreter():
         (name, date, currency, closed), tables = check_night_export(data)
         prepared = [_prepare(checked, actor_id, at, closed) for checked in tables]
-    read_only()
     _refuse_closed_season(date, currency)  # refused at once, before any lock is taken
     db.session.commit()
     with _transaction():
