@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import datetime as dt
+import http.cookiejar
 import json
 import random
 import statistics
@@ -171,8 +172,10 @@ def tablet(app: Any, url: str, table_id: int, stop: threading.Event, record: Lat
         stop.wait(COMMAND_EVERY)
 
 
-def upload(client: Client, name: str, events: list[dict[str, Any]]) -> tuple[int, float, int]:
-    """Import a night of one table through the page: (status, seconds, bytes sent)."""
+def upload(client: Client, jar: http.cookiejar.CookieJar, name: str, events: list[dict[str, Any]]
+           ) -> tuple[int, float, int]:
+    """Import a night of one table through the page, as the browser whose cookies are in
+    ``jar``: (status, seconds, bytes sent)."""
     export = {"night": {"name": name, "date": "2026-11-20", "currency": "EUR"},
               "tables": [{"name": "Marathon", "table": SETTINGS, "events": events}]}
     _status, page, _seconds = client.request("GET", "/nights/import")
@@ -188,9 +191,7 @@ def upload(client: Client, name: str, events: list[dict[str, Any]]) -> tuple[int
     started = time.perf_counter()
     try:
         # Not following the 303: the import is done when its answer comes.
-        opener = urllib.request.build_opener(*[h for h in client.opener.handlers
-                                               if not isinstance(h, urllib.request.HTTPRedirectHandler)],
-                                             _NoRedirect())
+        opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar), _NoRedirect())
         with opener.open(request, timeout=120) as response:
             response.read()
             status = response.status
@@ -246,7 +247,8 @@ def main() -> None:
                       threading.Thread(target=tablet, args=(app, server.url, other, stop, record))]
             for thread in others:
                 thread.start()
-            importer = Client(server.url, timeout=120)
+            importer, jar = Client(server.url, timeout=120), http.cookiejar.CookieJar()
+            importer.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
             importer.sign_in("olga", PASSWORD)
             time.sleep(1.0)  # both going
             idle_from = time.perf_counter()
@@ -260,7 +262,7 @@ def main() -> None:
             try:
                 for size in sizes:
                     begin = time.perf_counter()
-                    status, seconds, sent = upload(importer, f"Import {size}", log[:size])
+                    status, seconds, sent = upload(importer, jar, f"Import {size}", log[:size])
                     end = time.perf_counter()
                     during = {"poll": _summary(record.between("poll", begin, end), {200}),
                               "command": _summary(record.between("command", begin, end), COMMAND_OK)}

@@ -172,7 +172,7 @@ class TableState:
                 bool(data["ordered"]), list(data["partner_offers"]),
                 list(data["pending_joiners"]),
                 Game.from_dict(data["game"]) if data["game"] else None,
-                [GameRecord.from_dict(g) for g in data["games"]],
+                History(GameRecord.from_dict(g) for g in data["games"]),
                 corrections={int(n): c for n, c in (data.get("corrections") or {}).items()},
             )
         except (KeyError, TypeError, ValueError) as exc:
