@@ -41,6 +41,7 @@ from chouette.table import (
     finishes_game,
     fold,
     resume_log,
+    try_event,
 )
 from chouette.table.actions import legal_actions
 from chouette.table.cubes import BOX_SIDE
@@ -302,7 +303,7 @@ def extra_cube_actions(state: TableState) -> list[dict[str, Any]]:
         candidates += [{"type": kind, "extra": extra.giver} for kind in ANSWERS]
         for event in candidates:
             try:
-                apply_event(state, event)
+                try_event(state, event)  # a look-ahead: the cached state stays free
             except TableError:
                 continue
             found.append(event)
