@@ -17,7 +17,7 @@ Meanwhile, on another night's table (8 players seated, 20 games played):
 
 - a phone polls ``/tables/<other>/live`` (HX-Request) every 0.2 s;
 - the organizer's tablet posts a legal command (a double, an answer, a result, now and then
-  an undo) every 0.3 s, as the live table's htmx buttons post it.
+  an undo) every 0.2 s, as the live table's htmx buttons post it.
 
 Their latencies (client side, p50/p95/max) are taken while each import runs, and for
 ``--idle`` seconds with no import first: the baseline of the same run, on the same machine
@@ -63,7 +63,7 @@ SETTINGS = {"cube_mode": "multi", "stake_cents": 100, "partner_min_players": 0}
 NAMES = [f"Player {n}" for n in range(1, 9)]
 SEED = 20261124
 POLL_EVERY = 0.2
-COMMAND_EVERY = 0.3
+COMMAND_EVERY = 0.2
 COMMAND_OK = {200, 409, 422}
 
 

@@ -295,11 +295,52 @@ class _CheckedTable:
     lines: Lines = field(default_factory=dict)  # every game's line for the ledger
 
 
+class _SwitchInterval:
+    """Python's thread switch interval, shortened while imports read and fold a file
+    (reference-counted).
+
+    A fold holds the interpreter for seconds; a request in another thread of the same worker
+    (a phone's poll, another table's command) gives it up at each database call and then
+    waits for the fold to hand it back: up to the switch interval (5 ms) each time, tens of
+    times per request. At 0.5 ms those waits stay short, for the import's duration only.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self._seconds = seconds
+        self._lock = threading.Lock()
+        self._running = 0
+        self._saved = sys.getswitchinterval()
+
+    @contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._lock:
+            if not self._running:
+                self._saved = sys.getswitchinterval()
+                sys.setswitchinterval(min(self._saved, self._seconds))
+            self._running += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._running -= 1
+                if not self._running:
+                    sys.setswitchinterval(self._saved)
+
+
+_sharing_the_interpreter = _SwitchInterval(0.0005)
+
+
 def read_night_export(raw: bytes | str) -> dict[str, Any]:
     """The JSON object of an uploaded night export. Raises ImportRefused."""
     if len(raw) > MAX_IMPORT_BYTES:
         raise ImportTooLarge(_("The file is too large (at most %(size)d MB).",
                               size=MAX_IMPORT_BYTES // (1024 * 1024)))
+    with _sharing_the_interpreter():
+        return _read_night_export(raw)
+
+
+def _read_night_export(raw: bytes | str) -> dict[str, Any]:
+    """``read_night_export`` once the size is known to be within bounds."""
     try:
         data = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -412,55 +453,21 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
     with _sharing_the_interpreter():
         (name, date, currency, closed), tables = check_night_export(data)
         prepared = [_prepare(checked, actor_id, at, closed) for checked in tables]
-    _refuse_closed_season(date, currency)  # refused at once, before any lock is taken
-    db.session.commit()
-    with _transaction():
-        _refuse_closed_season(date, currency)  # again under the lock: closed meanwhile?
-        night = Night(name=name, date=date, currency=currency, opened_by_id=actor_id,
-                      closed_at=at if closed else None)
-        db.session.add(night)
-        db.session.flush()
-        for checked, rows in zip(tables, prepared, strict=True):
-            table = ChouetteTable(night_id=night.id, name=checked.name, settings=checked.settings,
-                                  preset=preset_of(checked.settings))
-            db.session.add(table)
+        _refuse_closed_season(date, currency)  # refused at once, before any lock is taken
+        db.session.commit()
+        with _transaction():
+            _refuse_closed_season(date, currency)  # again under the lock: closed meanwhile?
+            night = Night(name=name, date=date, currency=currency, opened_by_id=actor_id,
+                          closed_at=at if closed else None)
+            db.session.add(night)
             db.session.flush()
-            rows.write(night.id, table.id)
+            for checked, rows in zip(tables, prepared, strict=True):
+                table = ChouetteTable(night_id=night.id, name=checked.name,
+                                      settings=checked.settings, preset=preset_of(checked.settings))
+                db.session.add(table)
+                db.session.flush()
+                rows.write(night.id, table.id)
     return night
-
-
-class _SwitchInterval:
-    """Python's thread switch interval, shortened while imports fold (reference-counted).
-
-    A fold holds the interpreter for seconds; a request in another thread of the same worker
-    (a phone's poll, another table's command) gives it up at each database call and then
-    waits for the fold to hand it back: up to the switch interval (5 ms) each time, tens of
-    times per request. At 0.5 ms those waits stay short, for the import's duration only.
-    """
-
-    def __init__(self, seconds: float) -> None:
-        self._seconds = seconds
-        self._lock = threading.Lock()
-        self._running = 0
-        self._saved = sys.getswitchinterval()
-
-    @contextmanager
-    def __call__(self) -> Iterator[None]:
-        with self._lock:
-            if not self._running:
-                self._saved = sys.getswitchinterval()
-                sys.setswitchinterval(min(self._saved, self._seconds))
-            self._running += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._running -= 1
-                if not self._running:
-                    sys.setswitchinterval(self._saved)
-
-
-_sharing_the_interpreter = _SwitchInterval(0.0005)
 
 
 def _refuse_closed_season(date: dt.date, currency: str) -> None:

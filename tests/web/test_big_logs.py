@@ -112,24 +112,27 @@ def _stored_equal_folded(table_id: int) -> None:
 # --------------------------------------------------------------------------- import and locks
 
 
-def test_a_poll_and_a_command_on_another_table_go_through_while_an_import_folds(
-        app, client, login_as, big_log, monkeypatch):
+@pytest.mark.parametrize("phase", ["reading", "folding"])
+def test_a_poll_and_a_command_on_another_table_go_through_while_an_import_reads_and_folds(
+        app, client, login_as, big_log, monkeypatch, phase):
     with app.app_context():
         other = gen_table(gen_night(), name="Other").id
         play_log(other, KNOWN[:3], gen_member("organizer"))
     phone = _sign_in(app, "player")
     organizer = _sign_in(app, "organizer")
     seen: dict[str, int] = {}
-    check = exports._check_table
+    module, name = (services, "read_night_export") if phase == "reading" else (exports, "_check_table")
+    step = getattr(module, name)
 
-    def check_while_others_play(*args: Any, **kwargs: Any) -> Any:
-        # The import is about to fold its log: another phone polls, another table plays.
+    def step_while_others_play(*args: Any, **kwargs: Any) -> Any:
+        # The import is about to read its file, or to fold its log: another phone polls,
+        # another table plays (before, they waited for the import's write lock, and failed).
         seen["poll"] = _in_a_thread(lambda: phone.get(f"/tables/{other}/live").status_code)
         seen["command"] = _in_a_thread(lambda: organizer.post(
             f"/tables/{other}/join", data={"player": "Zed", "seq": "3"}).status_code)
-        return check(*args, **kwargs)
+        return step(*args, **kwargs)
 
-    monkeypatch.setattr(exports, "_check_table", check_while_others_play)
+    monkeypatch.setattr(module, name, step_while_others_play)
     login_as("organizer")
     response = _upload(client, _export(big_log))
     assert response.status_code == 303
