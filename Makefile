@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 
-.PHONY: run test test-sqlite test-browser test-postgres serve load push system-deps venv dev-venv bench lint translations
+.PHONY: run test test-sqlite test-browser test-postgres serve load push import system-deps venv dev-venv bench lint translations
 
 run: venv  ## set up and start the app on http://127.0.0.1:5000
 	$(BIN)/flask --app app init-db
@@ -42,6 +42,11 @@ load: dev-venv  ## a simulated club night against gunicorn on 127.0.0.1 (about a
 push: dev-venv system-deps  ## push delay, command latency and idle cost against gunicorn on 127.0.0.1
 	$(BIN)/python benchmarks/push.py
 	bash .ci/with-postgres $(BIN)/python benchmarks/push.py --postgres
+
+# Big imports (2,000, 10,000 and 50,000 events) on SQLite, with a phone polling and a tablet
+# playing another table meanwhile: about 2 minutes.
+import: dev-venv  ## import time of big logs, and the other table's latency meanwhile, against gunicorn on 127.0.0.1
+	$(BIN)/python benchmarks/import.py
 
 bench: dev-venv  ## print the speed figures recorded in the README
 	$(BIN)/python benchmarks/engine.py

@@ -31,6 +31,7 @@ from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent, TableSnapshot
 from chouette.refusals import say
 from chouette.services import identity
+from chouette.services.game_lines import changed_lines
 from chouette.standings import money_changes
 from chouette.table import (
     SNAPSHOT_VERSION,
@@ -42,6 +43,7 @@ from chouette.table import (
     finishes_game,
     fold,
     resume_log,
+    try_event,
 )
 from chouette.table.actions import legal_actions
 from chouette.table.cubes import BOX_SIDE
@@ -339,7 +341,7 @@ def extra_cube_actions(state: TableState) -> list[dict[str, Any]]:
         candidates += [{"type": kind, "extra": extra.giver} for kind in ANSWERS]
         for event in candidates:
             try:
-                apply_event(state, event)
+                try_event(state, event)  # a look-ahead: the cached state stays free
             except TableError:
                 continue
             found.append(event)
@@ -410,7 +412,8 @@ def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Memb
     rows = ledger_changes(current.state, after)
     snapshots = ({expected_seq + 1: after.snapshot()}
                  if finishes_game(current.state, after, event) else None)
-    services.append_events(table_id, expected_seq, [dict(event)], actor, rows, snapshots)
+    services.append_events(table_id, expected_seq, [dict(event)], actor, rows, snapshots,
+                           changed_lines(current.state, after))
     _cache.put(table_id, expected_seq + 1, after, current.generation)
     return TablePlay(current.table, after, expected_seq + 1, current.generation)
 

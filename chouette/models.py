@@ -405,3 +405,31 @@ class TableFactsRow(Model):
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
     facts: Mapped[dict[str, Any]] = mapped_column(JSON)
     computed_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class GameLineRow(Model):
+    """One game of a table as the night's ledger shows it (``services.game_lines``): seats,
+    cubes, result and each player's points and cents, written with the event that changed
+    it, so the ledger page reads rows instead of folding the log.
+
+    A projection of the log, valid while the table's ``GameLinesMark`` is at its last seq.
+    """
+
+    __tablename__ = "game_line"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("chouette_table.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(primary_key=True)
+    line: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class GameLinesMark(Model):
+    """The seq a table's ``game_line`` rows are the projection of, folded with ``settings``;
+    ``version`` is their format (``services.game_lines.LINES_VERSION``). Rows whose mark is
+    behind the log are folded again once, by the next page that reads them."""
+
+    __tablename__ = "game_line_mark"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("chouette_table.id"), primary_key=True)
+    seq: Mapped[int]
+    version: Mapped[int]
+    settings: Mapped[dict[str, Any]] = mapped_column(JSON)

@@ -7,6 +7,7 @@ command and by the web's ledger rows.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -58,7 +59,12 @@ def games_money(state: TableState, numbers: set[int] | None = None) -> list[Game
     if state.settings.is_match and state.settings.match_stake != "point":
         return _match_money(state, numbers)
     result = []
-    for record in state.games:
+    if numbers is None:
+        records: Iterable[GameRecord] = state.games
+    else:  # game n is the n-th record: a command prices one game, not the whole night
+        count = len(state.games)
+        records = [state.games[n - 1] for n in sorted(numbers) if 1 <= n <= count]
+    for record in records:
         if numbers is not None and record.number not in numbers:
             continue
         per_player = state.settings_for(record.number).per_player_stakes
@@ -110,13 +116,16 @@ def money(state: TableState) -> tuple[dict[str, int], dict[str, int]]:
     return points, cents
 
 
-def _touched_games(before: TableState, after: TableState) -> set[int]:
+def touched_games(before: TableState, after: TableState) -> set[int]:
     """The games whose money may differ: game records are immutable and shared between
     states, so a record that is the same object in both is unchanged (a plain event
     touches only the game in progress; undo and corrections may rebuild every record)."""
     touched = {g.number for g in (before.game, after.game) if g is not None}
     longest = max(len(before.games), len(after.games))
-    for index in range(longest):
+    # States that share their list of games (an event after its state) share its first
+    # records: only the records after them are compared (a fold stays linear).
+    shared = before.games.shared_prefix(after.games) or 0
+    for index in range(shared, longest):
         if (index >= len(before.games) or index >= len(after.games)
                 or before.games[index] is not after.games[index]):
             touched.add(index + 1)
@@ -126,7 +135,7 @@ def _touched_games(before: TableState, after: TableState) -> set[int]:
 def money_changes(before: TableState, after: TableState) -> list[tuple[int, str, int, int]]:
     """(game, player, points, cents) taking the money of ``before`` to that of ``after``:
     the ledger rows an event writes (a drop at once, a finished game, an undo's reversal)."""
-    touched = _touched_games(before, after)
+    touched = touched_games(before, after)
     old = {g.number: g for g in games_money(before, touched)}
     new = {g.number: g for g in games_money(after, touched)}
     changes = []
@@ -141,4 +150,4 @@ def money_changes(before: TableState, after: TableState) -> list[tuple[int, str,
     return changes
 
 
-__all__ = ["GameMoney", "GameRecord", "games_money", "money", "money_changes"]
+__all__ = ["GameMoney", "GameRecord", "games_money", "money", "money_changes", "touched_games"]

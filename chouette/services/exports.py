@@ -9,9 +9,11 @@ Formats (DESIGN.md "Log format"):
 - the ledger as CSV, one row per player per game (amounts as plain decimals);
 - the score sheet, per table and per game, as CSV (one column per player of the night).
 
-An import checks everything first (shape, settings, every event through the rules) and then
-writes the night, its tables, their events and the ledger rows the events cause, in one
-transaction: a refused file writes nothing.
+An import checks everything first (shape, settings, every event through the rules: a fold
+as long as the log, outside any transaction, so a big log never holds the database's write
+lock while it is folded) and then writes the night, its tables, their events, the ledger rows
+the events cause and the game lines of the ledger, in one short transaction: a refused file
+writes nothing.
 """
 
 from __future__ import annotations
@@ -19,13 +21,16 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import sys
+import threading
 from collections import defaultdict
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import func, select
+from sqlalchemy import Table, func, select
 
 from chouette.controls import (
     CONTROL,
@@ -35,26 +40,32 @@ from chouette.controls import (
     strings_in,
 )
 from chouette.deal_words import deal_sentence, proxy_sentence
-from chouette.extensions import db
+from chouette.extensions import db, read_only
 from chouette.ledger import cents_to_decimal
 from chouette.models import (
     ChouetteTable,
+    GameLineRow,
+    GameLinesMark,
     LedgerEntry,
     Member,
     Night,
     TableEvent,
+    TableFactsRow,
+    TableSnapshot,
     utcnow,
 )
 from chouette.names import display_name
 from chouette.refusals import say
 from chouette.services.base import ServiceError, _transaction
 from chouette.services.csv_cells import safe_writer
+from chouette.services.facts import table_facts
+from chouette.services.game_lines import LINES_VERSION, Lines, lines_of
 from chouette.services.nights import CURRENCY_RE, get_night
 from chouette.services.sheet import SheetGame, line_words, table_games
+from chouette.services.stored_facts import FACTS_VERSION
 from chouette.services.tables import (
     SNAPSHOTS_KEPT,
     LedgerRow,
-    add_snapshots,
     get_table,
     normalize_settings,
     preset_of,
@@ -62,6 +73,7 @@ from chouette.services.tables import (
 )
 from chouette.standings import money_changes
 from chouette.table import (
+    SNAPSHOT_VERSION,
     TableError,
     TableState,
     apply_event,
@@ -286,6 +298,42 @@ class _CheckedTable:
     rows: list[list[LedgerRow]]  # per event
     #: the snapshots of the states after the last games' ends (seq -> snapshot data)
     snapshots: dict[int, dict[str, Any]] = field(default_factory=dict)
+    lines: Lines = field(default_factory=dict)  # every game's line for the ledger
+
+
+class _SwitchInterval:
+    """Python's thread switch interval, shortened while imports read and fold a file
+    (reference-counted).
+
+    A fold holds the interpreter for seconds; a request in another thread of the same worker
+    (a phone's poll, another table's command) gives it up at each database call and then
+    waits for the fold to hand it back: up to the switch interval (5 ms) each time, tens of
+    times per request. At 0.5 ms those waits stay short, for the import's duration only.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self._seconds = seconds
+        self._lock = threading.Lock()
+        self._running = 0
+        self._saved = sys.getswitchinterval()
+
+    @contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._lock:
+            if not self._running:
+                self._saved = sys.getswitchinterval()
+                sys.setswitchinterval(min(self._saved, self._seconds))
+            self._running += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._running -= 1
+                if not self._running:
+                    sys.setswitchinterval(self._saved)
+
+
+_sharing_the_interpreter = _SwitchInterval(0.0005)
 
 
 def read_night_export(raw: bytes | str) -> dict[str, Any]:
@@ -293,6 +341,12 @@ def read_night_export(raw: bytes | str) -> dict[str, Any]:
     if len(raw) > MAX_IMPORT_BYTES:
         raise ImportTooLarge(_("The file is too large (at most %(size)d MB).",
                               size=MAX_IMPORT_BYTES // (1024 * 1024)))
+    with _sharing_the_interpreter():
+        return _read_night_export(raw)
+
+
+def _read_night_export(raw: bytes | str) -> dict[str, Any]:
+    """``read_night_export`` once the size is known to be within bounds."""
     try:
         data = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
@@ -353,6 +407,7 @@ def _check_table(index: int, raw: object, seen: set[str]) -> _CheckedTable:
         settings = normalize_settings(settings_raw)
     except ServiceError as error:
         raise ImportRefused(_("Table “%(name)s”: %(reason)s", name=name, reason=str(error))) from error
+    # One fold, as long as the log (``apply_event`` shares what the state before holds).
     state = new_table(settings)
     rows: list[list[LedgerRow]] = []
     ends: list[tuple[int, TableState]] = []
@@ -370,7 +425,7 @@ def _check_table(index: int, raw: object, seen: set[str]) -> _CheckedTable:
         if finishes_game(before, state, event):
             ends = [*ends, (number, state)][-SNAPSHOTS_KEPT:]  # states are never changed
     return _CheckedTable(name, settings, [dict(e) for e in events], rows,
-                         {seq: ended.snapshot() for seq, ended in ends})
+                         {seq: ended.snapshot() for seq, ended in ends}, lines_of(state))
 
 
 def check_night_export(data: Mapping[str, Any]) -> tuple[tuple[str, dt.date, str, bool], list[_CheckedTable]]:
@@ -394,46 +449,152 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
     """A new night from a night export: its tables, every event through the rules, and the
     ledger rows the events cause, in one transaction.
 
+    The caller's transaction is ended first (on SQLite a request that loaded the member holds
+    the write lock): the export is checked, folded and made into rows outside any
+    transaction, then written in one short one, where what another request may have changed
+    meanwhile (the season closed) is checked again.
+
     Raises ImportRefused (the table, the event number and the reason; a date inside a closed
     season): nothing is written.
     """
-    (name, date, currency, closed), tables = check_night_export(data)
+    actor_id = actor.id if actor is not None else None
+    db.session.commit()  # nothing of the import is written yet: no lock is held while folding
+    read_only()  # whatever is read meanwhile (a refusal's language: the member) is read so
+    at = utcnow()
+    with _sharing_the_interpreter():
+        (name, date, currency, closed), tables = check_night_export(data)
+        members = dict(db.session.execute(select(Member.name, Member.id)).all())
+        prepared = [_prepare(checked, actor_id, at, closed, members) for checked in tables]
+        _refuse_closed_season(date, currency)  # refused at once, before any lock is taken
+        db.session.commit()
+        with _transaction():
+            _refuse_closed_season(date, currency)  # again under the lock: closed meanwhile?
+            night = Night(name=name, date=date, currency=currency, opened_by_id=actor_id,
+                          closed_at=at if closed else None)
+            db.session.add(night)
+            db.session.flush()
+            for checked, rows in zip(tables, prepared, strict=True):
+                table = ChouetteTable(night_id=night.id, name=checked.name,
+                                      settings=checked.settings, preset=preset_of(checked.settings))
+                db.session.add(table)
+                db.session.flush()
+                rows.write(night.id, table.id)
+    return night
+
+
+def _refuse_closed_season(date: dt.date, currency: str) -> None:
+    """Raise ImportRefused when the night's date is inside a closed season."""
     from chouette.services.seasons import refuse_night_in_closed_season
 
     try:
         refuse_night_in_closed_season(date, currency)
     except ServiceError as error:
         raise ImportRefused(str(error)) from None
-    actor_id = actor.id if actor is not None else None
-    at = utcnow()
-    members = dict(db.session.execute(select(Member.name, Member.id)).all())
-    with _transaction():
-        night = Night(name=name, date=date, currency=currency, opened_by_id=actor_id,
-                      closed_at=at if closed else None)
-        db.session.add(night)
-        db.session.flush()
-        for checked in tables:
-            table = ChouetteTable(night_id=night.id, name=checked.name, settings=checked.settings,
-                                  preset=preset_of(checked.settings))
-            db.session.add(table)
-            db.session.flush()
-            for seq, (event, rows) in enumerate(zip(checked.events, checked.rows), start=1):
-                db.session.add(TableEvent(
-                    table_id=table.id, seq=seq, type=str(event["type"]),
-                    payload=imported_payload(event, members),
-                    actor_id=actor_id, at=at,
-                ))
-                db.session.add_all(
-                    LedgerEntry(night_id=night.id, table_id=table.id, game=row.game, seq=seq,
-                                player=row.player, points=row.points, cents=row.cents, at=at)
-                    for row in rows
-                )
-            add_snapshots(table.id, checked.snapshots)
-    if closed:  # its tables never move again: their facts for the player pages, stored now
-        from chouette.services.stored_facts import store_night_facts
 
-        store_night_facts(night.id)
-    return night
+
+@dataclass
+class _Rows:
+    """One table's rows for one database table, converted for the driver ahead of the
+    transaction: ``values`` lack the leading id columns (``ids``: the night's, the table's)."""
+
+    table: Table
+    ids: tuple[str, ...]
+    names: tuple[str, ...]
+    values: list[tuple[Any, ...]]
+
+
+@dataclass
+class _Prepared:
+    """Everything an imported table writes, but its ids (known in the transaction only)."""
+
+    rows: list[_Rows]
+
+    def write(self, night_id: int, table_id: int) -> None:
+        """Insert every row, in the import's transaction."""
+        known = {"night_id": night_id, "table_id": table_id}
+        for rows in self.rows:
+            _insert_many(rows, tuple(known[name] for name in rows.ids))
+
+
+#: How the database driver writes its n-th parameter (PEP 249 ``paramstyle``).
+_PLACEHOLDERS = {"qmark": "?", "format": "%s", "pyformat": "%s", "numeric": ":{n}", "named": ":p{n}"}
+
+
+def _rows(model: Any, ids: tuple[str, ...], names: tuple[str, ...],
+          values: Sequence[Sequence[Any]]) -> _Rows:
+    """``values`` (one tuple per row, in the order of ``names``) put through the columns'
+    own conversions (JSON, dates) as an ORM insert would."""
+    table = model.__table__
+    dialect = db.engine.dialect
+    convert = [table.c[name].type.dialect_impl(dialect).bind_processor(dialect) for name in names]
+    # Every row has the same time: a date is converted once, not for each of 80,000 rows.
+    memo: dict[int, tuple[Any, Any]] = {}
+
+    def converted(value: Any, process: Any) -> Any:
+        if process is None:
+            return value
+        if isinstance(value, dt.datetime):
+            seen = memo.get(id(value))
+            if seen is None or seen[0] is not value:
+                seen = memo[id(value)] = (value, process(value))
+            return seen[1]
+        return process(value)
+
+    rows = [tuple(converted(value, process) for value, process in zip(row, convert, strict=True))
+            for row in values]
+    return _Rows(table, ids, names, rows)
+
+
+def _insert_many(rows: _Rows, ids: tuple[Any, ...]) -> None:
+    """INSERT the rows with one ``executemany`` of the driver: the import's transaction (the
+    write lock on SQLite) lasts no longer than the database's own work."""
+    if not rows.values:
+        return
+    connection = db.session.connection()
+    dialect = connection.dialect
+    placeholder = _PLACEHOLDERS[dialect.paramstyle]
+    names = (*rows.ids, *rows.names)
+    quote = dialect.identifier_preparer.quote
+    statement = (f"INSERT INTO {quote(rows.table.name)} ({', '.join(quote(n) for n in names)}) "
+                 f"VALUES ({', '.join(placeholder.format(n=n) for n in range(1, len(names) + 1))})")
+    values = [(*ids, *row) for row in rows.values]
+    if dialect.paramstyle == "named":
+        connection.exec_driver_sql(statement, [{f"p{n}": v for n, v in enumerate(row, start=1)}
+                                               for row in values])
+    else:
+        connection.exec_driver_sql(statement, values)
+
+
+def _prepare(checked: _CheckedTable, actor_id: int | None, at: dt.datetime, closed: bool,
+             members: Mapping[str, int]) -> _Prepared:
+    """The rows an imported table writes (events, ledger rows, snapshots, game lines; for
+    a closed night its facts, for the player pages: its tables never move again). ``members``:
+    this club's members' ids by name, for the joins and the ledger rows that name them (the
+    rows are written by the driver: no ORM hook fills them)."""
+    table_id = ("table_id",)
+    rows = [
+        _rows(TableEvent, table_id, ("seq", "type", "payload", "actor_id", "at"),
+              [(seq, str(event["type"]), imported_payload(event, members),
+                actor_id, at) for seq, event in enumerate(checked.events, start=1)]),
+        _rows(LedgerEntry, ("night_id", "table_id"),
+              ("game", "seq", "player", "points", "cents", "at", "member_id"),
+              [(row.game, seq, row.player, row.points, row.cents, at, members.get(row.player))
+               for seq, ledger in enumerate(checked.rows, start=1) for row in ledger]),
+        _rows(TableSnapshot, table_id, ("seq", "version", "state", "created_at"),
+              [(seq, SNAPSHOT_VERSION, state, at) for seq, state in sorted(checked.snapshots.items())]),
+        _rows(GameLinesMark, table_id, ("seq", "version", "settings"),
+              [(len(checked.events), LINES_VERSION, dict(checked.settings))]),
+        _rows(GameLineRow, table_id, ("number", "line"),
+              [(number, line) for number, line in sorted(checked.lines.items()) if line is not None]),
+    ]
+    if closed:
+        facts = table_facts(checked.settings, checked.events).to_dict()
+        rows.append(_rows(TableFactsRow, table_id, ("seq", "version", "settings", "facts", "computed_at"),
+                          [(len(checked.events), FACTS_VERSION, dict(checked.settings), facts, at)]))
+    return _Prepared(rows)
+
+
+# --------------------------------------------------------------------------- round trip
 
 
 def imported_payload(event: Mapping[str, Any], members: Mapping[str, int]) -> dict[str, Any]:

@@ -1,15 +1,17 @@
 """The night's ledger: every game of its tables and every player's money in it.
 
 The ledger rows (``LedgerEntry``) are the source of truth for money; each night's ledger is
-also checked against the projection of its tables' logs (folded through the rules). What is
-paid after play, and what is still owed, is in ``chouette.services.money``.
+also checked against the projection of its tables' logs: the game lines written with the
+events (``chouette.services.game_lines``), so a page folds no log. What is paid after play,
+and what is still owed, is in ``chouette.services.money``.
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from flask_babel import gettext as _
 from sqlalchemy import func, select
@@ -21,6 +23,7 @@ from chouette.models import (
     LedgerEntry,
     Night,
 )
+from chouette.services.game_lines import Lines, lines_of, store_lines, stored_lines
 from chouette.services.nights import get_night
 
 Key = tuple[int, int, str]  # (table id, game number, player)
@@ -126,33 +129,38 @@ def ledger_totals(night_id: int) -> dict[Key, tuple[int, int]]:
     }
 
 
-def _table_games(table: ChouetteTable) -> list[GameLine]:
-    """Every game of a table, from its log folded through the rules (the projection)."""
-    from chouette.commands import load_play
-    from chouette.standings import games_money
+def _game_line(table: ChouetteTable, number: int, line: Mapping[str, Any]) -> GameLine:
+    """A stored game line (``game_lines``) as the ledger shows it."""
+    return GameLine(
+        table.id, table.name, number, line["box"], line["partner"], line["captain"],
+        line["winner"], line["kind"], bool(line["final"]), bool(line["voided"]),
+        line["correction"],
+        tuple(CubeLine(member, int(value), owner, status)
+              for member, value, owner, status in line["cubes"]),
+        tuple((giver, taker, int(points)) for giver, taker, points in line["extras"]),
+        {player: int(points) for player, points in line["points"].items()},
+        {player: int(cents) for player, cents in line["cents"].items()},
+    )
 
-    state = load_play(table.id).state
-    money = {game.number: game for game in games_money(state)}
-    lines = []
-    for record in state.games:
-        found = money.get(record.number)
-        lines.append(GameLine(
-            table.id, table.name, record.number, record.box, record.partner, record.captain,
-            record.winner, record.kind, True, record.voided, record.correction,
-            tuple(CubeLine(c.member, c.value, c.owner, c.status) for c in record.cubes),
-            tuple(record.extras),
-            dict(found.points) if found else {}, dict(found.cents) if found else {},
-        ))
-    game = state.game
-    if game is not None:
-        found = money.get(game.number)
-        lines.append(GameLine(
-            table.id, table.name, game.number, state.box, state.partner, game.seat_captain,
-            None, None, False, False, None,
-            tuple(CubeLine(c.member, c.value, c.owner, c.status) for c in game.cubes.values()),
-            (), dict(found.points) if found else {}, dict(found.cents) if found else {},
-        ))
-    return lines
+
+def _table_games(tables: Sequence[ChouetteTable]
+                 ) -> tuple[list[GameLine], dict[int, tuple[int, dict[str, Any], Lines]]]:
+    """Every game of the tables, from their stored game lines (``game_lines``): no log is
+    folded, except for a table whose lines are behind its log; and the lines folded here,
+    for ``store_lines`` once the page is read."""
+    from chouette.commands import load_play
+
+    stored, stale = stored_lines(tables)
+    folded: dict[int, tuple[int, dict[str, Any], Lines]] = {}
+    for table in tables:
+        if table.id in stale:
+            play = load_play(table.id)
+            lines = lines_of(play.state)
+            folded[table.id] = (play.seq, dict(table.settings), lines)
+            stored[table.id] = {n: line for n, line in lines.items() if line is not None}
+    games = [_game_line(table, number, line)
+             for table in tables for number, line in sorted(stored[table.id].items())]
+    return games, folded
 
 
 def projected_totals(games: Iterable[GameLine]) -> dict[Key, tuple[int, int]]:
@@ -169,7 +177,7 @@ def projected_totals(games: Iterable[GameLine]) -> dict[Key, tuple[int, int]]:
 def night_ledger(night_id: int) -> NightLedger:
     """The night's ledger: per player and per game, checked against the logs. Raises NotFound."""
     night = get_night(night_id)
-    games = [line for table in night.tables for line in _table_games(table)]
+    games, folded = _table_games(list(night.tables))
     by_key = {(game.table_id, game.number): game for game in games}
     rows = ledger_totals(night.id)
     projection = projected_totals(games)
@@ -195,7 +203,9 @@ def night_ledger(night_id: int) -> NightLedger:
          for name, lines in per_player.items()),
         key=lambda line: (-line.cents, line.player),
     )
-    return NightLedger(night, tuple(players), tuple(games), tuple(mismatches))
+    book = NightLedger(night, tuple(players), tuple(games), tuple(mismatches))
+    store_lines(folded)  # the tables folded above are read from rows next time
+    return book
 
 
 def night_balances(night_id: int) -> dict[str, int]:

@@ -29,6 +29,7 @@ from chouette.services.base import (
     TableChanged,
     _transaction,
 )
+from chouette.services.game_lines import Lines, write_lines
 from chouette.services.nights import lock_night
 from chouette.table import SNAPSHOT_VERSION, Settings, TableError
 from chouette.table.settings import MAX_STAKE_CENTS
@@ -278,10 +279,12 @@ def append_events(
     actor: Member | None,
     ledger_rows: Iterable[LedgerRow] = (),
     snapshots: Mapping[int, Mapping[str, Any]] | None = None,
+    lines: Lines | None = None,
 ) -> list[TableEvent]:
     """Append ``events`` after ``expected_seq`` (the last seq the caller folded), with the ledger
-    rows they produce and the snapshots of the states they reach (seq -> the state after
-    exactly that many events, for the seqs that finish a game), in one transaction.
+    rows they produce, the snapshots of the states they reach (seq -> the state after
+    exactly that many events, for the seqs that finish a game) and the game lines they
+    change (``game_lines.changed_lines``: the night's ledger reads them), in one transaction.
 
     The events get seqs ``expected_seq + 1 ...``. When another request appended first, the
     UNIQUE(table_id, seq) key refuses the insert and nothing is written.
@@ -342,6 +345,8 @@ def append_events(
                 if not set(snapshots) <= {event.seq for event in written}:
                     raise ValueError(f"snapshots {sorted(snapshots)} are not at the seqs written")
                 add_snapshots(table_id, snapshots)
+            if lines is not None:
+                write_lines(table_id, expected_seq, expected_seq + len(events), table.settings, lines)
     except IntegrityError as error:
         raise TableChanged(table_id, expected_seq) from error
     return written

@@ -21,6 +21,7 @@ from chouette.table.state import (
     new_table,
     resume,
     resume_log,
+    try_event,
 )
 
 __all__ = [
@@ -42,4 +43,5 @@ __all__ = [
     "resume",
     "resume_log",
     "rotate",
+    "try_event",
 ]

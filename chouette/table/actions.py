@@ -13,12 +13,14 @@ from typing import Any
 from chouette.engine import legal_moves
 from chouette.table.errors import TableError
 from chouette.table.game import BOARD, KINDS
-from chouette.table.state import TableState, apply_event
+from chouette.table.state import TableState, try_event
 
 Event = dict[str, Any]
 
 
-def _candidates(state: TableState) -> list[Event]:
+def candidate_events(state: TableState) -> list[Event]:
+    """The order-free events that may be legal now (``legal_actions`` keeps those the rules
+    accept)."""
     events: list[Event] = []
     if not state.ordered:
         return events
@@ -70,9 +72,9 @@ def legal_actions(state: TableState) -> list[Event]:
     and leaves.
     """
     legal = []
-    for event in _candidates(state):
+    for event in candidate_events(state):
         try:
-            apply_event(state, event)
+            try_event(state, event)
         except TableError:
             continue
         legal.append(event)
@@ -91,10 +93,10 @@ def board_events(state: TableState, pick: Callable[[Sequence[Any]], Any],
             box, team = die(), die()
             if box != team:
                 return [{"type": "opening_roll", "box": box, "team": team}] + _move(
-                    apply_event(state, {"type": "opening_roll", "box": box, "team": team}), pick)
+                    try_event(state, {"type": "opening_roll", "box": box, "team": team}), pick)
     if game.dice is None:
         roll = {"type": "roll", "dice": [die(), die()]}
-        after = apply_event(state, roll)
+        after = try_event(state, roll)
         if after.game is not None and after.game.dice is None:
             return [roll]  # no legal play: the turn passed by itself
         return [roll] + _move(after, pick)

@@ -2,7 +2,9 @@
 
 ``apply_event(state, event)`` checks one event against the current state and returns the
 new state (the old one is untouched); ``fold(settings, events)`` replays a whole log, undo
-events included.
+events included. Both cost the same for every event however long the log: a state shares
+its effective log, its games and its snapshots with the state before it
+(``chouette.table.history``), so folding n events is linear in n.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any
 from chouette.table import rules, sheet
 from chouette.table.errors import LogError, TableError
 from chouette.table.game import Game, GameRecord
+from chouette.table.history import WORK, History, Snapshots
 from chouette.table.lines import SheetLine
 from chouette.table.seats import Seats
 from chouette.table.settings import Settings
@@ -43,9 +46,10 @@ class TableState:
     partner_offers: list[str] = field(default_factory=list)  # who declined this box
     pending_joiners: list[str] = field(default_factory=list)  # join_position after_next_rotation
     game: Game | None = None
-    games: list[GameRecord] = field(default_factory=list)
-    effective: list[dict[str, Any]] = field(default_factory=list)  # the log less undone events
-    snapshots: dict[int, TableState] = field(default_factory=dict, repr=False)
+    games: History[GameRecord] = field(default_factory=History)
+    effective: History[dict[str, Any]] = field(default_factory=History)  # the log less undone events
+    #: the states after each finished game, by the length of ``effective`` then
+    snapshots: Snapshots[TableState] = field(default_factory=Snapshots, repr=False)
     corrections: dict[int, dict[str, Any]] = field(default_factory=dict)  # game -> correction
     #: The house rules and the game from which each applied, in the order they were set: the
     #: table's own first, then each settings event's (``settings`` is the latest).
@@ -56,16 +60,24 @@ class TableState:
     def __post_init__(self) -> None:
         if not self.settings_log:
             self.settings_log = ((1, self.settings),)
+        # Plain lists and dicts are accepted (tests, older callers) and wrapped once.
+        if not isinstance(self.games, History):
+            self.games = History(self.games)
+        if not isinstance(self.effective, History):
+            self.effective = History(self.effective)
+        if not isinstance(self.snapshots, Snapshots):
+            self.snapshots = Snapshots(dict(self.snapshots).items())
 
     def copy(self) -> TableState:
-        """An independent copy: what ``apply_event`` mutates is copied, the rest shared."""
+        """An independent copy: what ``apply_event`` mutates is copied, the rest shared (the
+        games, the log and the snapshots are views that only ever grow at their own end)."""
         return TableState(
             self.settings, self.seats.copy(), list(self.players), dict(self.stakes),
             list(self.waiting),
             [list(g) for g in self.order_groups] if self.order_groups is not None else None,
             self.ordered, list(self.partner_offers), list(self.pending_joiners),
-            self.game.copy() if self.game else None, list(self.games), list(self.effective),
-            dict(self.snapshots), self.corrections, self.settings_log, self.game_lines,
+            self.game.copy() if self.game else None, self.games.copy(), self.effective.copy(),
+            self.snapshots.copy(), self.corrections, self.settings_log, self.game_lines,
         )
 
     @property
@@ -204,7 +216,7 @@ class TableState:
                 bool(data["ordered"]), list(data["partner_offers"]),
                 list(data["pending_joiners"]),
                 Game.from_dict(data["game"]) if data["game"] else None,
-                [GameRecord.from_dict(g) for g in data["games"]],
+                History(GameRecord.from_dict(g) for g in data["games"]),
                 corrections={int(n): c for n, c in (data.get("corrections") or {}).items()},
                 settings_log=settings_log,
                 game_lines=tuple(SheetLine.from_list(line) for line in data.get("game_lines") or ()),
@@ -254,16 +266,34 @@ def apply_event(state: TableState, event: Mapping[str, Any]) -> TableState:
     return _apply(state, event)
 
 
+def try_event(state: TableState, event: Mapping[str, Any]) -> TableState:
+    """The table after ``event``, for a look ahead (is it legal? what would it do?).
+
+    The same as ``apply_event``, except that the new state's log, games and snapshots are
+    its own (``History.overlay``): trying events on a state never makes the next real event
+    at that state copy its log. Keep the result for reading, not as the table's state.
+
+    Raises:
+        TableError: as ``apply_event``.
+    """
+    look = state.copy()
+    look.effective = state.effective.overlay()
+    look.games = state.games.overlay()
+    look.snapshots = state.snapshots.overlay()
+    return apply_event(look, event)
+
+
 def _apply(state: TableState, event: dict[str, Any]) -> TableState:
     """Apply one plain event (not undo, not a new correction) to a copy of ``state``."""
     new = state.copy()
+    WORK.events += 1
     game, before = new.game, sheet.before(new, event)
     rules.apply(new, event)
     sheet.note(new, game, before, event)
     new.effective.append(event)
     if new.game is None and len(new.games) > len(state.games):
         # A game just finished: keep a snapshot so later folds start from here.
-        new.snapshots[len(new.effective)] = new.copy()
+        new.snapshots.add(len(new.effective), new.copy())
     return new
 
 
@@ -292,12 +322,13 @@ def fold(settings: Settings | Mapping[str, Any] | None, events: Iterable[Mapping
 def _apply_in_place(state: TableState, event: dict[str, Any]) -> None:
     """Apply a plain event to a state nobody else holds (the fold's own)."""
     games = len(state.games)
+    WORK.events += 1
     game, before = state.game, sheet.before(state, event)
     rules.apply(state, event)
     sheet.note(state, game, before, event)
     state.effective.append(event)
     if state.game is None and len(state.games) > games:
-        state.snapshots[len(state.effective)] = state.copy()
+        state.snapshots.add(len(state.effective), state.copy())
 
 
 def effective_events(events: Iterable[Mapping[str, Any]]) -> list[int]:
@@ -401,8 +432,8 @@ def resume_log(snapshot: Mapping[str, Any], at: int, events: Sequence[Mapping[st
     if snapshot.get("effective_count", len(before)) != len(before):
         raise TableError(f"the snapshot after event {at} is not of this log")
     state = TableState.from_snapshot(snapshot)
-    state.effective = [dict(events[i]) for i in before]
-    state.snapshots = {len(before): state.copy()}
+    state.effective = History(dict(events[i]) for i in before)
+    state.snapshots = Snapshots([(len(before), state.copy())])
     for index in after:
         _apply_in_place(state, dict(events[index]))
     return state
@@ -441,14 +472,13 @@ def _undo(state: TableState) -> TableState:
     """Cancel the latest effective event: refold from the last snapshot before it."""
     if not state.effective:
         raise TableError("there is nothing to undo")
-    target = state.effective[:-1]
+    target = state.effective.prefix(len(state.effective) - 1)
     if state.effective[-1].get("type") == "correct":
-        return _refold(state.initial_settings, target)
-    starts = [n for n in state.snapshots if n <= len(target)]
-    if starts:
-        start = max(starts)
+        return _refold(state.initial_settings, list(target))
+    start = state.snapshots.upto(len(target))
+    if start is not None:
         base = state.snapshots[start].copy()
-        base.snapshots = {n: s for n, s in state.snapshots.items() if n <= start}
+        base.snapshots = state.snapshots.before(start)
     else:
         start = 0
         base = TableState(state.initial_settings, corrections=state.corrections)

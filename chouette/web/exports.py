@@ -17,6 +17,7 @@ from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
 
 from chouette import services
+from chouette.extensions import reads_first
 from chouette.web.auth import role_required
 from chouette.web.htmx import render_page, see_other
 from chouette.web.nights import get_night
@@ -24,6 +25,9 @@ from chouette.web.tables import get_table
 
 #: ``cli_group=None``: the commands are ``flask --app app export-night`` and ``import-night``.
 bp = Blueprint("exports", __name__, cli_group=None)
+# The import reads its upload and folds it without SQLite's write lock; it takes the lock only
+# to write, in a transaction of its own (services.import_night).
+reads_first(bp.name)
 
 
 class ImportForm(FlaskForm):
