@@ -113,6 +113,26 @@ class History(Sequence[T]):
         self._offset = 0
         self._length = len(self._items)
 
+    def replace_last(self, item: T) -> None:
+        """Put ``item`` in place of the last item: only for an item this view has just
+        appended, before any other view of it was taken (the score sheet's lines, added to
+        the record of the game that an event has just ended). Any other view of the shared
+        list is shorter, so it never sees the change.
+
+        Raises:
+            IndexError: the view is empty.
+        """
+        if not len(self):
+            raise IndexError("replace_last on an empty history")
+        if self._length and self._length == len(self._items):
+            self._items[self._length - 1] = item
+            return
+        WORK.copied += len(self)
+        self._items = [*self[:-1], item]
+        self._base = None
+        self._offset = 0
+        self._length = len(self._items)
+
     def shared_prefix(self, other: History[T]) -> int | None:
         """How many first items this view and ``other`` are known to share (the shorter
         one's length when they share a list), or None when they do not share one."""

@@ -61,8 +61,8 @@ def note(state: TableState, game_before: Game | None, was: Before | None,
     if state.game is None:
         # The event ended the game: its lines go to its record.
         record = state.games[-1]
-        state.games[-1] = replace(record, lines=state.game_lines + lines,
-                                  extra_cubes=tuple(game.extras))
+        state.games.replace_last(replace(record, lines=state.game_lines + lines,
+                                         extra_cubes=tuple(game.extras)))
         state.game_lines = ()
     elif lines:
         state.game_lines = state.game_lines + lines
