@@ -32,6 +32,15 @@ def pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> list[Steps
     the two families never meet once a pair that is really one checker's path (the lo checker
     leaving the hi landing point, or landing where the hi checker leaves) is left to the
     second family; so each resulting position is produced once and no duplicate check is needed.
+
+    The starting position and a 3-1 (the mover's 26 counts, the opponent's checkers by point):
+
+    >>> me, opp_at = [0] * 26, [0] * 26
+    >>> me[24], me[13], me[8], me[6] = 2, 5, 3, 5
+    >>> opp_at[1], opp_at[12], opp_at[17], opp_at[19] = 2, 5, 3, 5
+    >>> plays = pair_plays(me, opp_at, 3, 1)
+    >>> len(plays), ((8, 5, False), (6, 5, False)) in plays
+    (16, True)
     """
     hi_steps = [(p, p - hi, opp_at[p - hi] == 1) for p in range(24, hi, -1) if me[p] and opp_at[p - hi] < 2]
     lo_steps = [(r, r - lo, opp_at[r - lo] == 1) for r in range(24, lo, -1) if me[r] and opp_at[r - lo] < 2]

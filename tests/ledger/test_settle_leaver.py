@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -63,7 +65,7 @@ def test_a_leaver_with_a_zero_balance_needs_no_transfer():
     ],
 )
 def test_settle_leaver_refuses_unknown_players_and_unbalanced_books(books, player, message):
-    with pytest.raises(LedgerError) as error:
+    with pytest.raises(LedgerError, match=re.escape(message)) as error:
         settle_leaver(books, player)
     assert str(error.value) == message
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from functools import cache
 from itertools import combinations
 
@@ -281,6 +282,6 @@ def test_two_hundred_small_stake_players_settle():
     ],
 )
 def test_settle_up_refuses_books_that_do_not_balance(books, message):
-    with pytest.raises(LedgerError) as error:
+    with pytest.raises(LedgerError, match=re.escape(message)) as error:
         settle_up(books)
     assert str(error.value) == message

@@ -87,9 +87,9 @@ def test_extra_redoubled_by_its_giver_and_dropped_by_the_taker():
 
 def test_only_the_owner_of_the_extra_may_redouble_it():
     state = lone_take_with_extra()
-    with pytest.raises(TableError):
+    with pytest.raises(TableError, match="B cannot double the extra cube: the other side owns it"):
         apply_event(state, double_extra("B"))
-    with pytest.raises(TableError):
+    with pytest.raises(TableError, match="C does not hold the extra cube B gave E"):
         apply_event(state, double_extra("C"))
 
 

@@ -60,7 +60,7 @@ def test_setup_with_passwords_that_differ_keeps_what_was_typed_and_creates_nobod
 def test_first_admin_service_refuses_a_second_admin(app):
     with app.app_context():
         services.create_first_admin(name="Ann", username="ann", password="long-enough")
-        with pytest.raises(services.AlreadySetUp):
+        with pytest.raises(services.AlreadySetUp, match="already set up"):
             services.create_first_admin(name="Eve", username="eve", password="long-enough")
     assert _member_count(app) == 1
 
@@ -177,7 +177,7 @@ def test_failures_older_than_the_window_no_longer_count(app):
         window = app.config["LOGIN_FAILURE_WINDOW"]
         past = utcnow() - window - window
         for _ in range(5):
-            with pytest.raises(services.LoginRefused):
+            with pytest.raises(services.LoginRefused, match="Wrong username or password"):
                 services.authenticate(member.username, "wrong", "1.2.3.4", now=past)
         assert services.authenticate(member.username, PASSWORD, "1.2.3.4").id == member.id
 

@@ -65,7 +65,7 @@ def test_refused_command_writes_nothing_and_says_why(app, setup):
 def test_stale_seq_is_refused_with_table_changed(app, setup):
     table_id, organizer = setup
     commands.play(table_id, 5, {"type": "double", "by": "C"}, organizer)
-    with pytest.raises(services.TableChanged):
+    with pytest.raises(services.TableChanged, match="The table changed while you were deciding"):
         commands.play(table_id, 5, {"type": "double", "by": "D"}, organizer)
     assert services.last_seq(table_id) == 6
 
@@ -107,9 +107,9 @@ def test_a_player_makes_his_own_decisions_only(app, setup):
     carla = gen_member("player", name="C")
     dora = gen_member("player", name="D")
     commands.play(table_id, 5, {"type": "double", "by": "box", "cubes": ["C"]}, organizer)
-    with pytest.raises(commands.NotAllowed):
+    with pytest.raises(commands.NotAllowed, match="That is not your decision"):
         commands.play(table_id, 6, {"type": "take", "cube": "C"}, dora)
-    with pytest.raises(commands.NotAllowed):
+    with pytest.raises(commands.NotAllowed, match="That is not your decision"):
         commands.play(table_id, 6, {"type": "double", "by": "C"}, dora)
     # Her own double is hers to make, and the rules refuse it while C's answer waits.
     with pytest.raises(TableError, match="answer the open double first"):
@@ -120,7 +120,7 @@ def test_a_player_makes_his_own_decisions_only(app, setup):
 
 def test_signed_out_actor_may_not_command(app, setup):
     table_id, _ = setup
-    with pytest.raises(commands.NotAllowed):
+    with pytest.raises(commands.NotAllowed, match="That is not your decision"):
         commands.play(table_id, 5, {"type": "result", "winner": "box", "kind": "single"}, None)
 
 

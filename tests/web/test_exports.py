@@ -327,7 +327,7 @@ def test_import_refuses_an_oversized_file(app, client, night, login_as):
     assert response.status_code == 413
     assert "too large" in response.data.decode()
     assert _night_counts(app) == before
-    with pytest.raises(services.ImportTooLarge):
+    with pytest.raises(services.ImportTooLarge, match=r"too large \(at most 5 MB\)"):
         services.read_night_export(b" " * (services.MAX_IMPORT_BYTES + 1))
 
 

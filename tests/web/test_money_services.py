@@ -4,6 +4,7 @@ carried over, settle-up without what is paid, an early leaver settled alone, bal
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from sqlalchemy import func, select
@@ -157,7 +158,7 @@ def test_a_payment_is_left_out_of_the_next_settle_up(app, organizer):
 )
 def test_refused_payments_write_nothing_and_say_why(app, organizer, payer, payee, cents, method, message):
     night_id = _settled_night(app, organizer, {"Ann": 700, "Bob": -400, "Cy": -300})
-    with pytest.raises(services.ServiceError) as refused:
+    with pytest.raises(services.ServiceError, match=re.escape(message)) as refused:
         services.record_payment(night_id, payer=payer, payee=payee, cents=cents, method=method, actor=organizer)
     assert str(refused.value) == message
     assert db.session.scalar(select(func.count(Payment.id))) == 0
@@ -171,7 +172,7 @@ def test_paying_more_than_the_payee_is_owed_is_refused(app, organizer):
 
 
 def test_a_payment_on_a_missing_night_is_not_found(app, organizer):
-    with pytest.raises(services.NotFound):
+    with pytest.raises(services.NotFound, match="No such night"):
         services.record_payment(999, payer="Bob", payee="Ann", cents=100, method="cash", actor=organizer)
 
 
@@ -222,7 +223,7 @@ def test_paying_off_an_iou_clears_it_and_leaves_the_night_settled(app, organizer
 def test_refused_iou_payoffs_write_nothing(app, organizer, payer, payee, cents, method, message):
     first = _settled_night(app, organizer, {"Ann": 400, "Bob": -400})
     services.record_payment(first, payer="Bob", payee="Ann", cents=400, method="iou", actor=organizer)
-    with pytest.raises(services.ServiceError) as refused:
+    with pytest.raises(services.ServiceError, match=re.escape(message)) as refused:
         services.pay_iou(first, payer=payer, payee=payee, cents=cents, method=method, actor=organizer)
     assert str(refused.value) == message
     assert db.session.scalar(select(func.count(Payment.id))) == 1

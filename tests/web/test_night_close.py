@@ -57,7 +57,7 @@ def _sign_in(client, username: str) -> None:
 
 def test_closing_with_a_game_in_progress_is_refused_naming_the_table_and_what_is_pending(app, club):
     with app.test_request_context():
-        with pytest.raises(services.GamesInProgress) as refused:
+        with pytest.raises(services.GamesInProgress, match="A game is still in progress") as refused:
             services.close_night(club["night"], actor=_member(club["owner"]))
         [game] = refused.value.games
         assert (game.table, game.game) == ("Upstairs", 1)
@@ -74,7 +74,7 @@ def test_a_confirmed_close_closes_and_leaves_the_game_unfinished(app, club):
         night = services.close_night(club["night"], actor=_member(club["owner"]), confirm_games=True)
         assert not night.is_open and night.closed_by_id == club["owner"]
         assert commands.load_play(club["upstairs"]).state.game is not None
-        with pytest.raises(services.NightClosed):
+        with pytest.raises(services.NightClosed, match="This night is closed"):
             commands.play(club["upstairs"], 6, {"type": "drop", "cube": "C"}, _member(club["owner"]))
 
 
@@ -101,7 +101,7 @@ def test_a_night_without_a_game_in_progress_closes_without_confirmation(app, clu
 @pytest.mark.parametrize("role", ["organizer", "player"])
 def test_only_the_organizer_who_opened_the_night_or_an_admin_closes_it(app, club, role):
     with app.test_request_context():
-        with pytest.raises(services.NotYourNight):
+        with pytest.raises(services.NotYourNight, match="closed by the organizer who opened it, or by an admin"):
             services.close_night(club["night"], actor=gen_member(role), confirm_games=True)
         assert _night(app, club["night"]).is_open
         services.close_night(club["night"], actor=gen_member("admin"), confirm_games=True)
@@ -152,16 +152,17 @@ def test_reopening_drops_the_facts_stored_at_closing_and_the_next_close_stores_t
         assert stored == {club["upstairs"]: 8, club["downstairs"]: 5}
 
 
-@pytest.mark.parametrize(("role", "reason", "refusal"), [
-    ("organizer", "a reason", services.NotYourNight),
-    ("player", "a reason", services.NotYourNight),
-    ("admin", "   ", services.ServiceError),
-    ("admin", "x" * 201, services.ServiceError),
+@pytest.mark.parametrize(("role", "reason", "refusal", "said"), [
+    ("organizer", "a reason", services.NotYourNight, "Only an admin reopens a night"),
+    ("player", "a reason", services.NotYourNight, "Only an admin reopens a night"),
+    ("admin", "   ", services.ServiceError, "Say why the night is reopened"),
+    ("admin", "x" * 201, services.ServiceError, "Say why the night is reopened"),
 ])
-def test_reopening_is_an_admins_with_a_reason_and_a_refusal_changes_nothing(app, club, role, reason, refusal):
+def test_reopening_is_an_admins_with_a_reason_and_a_refusal_changes_nothing(app, club, role, reason, refusal,
+                                                                          said):
     with app.test_request_context():
         services.close_night(club["night"], actor=_member(club["owner"]), confirm_games=True)
-        with pytest.raises(refusal):
+        with pytest.raises(refusal, match=said):
             services.reopen_night(club["night"], actor=gen_member(role), reason=reason)
         assert db.session.scalar(select(func.count()).select_from(NightReopening)) == 0
         assert db.session.scalar(select(func.count()).select_from(TableFactsRow)) == 2

@@ -217,7 +217,7 @@ def test_an_import_refused_in_italian_keeps_the_event_number(app, client, login_
 
 def test_a_table_setting_the_rules_refuse_is_said_in_italian(app):
     with app.test_request_context(headers={"Accept-Language": "it"}), \
-            pytest.raises(services.ServiceError) as refused:
+            pytest.raises(services.ServiceError, match="con due giocatori") as refused:
         services.normalize_settings({**services.TABLE_DEFAULTS, "partner_min_players": 2})
     assert "con due giocatori non resta nessuno da sorteggiare come socio del box" in str(refused.value)
 
@@ -227,7 +227,7 @@ def test_a_table_setting_the_rules_refuse_is_said_in_italian(app):
 
 def test_say_translates_nested_reasons_and_keeps_the_event_number(app):
     events = [{"type": "join", "player": p} for p in ("Anna", "Bruno")] + [{"type": "join", "player": "Anna"}]
-    with pytest.raises(LogError) as refused:
+    with pytest.raises(LogError, match="Anna is already at the table") as refused:
         fold({}, events)
     assert str(refused.value) == "event 3: Anna is already at the table"
     with app.test_request_context(headers={"Accept-Language": "it"}):
@@ -249,9 +249,9 @@ def test_say_falls_back_on_the_english_text_without_a_template(app):
 
 
 def test_say_translates_engine_and_ledger_refusals(app):
-    with pytest.raises(RulesError) as illegal:
+    with pytest.raises(RulesError, match="illegal move") as illegal:
         match_move(Position.initial(), (3, 1), "24/18 13/8")
-    with pytest.raises(LedgerError) as amount:
+    with pytest.raises(LedgerError, match="not an amount") as amount:
         parse_cents("12.345")
     with app.test_request_context(headers={"Accept-Language": "it"}):
         assert say(illegal.value).startswith("mossa non valida '24/18 13/8' con 3-1 nella posizione")
@@ -271,7 +271,7 @@ def test_say_translates_each_item_of_a_waiting_list(app):
     events = [{"type": "join", "player": p} for p in names] + [
         {"type": "order", "players": names}, {"type": "double", "by": "Bruno"}, {"type": "double", "by": "Carla"},
         {"type": "double", "by": "box", "cubes": ["Dario"]}]
-    with pytest.raises(LogError) as refused:
+    with pytest.raises(LogError, match="answer the open double first") as refused:
         fold({}, events)
     assert str(refused.value) == ("event 8: answer the open double first "
                                   "(waiting: the box on Bruno's cube, the box on Carla's cube)")

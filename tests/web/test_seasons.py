@@ -5,6 +5,7 @@ off, closing refused while a night is open or money is owed, and payments refuse
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from sqlalchemy import func, select
@@ -113,7 +114,7 @@ def test_a_season_over_a_night_of_commands(app, organizer):
 
 def test_overlapping_seasons_of_one_currency_are_refused(app, organizer):
     autumn(organizer)
-    with pytest.raises(services.ServiceError) as refused:
+    with pytest.raises(services.ServiceError, match="already covers some of these dates") as refused:
         autumn(organizer, name="Winter", first=dt.date(2026, 12, 31), last=dt.date(2027, 3, 31))
     assert str(refused.value) == ("The season Autumn (2026-10-01 to 2026-12-31) already covers some of "
                                   "these dates in EUR: two seasons of one currency may not overlap.")
@@ -133,7 +134,7 @@ def test_overlapping_seasons_of_one_currency_are_refused(app, organizer):
     ],
 )
 def test_a_malformed_season_is_refused_and_nothing_is_written(app, organizer, overrides, message):
-    with pytest.raises(services.ServiceError) as refused:
+    with pytest.raises(services.ServiceError, match=re.escape(message)) as refused:
         autumn(organizer, **overrides)
     assert str(refused.value) == message
     assert db.session.scalar(select(func.count(Season.id))) == 0
@@ -142,7 +143,7 @@ def test_a_malformed_season_is_refused_and_nothing_is_written(app, organizer, ov
 def test_closing_is_refused_while_a_night_is_open(app, organizer):
     night_with({"Ann": 100, "Bob": -100}, "Friday", dt.date(2026, 10, 2), closed=False)
     season = autumn(organizer)
-    with pytest.raises(services.ServiceError) as refused:
+    with pytest.raises(services.ServiceError, match="while one of its nights is open") as refused:
         services.close_season(season.id, actor=organizer)
     assert str(refused.value) == ("The season cannot be closed while one of its nights is open: "
                                   "Friday (2026-10-02).")
@@ -152,7 +153,7 @@ def test_closing_is_refused_while_a_night_is_open(app, organizer):
 def test_closing_is_refused_while_money_is_owed_and_says_who_owes_what(app, organizer):
     night_with({"Ann": 700, "Bob": -400, "Cy": -300}, "Friday", dt.date(2026, 10, 2))
     season = autumn(organizer)
-    with pytest.raises(services.ServiceError) as refused:
+    with pytest.raises(services.ServiceError, match="while money is still owed") as refused:
         services.close_season(season.id, actor=organizer)
     assert str(refused.value) == ("The season cannot be closed while money is still owed: "
                                   "Bob owes Ann €4.00; Cy owes Ann €3.00.")
@@ -192,7 +193,7 @@ def test_a_season_with_payments_of_its_own_takes_its_nights_payments(app, organi
     season = autumn(organizer)
     services.record_season_payment(season.id, payer="Bob", payee="Ann", cents=400, method="cash",
                                    actor=organizer)
-    with pytest.raises(services.ServiceError) as refused:
+    with pytest.raises(services.ServiceError, match="is being settled as a whole") as refused:
         services.record_payment(night_id, payer="Bob", payee="Ann", cents=400, method="cash", actor=organizer)
     assert str(refused.value) == ("The season Autumn is being settled as a whole: record this payment "
                                   "on the season's page.")
@@ -217,7 +218,7 @@ def test_a_season_with_payments_of_its_own_takes_its_nights_payments(app, organi
 def test_refused_season_payments_write_nothing_and_say_why(app, organizer, payer, payee, cents, method, message):
     night_with({"Ann": 400, "Bob": -400}, "Friday", dt.date(2026, 10, 2))
     season = autumn(organizer)
-    with pytest.raises(services.ServiceError) as refused:
+    with pytest.raises(services.ServiceError, match=re.escape(message)) as refused:
         services.record_season_payment(season.id, payer=payer, payee=payee, cents=cents, method=method,
                                        actor=organizer)
     assert str(refused.value) == message
@@ -225,7 +226,7 @@ def test_refused_season_payments_write_nothing_and_say_why(app, organizer, payer
 
 
 def test_a_payment_at_a_missing_season_is_not_found(app, organizer):
-    with pytest.raises(services.NotFound):
+    with pytest.raises(services.NotFound, match="No such season"):
         services.record_season_payment(99, payer="Bob", payee="Ann", cents=1, method="cash", actor=organizer)
 
 

@@ -96,5 +96,5 @@ def test_the_sign_in_limit_holds_under_concurrent_tries_on_two_nodes(app):
     with app.app_context():
         assert db.session.scalar(select(func.count(LoginFailure.id))) == limit
         # ... and the right password is refused too until the window ends.
-        with pytest.raises(services.TooManyAttempts):
+        with pytest.raises(services.TooManyAttempts, match="Too many failed sign-ins"):
             services.authenticate(member.username, PASSWORD, ADDRESS)

@@ -52,7 +52,7 @@ def test_append_beyond_the_last_seq_is_refused_so_the_log_has_no_gap(app):
         table = gen_table()
         table_id = table.id
         gen_event(table, 1)
-        with pytest.raises(services.TableChanged):
+        with pytest.raises(services.TableChanged, match="The table changed while you were deciding"):
             services.append_events(table_id, 5, [{"type": "join", "player": "Zed"}], None)
     assert _seqs(app, table_id) == [1]
 
@@ -89,7 +89,7 @@ def test_a_closed_night_refuses_new_events(app):
         night = gen_night()
         table = gen_table(night)
         services.close_night(night.id, actor=gen_member("organizer"))
-        with pytest.raises(services.NightClosed):
+        with pytest.raises(services.NightClosed, match="This night is closed"):
             services.append_events(table.id, 0, [{"type": "join", "player": "Ann"}], None)
 
 
