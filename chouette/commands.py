@@ -15,6 +15,7 @@ night).
 
 from __future__ import annotations
 
+import random
 import secrets
 import threading
 from collections import OrderedDict
@@ -22,6 +23,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import select
 
@@ -392,11 +394,19 @@ def dice_event(state: TableState, die: Callable[[], int]) -> dict[str, Any]:
 
 def server_event(state: TableState, kind: str) -> dict[str, Any]:
     """Build a chance event with the server's dice (``secrets``): order, partner, dice."""
-    dice = SecretsDice()
+    dice: Callable[[], int] = SecretsDice()
+    choose: Callable[[list[str]], str] = secrets.choice
+    seed = current_app.config.get("DICE_SEED")
+    if seed is not None:
+        # Tests only (config.py refuses DICE_SEED outside TESTING, and never reads it from the
+        # environment): the chance of a table is drawn from the seed and the number of its
+        # events, so the same actions roll the same dice and a failure can be replayed.
+        rng = random.Random(f"{seed}:{len(state.effective)}")
+        dice, choose = (lambda: rng.randint(1, 6)), rng.choice
     if kind == "order_roll":
         return order_roll_event(state, dice)
     if kind == "partner_draw":
-        return partner_draw_event(state, secrets.choice)
+        return partner_draw_event(state, choose)
     if kind == "roll":
         return dice_event(state, dice)
     raise TableError(_("Unknown action."))
