@@ -30,7 +30,7 @@ test-postgres: system-deps dev-venv
 
 # Production: gunicorn, 2 workers (more on a bigger machine), on 127.0.0.1 behind a proxy.
 WORKERS ?= 2
-serve: venv  ## the app under gunicorn (see README: Deploy, back up and restore)
+serve: venv  ## the app under gunicorn (see docs/deployment.md)
 	$(BIN)/flask --app app init-db
 	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'app:create_app()'  # settings: gunicorn.conf.py
 
@@ -43,7 +43,7 @@ push: system-deps dev-venv  ## push delay, command latency and idle cost against
 	$(BIN)/python benchmarks/push.py
 	bash .ci/with-postgres $(BIN)/python benchmarks/push.py --postgres
 
-bench: dev-venv  ## print the speed figures recorded in the README
+bench: dev-venv  ## print the speed figures recorded in docs/speed.md
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/table.py
 	$(BIN)/python benchmarks/ledger.py

@@ -5,7 +5,7 @@ Prints figures; asserts nothing. Run: .venv/bin/python benchmarks/push.py [--sec
 ``bash .ci/with-postgres .venv/bin/python benchmarks/push.py --postgres``. Bounded in time;
 127.0.0.1 only; the servers and the database are temporary.
 
-gunicorn runs as the README deploys it: ``gunicorn 'app:create_app()'`` from the repository's
+gunicorn runs as docs/deployment.md deploys it: ``gunicorn 'app:create_app()'`` from the repository's
 root, so with ``gunicorn.conf.py`` (gthread, 2 workers x 200 threads). The night: one open
 night, 20 multi-cube tables of 8 players, each with a history of 20 games (seeded). Then, at
 once, for ``--seconds``:
