@@ -70,8 +70,8 @@ def games_money(state: TableState, numbers: set[int] | None = None) -> list[Game
 
 def money(state: TableState) -> tuple[dict[str, int], dict[str, int]]:
     """Points and cents per player (everyone who ever joined), summing to zero."""
-    points = {p: 0 for p in state.players}
-    cents = {p: 0 for p in state.players}
+    points = dict.fromkeys(state.players, 0)
+    cents = dict.fromkeys(state.players, 0)
     for game in games_money(state):
         for player, value in game.points.items():
             points[player] = points.get(player, 0) + value

@@ -144,7 +144,7 @@ class TableSheet:
     @property
     def totals(self) -> dict[str, int]:
         """Each player's points over the whole table."""
-        return self.rows[-1].totals if self.rows else {p: 0 for p in self.players}
+        return self.rows[-1].totals if self.rows else dict.fromkeys(self.players, 0)
 
 
 def _state(table: ChouetteTable) -> TableState:
@@ -160,8 +160,8 @@ def table_sheet(table: ChouetteTable) -> TableSheet:
     money = {m.number: m for m in games_money(state)}
     records = {r.number: r for r in state.games}
     sheet = TableSheet(table, list(state.players))
-    running = {p: 0 for p in state.players}
-    cents = {p: 0 for p in state.players}
+    running = dict.fromkeys(state.players, 0)
+    cents = dict.fromkeys(state.players, 0)
     for number in sorted(set(records) | set(money)):
         game_money = money.get(number) or GameMoney(number, {}, {}, True)
         for player, value in game_money.points.items():

@@ -90,7 +90,7 @@ def test_after_the_leaver_settles_he_is_even_and_the_others_stay_consistent(case
     for name, cents in books.items():
         if name != leaver:
             # No one is pushed past zero: balances only move toward zero.
-            assert 0 <= after[name] * cents and abs(after[name]) <= abs(cents)
+            assert after[name] * cents >= 0 and abs(after[name]) <= abs(cents)
     for transfer in transfers:
         assert leaver in (transfer.payer, transfer.payee)
         assert transfer.cents > 0

@@ -260,7 +260,7 @@ def test_many_cubes_fit_on_the_rail():
     ]
     assert len(rects) == 16
     assert all(
-        0 <= float(r.get("y")) and float(r.get("y")) + float(r.get("height")) <= height
+        float(r.get("y")) >= 0 and float(r.get("y")) + float(r.get("height")) <= height
         for r in rects
     )
 
