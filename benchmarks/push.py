@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import contextlib
 import datetime as dt
 import html
 import http.client
@@ -212,10 +213,8 @@ class Device:
         self.stop.set()
         connection = self._connection
         if connection is not None and connection.sock is not None:
-            try:
+            with contextlib.suppress(OSError):
                 connection.sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
         with self._changed:
             self._changed.notify_all()
         for thread in self.threads:

@@ -24,6 +24,7 @@ cost the watcher's one query per tick, and their keep-alive comments.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -338,10 +339,8 @@ def _after_flush(session: Session, _context: Any) -> None:
 def _after_commit(session: Session) -> None:
     """Wake this process's watcher after a commit that wrote what the pages show."""
     if session.info.pop("chouette_push", False):
-        try:
+        with contextlib.suppress(RuntimeError, KeyError):  # no app (scripts, tests of the pure layers)
             hub().poke()
-        except (RuntimeError, KeyError):  # no app (scripts, tests of the pure layers)
-            pass
 
 
 def _after_rollback(session: Session) -> None:

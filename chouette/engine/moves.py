@@ -188,7 +188,7 @@ def _canonical(steps: tuple[tuple[int, int, bool], ...]) -> tuple[Path, ...]:
         flags = marks.setdefault(tuple(point for point, _hit in path), [False] * len(path))
         for i, (_point, hit) in enumerate(path):
             flags[i] = flags[i] or hit
-    shared = [tuple(zip(points, marks[points])) for points in (tuple(p for p, _h in path) for path in paths)]
+    shared = [tuple(zip(points, marks[points], strict=False)) for points in (tuple(p for p, _h in path) for path in paths)]
     # GNU Backgammon's order: highest start first, then the shortest path from that start.
     shared.sort(key=lambda path: [-point for point, _hit in path])
     return tuple(shared)

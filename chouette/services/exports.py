@@ -396,7 +396,7 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
                                   preset=preset_of(checked.settings))
             db.session.add(table)
             db.session.flush()
-            for seq, (event, rows) in enumerate(zip(checked.events, checked.rows), start=1):
+            for seq, (event, rows) in enumerate(zip(checked.events, checked.rows, strict=False), start=1):
                 db.session.add(TableEvent(
                     table_id=table.id, seq=seq, type=str(event["type"]),
                     payload={k: v for k, v in event.items() if k != "type"},

@@ -138,10 +138,7 @@ def _answerer(before: TableState, event: Mapping[str, Any]) -> _Pending | None:
         cube = game.cubes.get(target)
         offer = cube.cube.offer if cube else None
         return _Pending(target, answer, "member", game.number, offer.value if offer else 0, (target,))
-    if target == "team":
-        members = tuple(game.pending)
-    else:
-        members = (target,)
+    members = tuple(game.pending) if target == "team" else (target,)
     if not members or members[0] not in game.cubes:
         return None
     cube = game.cubes[members[0]]

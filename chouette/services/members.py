@@ -125,8 +125,7 @@ def create_member(
 ) -> Member:
     """Add a member. Raises ServiceError when a field is unusable or the username is taken."""
     with _transaction():
-        member = _add_member(name, username, password, role, locale)
-    return member
+        return _add_member(name, username, password, role, locale)
 
 
 def create_first_admin(*, name: str, username: str, password: str) -> Member:
@@ -143,8 +142,7 @@ def create_first_admin(*, name: str, username: str, password: str) -> Member:
             db.session.execute(text("LOCK TABLE member IN SHARE ROW EXCLUSIVE MODE"))
         if not needs_setup():
             raise AlreadySetUp(_("The club is already set up: please sign in."))
-        member = _add_member(name, username, password, "admin", None)
-    return member
+        return _add_member(name, username, password, "admin", None)
 
 
 def update_member(

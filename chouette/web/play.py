@@ -191,7 +191,7 @@ def order(table_id: int) -> BaseResponse:
             names, dice = request.form.getlist("player"), request.form.getlist("die")
             if len(names) != len(dice) or not names or len(names) > 100:
                 raise BadInput(_("Type one die for each player."))
-            return {"type": "order_roll", "rolls": {n[:MAX_FIELD]: _die(d) for n, d in zip(names, dice)}}
+            return {"type": "order_roll", "rolls": {n[:MAX_FIELD]: _die(d) for n, d in zip(names, dice, strict=False)}}
         if how == "record":
             names = [line.strip() for line in _field("players").splitlines() if line.strip()]
             return {"type": "order", "players": names}

@@ -86,8 +86,7 @@ def night(app):
         write_log(second.id, random_log(7, 6, board=True) + [{"type": "undo"}], organizer)
         commands.clear_cache()
         db.session.commit()
-        ids = {"night_id": night.id, "tables": [first.id, second.id], "organizer_id": organizer.id}
-    return ids
+        return {"night_id": night.id, "tables": [first.id, second.id], "organizer_id": organizer.id}
 
 
 # --------------------------------------------------------------------------- content

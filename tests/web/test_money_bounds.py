@@ -86,7 +86,7 @@ def _ledger(app, club) -> dict[str, int]:
         rows = db.session.execute(select(LedgerEntry.player, func.sum(LedgerEntry.cents))
                                   .where(LedgerEntry.night_id == club["night_id"])
                                   .group_by(LedgerEntry.player)).all()
-        return {player: cents for player, cents in rows}
+        return dict(rows)
 
 
 def _every_page_answers(app, client, club, table_id: int, names: list[str]) -> None:

@@ -166,7 +166,7 @@ def test_refused_payments_write_nothing_and_say_why(app, organizer, payer, payee
 
 def test_paying_more_than_the_payee_is_owed_is_refused(app, organizer):
     night_id = _settled_night(app, organizer, {"Ann": 100, "Dee": 600, "Bob": -700})
-    with pytest.raises(services.ServiceError, match="Ann is owed only €1.00"):
+    with pytest.raises(services.ServiceError, match=r"Ann is owed only €1.00"):
         services.record_payment(night_id, payer="Bob", payee="Ann", cents=200, method="cash", actor=organizer)
     assert db.session.scalar(select(func.count(Payment.id))) == 0
 
@@ -306,7 +306,7 @@ def test_undo_takes_back_the_latest_payment_only(app, organizer):
     assert services.outstanding_ious() == []
     services.undo_last_payment(night_id, actor=organizer)
     assert services.night_settle_up(night_id).open_balances == {"Ann": 700, "Bob": -400, "Cy": -300}
-    with pytest.raises(services.ServiceError, match="There is no payment to undo on this night."):
+    with pytest.raises(services.ServiceError, match=r"There is no payment to undo on this night."):
         services.undo_last_payment(night_id, actor=organizer)
 
 

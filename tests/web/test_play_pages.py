@@ -416,7 +416,7 @@ def test_missing_seq_is_refused(app, client, table):
     assert table.log() == before
 
 
-@pytest.mark.parametrize("action, data, message", [
+@pytest.mark.parametrize(("action", "data", "message"), [
     ("roll", {"how": "dice", "die1": "7", "die2": "1"}, "A die is a number from 1 to 6, not 7."),
     ("roll", {"how": "dice", "die1": "x<b>", "die2": "1"}, "A die is a number from 1 to 6, not x&lt;b&gt;."),
     ("roll", {"how": "dice", "die1": "", "die2": "1"}, "A die is a number from 1 to 6"),
@@ -729,7 +729,7 @@ def test_position_view_shows_any_position_and_changes_nothing(app, client, table
     assert table.log() == before
 
 
-@pytest.mark.parametrize("text, message", [
+@pytest.mark.parametrize(("text", "message"), [
     ("4HPw<script>ABMA", "expected 14 characters"),
     ("4HPw!TDgc/ABMA", "not base64"),
     ("short", "expected 14 characters"),

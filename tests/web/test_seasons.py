@@ -177,7 +177,7 @@ def test_a_closed_season_refuses_payments_at_the_season_and_on_its_nights(app, o
         services.undo_last_season_payment(season.id, actor=organizer)
     with pytest.raises(services.ServiceError, match=refusal):
         services.undo_last_payment(night_id, actor=organizer)
-    with pytest.raises(services.ServiceError, match="This season is already closed."):
+    with pytest.raises(services.ServiceError, match=r"This season is already closed."):
         services.close_season(season.id, actor=organizer)
     with pytest.raises(services.ServiceError, match="The season Autumn is closed: no night can be added"):
         services.open_night(name="Late", on=dt.date(2026, 11, 1), currency="EUR", actor=organizer)
@@ -251,10 +251,10 @@ def test_an_iou_at_the_season_is_carried_to_a_later_night_and_paid_off(app, orga
                      actor=organizer)
     (iou,) = services.outstanding_ious()
     assert iou.cents == 250
-    with pytest.raises(services.ServiceError, match="The IOU is only €2.50."):
+    with pytest.raises(services.ServiceError, match=r"The IOU is only €2.50."):
         services.pay_iou(None, season_id=season.id, payer="Bob", payee="Ann", cents=300, method="cash",
                          actor=organizer)
-    with pytest.raises(services.ServiceError, match="Ann has no IOU to Bob from this season."):
+    with pytest.raises(services.ServiceError, match=r"Ann has no IOU to Bob from this season."):
         services.pay_iou(None, season_id=season.id, payer="Ann", payee="Bob", cents=1, method="cash",
                          actor=organizer)
     services.pay_iou(None, season_id=season.id, payer="Bob", payee="Ann", cents=250, method="transfer",
@@ -281,7 +281,7 @@ def test_undo_takes_back_the_latest_season_payment(app, organizer):
     assert (removed.payer, removed.method) == ("Cy", "iou")
     assert services.season_settle_up(season.id).transfers == [Transfer("Cy", "Ann", 300)]
     services.undo_last_season_payment(season.id, actor=organizer)
-    with pytest.raises(services.ServiceError, match="There is no payment to undo at this season."):
+    with pytest.raises(services.ServiceError, match=r"There is no payment to undo at this season."):
         services.undo_last_season_payment(season.id, actor=organizer)
 
 

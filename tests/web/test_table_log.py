@@ -97,7 +97,7 @@ def test_the_unique_key_refuses_a_second_event_at_the_same_seq(app):
     with app.app_context():
         table = gen_table()
         gen_event(table, 1)
-        with pytest.raises(Exception, match="UNIQUE|unique|duplicate"):
+        with pytest.raises(Exception, match=r"UNIQUE|unique|duplicate"):
             gen_event(table, 1)
         db.session.rollback()
 
