@@ -7,11 +7,11 @@ import click
 from flask import Flask, current_app
 from flask_migrate import upgrade
 
-from chouette import services
 from chouette.demo import DEMO_PASSWORD, DEMO_SEED, MEMBERS, DemoRefused, build_demo
 from chouette.extensions import MIGRATIONS_DIR
 from chouette.ops import backup_command, restore_command
 from chouette.replay import replay_command
+from chouette.services import base, members
 
 
 def upgrade_database() -> None:
@@ -38,8 +38,8 @@ def init_app(app: Flask) -> None:
     def create_admin(name: str, username: str, password: str) -> None:
         """Create an admin member (the first one, or another)."""
         try:
-            member = services.create_member(name=name, username=username, password=password, role="admin")
-        except services.ServiceError as error:
+            member = members.create_member(name=name, username=username, password=password, role="admin")
+        except base.ServiceError as error:
             raise click.ClickException(str(error)) from error
         click.echo(f"admin {member.username} created")
 

@@ -18,10 +18,12 @@ from typing import Any
 
 from sqlalchemy import func, select
 
-from chouette import commands, services
 from chouette.engine import apply_move, legal_moves
 from chouette.extensions import db
 from chouette.models import Member
+from chouette.services import base, commands, nights
+from chouette.services import members as members_service
+from chouette.services import tables as tables_service
 
 #: Every demo member signs in with this password (the command prints it).
 DEMO_PASSWORD = "demo-night"
@@ -42,7 +44,7 @@ MEMBERS = [
 ]
 
 
-class DemoRefused(services.ServiceError):
+class DemoRefused(base.ServiceError):
     """The database already holds a club: the demo is built only into an empty one."""
 
 
@@ -125,31 +127,31 @@ def build_demo(seed: int = DEMO_SEED, today: dt.date | None = None) -> DemoNight
         raise DemoRefused("The database already holds members: the demo is built only into an "
                           "empty database (set DATABASE_URL to a new one).")
     rng = random.Random(seed)
-    members = {username: services.create_member(name=name, username=username, password=DEMO_PASSWORD,
+    members = {username: members_service.create_member(name=name, username=username, password=DEMO_PASSWORD,
                                                  role=role)
                for name, username, role in MEMBERS}
     olga = members["olga"]
-    night = services.open_night(name="Friday chouette", on=today or dt.date.today(), actor=olga)
+    night = nights.open_night(name="Friday chouette", on=today or dt.date.today(), actor=olga)
     demo = DemoNight(night_id=night.id)
 
     def table(name: str, settings: Mapping[str, Any]) -> _Table:
-        created = services.create_table(night.id, name=name, settings=settings, actor=olga)
+        created = tables_service.create_table(night.id, name=name, settings=settings, actor=olga)
         demo.tables[name] = created.id
         return _Table(created.id, olga, rng)
 
     # Upstairs: single cube, four players, three games on the sheet.
-    upstairs = table("Upstairs", services.PRESETS["single-cube-jacoby"])
+    upstairs = table("Upstairs", tables_service.PRESETS["single-cube-jacoby"])
     upstairs.seat(["Eve", "Fay", "Gus", "Hal"])
     for winner, kind in (("team", "single"), ("box", "gammon"), ("team", "single")):
         upstairs.play({"type": "result", "winner": winner, "kind": kind})
 
     # The corner: money-night rules (stake 2.00), three players, one game on the sheet.
-    corner = table("The corner", {**services.PRESETS["money-night"], "stake_cents": 200})
+    corner = table("The corner", {**tables_service.PRESETS["money-night"], "stake_cents": 200})
     corner.seat(["Ann", "Gus", "Fay"])
     corner.play({"type": "result", "winner": "box", "kind": "single"})
 
     # By the window: multi-cube, five players; two games on the sheet, then the board.
-    window = table("By the window", services.TABLE_DEFAULTS)
+    window = table("By the window", tables_service.TABLE_DEFAULTS)
     window.seat(["Ann", "Bob", "Cy", "Dee", "Eve"])
     window.sheet_game(lambda members: {
         "answers": [{"type": "take", "cube": m} if i % 2 == 0 else {"type": "drop", "cube": m}

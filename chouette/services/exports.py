@@ -42,6 +42,7 @@ from chouette.refusals import say
 from chouette.services.base import ServiceError, _transaction
 from chouette.services.csv_cells import safe_writer
 from chouette.services.nights import CURRENCY_RE, get_night
+from chouette.services.season_checks import refuse_night_in_closed_season
 from chouette.services.tables import (
     SNAPSHOTS_KEPT,
     LedgerRow,
@@ -149,7 +150,7 @@ class TableSheet:
 
 def _state(table: ChouetteTable) -> TableState:
     """The table's folded state (through the commands' cache)."""
-    from chouette.commands import load_play
+    from chouette.services.commands import load_play
 
     return load_play(table.id).state
 
@@ -378,8 +379,6 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
     season): nothing is written.
     """
     (name, date, currency, closed), tables = check_night_export(data)
-    from chouette.services.seasons import refuse_night_in_closed_season
-
     try:
         refuse_night_in_closed_season(date, currency)
     except ServiceError as error:

@@ -21,7 +21,8 @@ from chouette.models import (
     LedgerEntry,
     Night,
 )
-from chouette.services.nights import get_night
+from chouette.services.commands import load_play
+from chouette.services.night_rows import get_night
 
 Key = tuple[int, int, str]  # (table id, game number, player)
 
@@ -128,7 +129,6 @@ def ledger_totals(night_id: int) -> dict[Key, tuple[int, int]]:
 
 def _table_games(table: ChouetteTable) -> list[GameLine]:
     """Every game of a table, from its log folded through the rules (the projection)."""
-    from chouette.commands import load_play
     from chouette.standings import games_money
 
     state = load_play(table.id).state

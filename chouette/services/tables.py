@@ -29,7 +29,7 @@ from chouette.services.base import (
     TableChanged,
     _transaction,
 )
-from chouette.services.nights import lock_night
+from chouette.services.night_rows import lock_night
 from chouette.table import SNAPSHOT_VERSION, Settings, TableError
 from chouette.table.settings import MAX_STAKE_CENTS
 

@@ -9,7 +9,7 @@ or change the state in place.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chouette.engine import (
     Cube,
@@ -25,9 +25,7 @@ from chouette.table import seats as seating
 from chouette.table.cubes import BOX_SIDE, DROPPED, WON
 from chouette.table.errors import TableError
 from chouette.table.game import BOARD, KINDS, SCORESHEET, Game, GameRecord, settle
-
-if TYPE_CHECKING:
-    from chouette.table.state import TableState
+from chouette.table.tablestate import TableState, check_name
 
 BOX = "box"  # the side on roll in board mode
 MEMBER = "member"
@@ -38,8 +36,6 @@ MEMBER = "member"
 
 def _player(state: TableState, value: object, what: str = "player") -> str:
     """A seated player named in an event."""
-    from chouette.table.state import check_name
-
     name = check_name(value, what)
     if not state.is_seated(name):
         raise TableError("{name} is not at this table", name=name)

@@ -7,8 +7,8 @@ from typing import Any
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
-from chouette import services
 from chouette.amounts import format_cents
+from chouette.services import tables
 
 SETTING_NAMES: dict[str, Any] = {
     "cube_mode": _l("Cube"),
@@ -61,7 +61,7 @@ PRESET_NAMES: dict[str, Any] = {
 
 def preset_choices() -> list[tuple[str, Any]]:
     """The presets for a select box, in their order."""
-    return [(key, PRESET_NAMES[key]) for key in services.PRESETS]
+    return [(key, PRESET_NAMES[key]) for key in tables.PRESETS]
 
 
 def money(cents: int, currency: str) -> str:
@@ -76,7 +76,7 @@ def _yes_no(value: bool, yes: Any, no: Any) -> str:
 
 def describe(settings: dict[str, Any], currency: str = "EUR") -> list[tuple[str, str, str]]:
     """Every setting as ``(key, name, sentence)``, in the current language, for the card."""
-    s = {**services.TABLE_DEFAULTS, **settings}
+    s = {**tables.TABLE_DEFAULTS, **settings}
     automatic = s["automatic_doubles"]
     lines: dict[str, str] = {
         "cube_mode": str(
@@ -156,4 +156,4 @@ def describe(settings: dict[str, Any], currency: str = "EUR") -> list[tuple[str,
             _l("Off: the box answers each cube on its own."),
         ),
     }
-    return [(key, str(SETTING_NAMES[key]), lines[key]) for key in services.TABLE_DEFAULTS]
+    return [(key, str(SETTING_NAMES[key]), lines[key]) for key in tables.TABLE_DEFAULTS]

@@ -22,10 +22,10 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from sqlalchemy import select
 
-from chouette import commands
 from chouette.amounts import money_locale
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent
+from chouette.services import commands
 from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event
 from chouette.table.actions import may_consult

@@ -23,11 +23,11 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as BaseResponse
 
-from chouette import commands, services
 from chouette.engine import Position, RulesError
 from chouette.extensions import db, read_only
 from chouette.ledger import LedgerError, parse_cents
 from chouette.refusals import say
+from chouette.services import base, commands
 from chouette.table import TableError, TableState
 from chouette.web import log_lines, privacy
 from chouette.web.board_svg import render_board
@@ -51,7 +51,7 @@ def _load(table_id: int) -> commands.TablePlay:
     """The table and its state (404 when there is no such table)."""
     try:
         return commands.load_play(table_id)
-    except services.NotFound:
+    except base.NotFound:
         abort(404)
 
 
@@ -128,13 +128,13 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
         return _live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
     try:
         after = commands.play(table_id, seq, event, current_user)
-    except services.TableChanged as changed:
+    except base.TableChanged as changed:
         db.session.rollback()
         return _live_response(_load(table_id), 409, error=str(changed))
     except commands.NotAllowed as refused:
         db.session.rollback()
         return error_page(403, str(refused))
-    except (BadInput, TableError, RulesError, services.ServiceError) as refused:
+    except (BadInput, TableError, RulesError, base.ServiceError) as refused:
         db.session.rollback()
         return _live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
     if is_htmx():  # the table as this command left it (the state is the one just written)

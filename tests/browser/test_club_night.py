@@ -19,9 +19,9 @@ from pathlib import Path
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from chouette import commands
 from chouette.engine import apply_move, legal_moves
 from chouette.extensions import db
+from chouette.services import commands
 from tests.browser.conftest import LiveServer, start_live_server
 
 PASSWORD = "a-long-password"
@@ -206,7 +206,7 @@ def test_a_whole_club_night_at_one_table(seeded_server, page: Page, context, scr
 
 @pytest.mark.browser
 def test_a_player_answers_on_his_phone_and_the_organizers_tablet_follows(live_server, browser, screenshot):
-    from chouette import services
+    from chouette.services import tables
     from tests.browser.conftest import OFF_SITE
     from tests.factories import PASSWORD as MEMBER_PASSWORD
     from tests.factories import gen_member, gen_night, gen_table
@@ -220,7 +220,7 @@ def test_a_player_answers_on_his_phone_and_the_organizers_tablet_follows(live_se
         for event in ([{"type": "join", "player": n} for n in ("Ann", "Bob", "Cy", "Dee")]
                       + [{"type": "order", "players": ["Ann", "Bob", "Cy", "Dee"]},
                          {"type": "double", "by": "box", "cubes": ["Cy", "Dee"]}]):
-            commands.play(table_id, services.last_seq(table_id), event, olga)
+            commands.play(table_id, tables.last_seq(table_id), event, olga)
         logins = {"olga": olga.username, "cy": cy.username}
         db.session.commit()
 

@@ -19,8 +19,8 @@ from collections import Counter
 
 import pytest
 
-from chouette import commands
 from chouette.extensions import db, read_only
+from chouette.services import commands
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 from tests.production.helpers import (
     check_consistency,

@@ -6,10 +6,11 @@ from pathlib import Path
 
 from sqlalchemy import func, select
 
-from chouette import commands, services
 from chouette.demo import DEMO_PASSWORD, MEMBERS
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, Night, TableEvent
+from chouette.services import commands, members
+from chouette.services import tables as tables_service
 from tests.production.helpers import migrated_app, sqlite_only
 
 pytestmark = sqlite_only
@@ -22,7 +23,7 @@ def _counts() -> tuple[int, int, int, int]:
 
 def _logs() -> dict[str, list[dict]]:
     tables = db.session.scalars(select(ChouetteTable).order_by(ChouetteTable.id))
-    return {table.name: services.table_log(table.id) for table in tables}
+    return {table.name: tables_service.table_log(table.id) for table in tables}
 
 
 def test_demo_builds_a_night_with_games_played_and_a_decision_waiting(tmp_path: Path):
@@ -44,7 +45,7 @@ def test_demo_builds_a_night_with_games_played_and_a_decision_waiting(tmp_path: 
         assert f"/tables/{tables['By the window']}" in result.output
         db.session.remove()
         # A player signs in with the printed password.
-        member = services.authenticate("cy", DEMO_PASSWORD, "127.0.0.1")
+        member = members.authenticate("cy", DEMO_PASSWORD, "127.0.0.1")
         assert member.name == "Cy"
 
 
@@ -66,7 +67,7 @@ def test_demo_is_the_same_night_for_the_same_seed(tmp_path: Path):
 def test_demo_refuses_a_database_that_holds_a_club_and_changes_nothing(tmp_path: Path):
     app = migrated_app(tmp_path / "club.sqlite")
     with app.app_context():
-        services.create_member(name="Zoe", username="zoe", password="a-long-password", role="admin")
+        members.create_member(name="Zoe", username="zoe", password="a-long-password", role="admin")
         before = _counts()
     result = app.test_cli_runner().invoke(args=["demo"])
     assert result.exit_code == 1

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from app import create_app
-from chouette import commands
+from chouette.services import commands
 from chouette.table import apply_event, new_table
 from tests.conftest import dispose, make_app
 

@@ -27,10 +27,10 @@ from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from chouette import services
 from chouette.engine import SecretsDice, legal_moves
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent, TableSnapshot
+from chouette.services import base, tables
 from chouette.standings import money_changes
 from chouette.table import (
     SNAPSHOT_VERSION,
@@ -51,7 +51,7 @@ ANSWERS = ("take", "drop", "beaver", "raccoon")
 _CACHE_SIZE = 64
 
 
-class NotAllowed(services.ServiceError):
+class NotAllowed(base.ServiceError):
     """The signed-in member may not make this command (e.g. another player's cube)."""
 
 
@@ -111,8 +111,8 @@ def clear_cache() -> None:
 
 def load_play(table_id: int) -> TablePlay:
     """The table and its current state. Raises NotFound."""
-    table = services.get_table(table_id)
-    seq = services.last_seq(table_id)
+    table = tables.get_table(table_id)
+    seq = tables.last_seq(table_id)
     cached = _cache.get(table_id)
     if cached is not None and cached[0] == seq and cached[1].settings.to_dict() == _settings(table):
         return TablePlay(table, cached[1], seq)
@@ -186,13 +186,13 @@ def log_snapshots(settings: Mapping[str, Any], events: Sequence[Mapping[str, Any
     for seq, event in enumerate(events, start=1):
         before, state = state, apply_event(state, event)
         if finishes_game(before, state, event):
-            ends = [*ends, (seq, state)][-services.SNAPSHOTS_KEPT:]
+            ends = [*ends, (seq, state)][-tables.SNAPSHOTS_KEPT:]
     return {seq: ended.snapshot() for seq, ended in ends}
 
 
-def ledger_changes(before: TableState, after: TableState) -> list[services.LedgerRow]:
+def ledger_changes(before: TableState, after: TableState) -> list[tables.LedgerRow]:
     """The ledger rows that take the money of ``before`` to that of ``after``, per game."""
-    return [services.LedgerRow(*change) for change in money_changes(before, after)]
+    return [tables.LedgerRow(*change) for change in money_changes(before, after)]
 
 
 def is_organizer(member: Member | None) -> bool:
@@ -349,7 +349,7 @@ def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Memb
     """
     current = load_play(table_id)
     if current.seq != expected_seq:
-        raise services.TableChanged(table_id, expected_seq)
+        raise base.TableChanged(table_id, expected_seq)
     if not isinstance(event, Mapping):
         raise TableError(_("That is not a table action."))
     authorize(actor, current.state, event, current.table)
@@ -357,7 +357,7 @@ def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Memb
     rows = ledger_changes(current.state, after)
     snapshots = ({expected_seq + 1: after.snapshot()}
                  if finishes_game(current.state, after, event) else None)
-    services.append_events(table_id, expected_seq, [dict(event)], actor, rows, snapshots)
+    tables.append_events(table_id, expected_seq, [dict(event)], actor, rows, snapshots)
     _cache.put(table_id, expected_seq + 1, after)
     return TablePlay(current.table, after, expected_seq + 1)
 
