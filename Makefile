@@ -11,10 +11,11 @@ run: venv  ## set up and start the app on http://127.0.0.1:5000
 	$(BIN)/flask --app app init-db
 	$(BIN)/flask --app app run --host $(HOST) --port $(PORT)
 
-# The whole suite on SQLite, then in the browser, then the non-browser suite again on a
+# ruff and mypy, then the whole suite on SQLite, then in the browser, then the non-browser suite again on a
 # throwaway PostgreSQL server (.ci/with-postgres: 127.0.0.1, a free port, removed afterwards).
 test: system-deps dev-venv  ## set up and run all the tests
 	$(BIN)/ruff check app.py chouette tests benchmarks docs
+	$(BIN)/mypy  # chouette/, strict for the pure packages (pyproject.toml)
 	$(BIN)/python -m pytest -m "not browser and not postgres_only"
 	$(BIN)/python -m pytest -m browser
 	bash .ci/with-postgres $(BIN)/python -m pytest -m "not browser and not sqlite_only"
@@ -60,6 +61,7 @@ translations: dev-venv
 
 lint: dev-venv
 	$(BIN)/ruff check app.py chouette tests benchmarks docs
+	$(BIN)/mypy
 
 # Debian packages the project needs: make, venv support, and for the tests chromium and postgresql.
 system-deps:

@@ -170,10 +170,10 @@ def build_demo(seed: int = DEMO_SEED, today: dt.date | None = None) -> DemoNight
         if game.on_roll == "box" and game.dice is None:
             break
         window.board_turns(1)
-    members = list(game.members)
-    window.play({"type": "double", "by": "box", "cubes": members})
-    window.play({"type": "take", "cube": members[0]})
+    answering = list(game.members)
+    window.play({"type": "double", "by": "box", "cubes": answering})
+    window.play({"type": "take", "cube": answering[0]})
     demo.live_table = window.table_id
-    demo.waiting = members[1:]
+    demo.waiting = answering[1:]
     db.session.commit()
     return demo

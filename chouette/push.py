@@ -278,7 +278,7 @@ class _Listener:
     def _connect(self) -> Any:
         if self._connection is None or self._connection.closed:
             raw = self._engine.raw_connection()
-            connection = raw.driver_connection
+            connection: Any = raw.driver_connection
             raw.detach()  # the watcher's for good: not given back to the pool
             connection.autocommit = True
             connection.execute(f"LISTEN {CHANNEL}")
@@ -317,7 +317,7 @@ class _Listener:
 def hub(app: Flask | None = None) -> Hub:
     """This process's hub for ``app`` (the current app by default)."""
     app = app or current_app._get_current_object()  # type: ignore[attr-defined]
-    return app.extensions["chouette_push"]  # type: ignore[no-any-return]
+    return app.extensions["chouette_push"]
 
 
 def _touches(session: Session) -> bool:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 
-from chouette.ledger.games import game_cents, game_points
+from chouette.ledger.games import Extras, Pairs, game_cents, game_points
 from chouette.table import GameRecord, TableState
 from chouette.table.game import settled_so_far
 
@@ -25,7 +25,7 @@ class GameMoney:
     final: bool
 
 
-def _money(state: TableState, number: int, box: str, partner: str | None, pairs, extras,
+def _money(state: TableState, number: int, box: str, partner: str | None, pairs: Pairs, extras: Extras,
            stakes: dict[str, int] | None, final: bool) -> GameMoney:
     settings = state.settings
     return _priced(number, box, partner, tuple(pairs), tuple(extras),
@@ -34,8 +34,9 @@ def _money(state: TableState, number: int, box: str, partner: str | None, pairs,
 
 
 @lru_cache(maxsize=65536)
-def _priced(number: int, box: str, partner: str | None, pairs: tuple, extras: tuple,
-            stakes: tuple | None, share: int, stake_cents: int, final: bool) -> GameMoney:
+def _priced(number: int, box: str, partner: str | None, pairs: tuple[tuple[str, int], ...],
+            extras: tuple[tuple[str, str, int], ...], stakes: tuple[tuple[str, int], ...] | None, share: int,
+            stake_cents: int, final: bool) -> GameMoney:
     """A game's points and cents, remembered: game records are immutable and every page of a
     table prices its whole night again. The answer is shared: callers only read it."""
     return GameMoney(

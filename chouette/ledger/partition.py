@@ -132,7 +132,7 @@ def _pair_opposites(values: Sequence[int]) -> tuple[list[tuple[int, ...]], list[
     where: dict[int, list[int]] = {}
     for index, value in enumerate(values):
         where.setdefault(value, []).append(index)
-    pairs = []
+    pairs: list[tuple[int, int]] = []
     for value in sorted(where):
         if value > 0 and -value in where:
             pairs.extend(zip(where[value], where[-value], strict=False))

@@ -41,7 +41,7 @@ from chouette.models import (
 from chouette.refusals import say
 from chouette.services.base import ServiceError, _transaction
 from chouette.services.csv_cells import safe_writer
-from chouette.services.nights import CURRENCY_RE, get_night
+from chouette.services.night_rows import CURRENCY_RE, get_night
 from chouette.services.season_checks import refuse_night_in_closed_season
 from chouette.services.tables import (
     SNAPSHOTS_KEPT,

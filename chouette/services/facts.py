@@ -242,10 +242,10 @@ def _fold_facts(state: TableState, kept: Sequence[Mapping[str, Any]], earlier: T
     for player, games in earlier.seats.items():
         seats[player].update(games)
     for record in state.games[finished:]:
-        for player in {record.box, record.partner, *(c.member for c in record.cubes)}:
-            found = _role(record, player) if player else None
-            if found is not None:
-                seats[player][record.number] = (*found, record.voided)
+        for name in {record.box, record.partner, *(c.member for c in record.cubes)}:
+            role = _role(record, name) if name else None
+            if name and role is not None:
+                seats[name][record.number] = (*role, record.voided)
     return TableFacts(decisions, state.settings.stake_cents, {p: g for p, g in seats.items() if g})
 
 

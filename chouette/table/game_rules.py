@@ -148,6 +148,7 @@ def on_roll(state: TableState, event: dict[str, Any]) -> None:
         raise TableError("the dice are rolled ({die1}-{die2}): move first", die1=game.dice[0], die2=game.dice[1])
     _close_windows(game)
     game.dice = (d1, d2)
+    assert game.position is not None  # a board game always has its position
     if not legal_moves(game.position, game.dice):
         _pass_turn(game)
 
@@ -161,6 +162,7 @@ def on_move(state: TableState, event: dict[str, Any]) -> None:
     if game is None or not game.is_board or game.dice is None:
         raise TableError("roll the dice before moving")
     _no_offer(game)
+    assert game.position is not None  # a board game always has its position
     try:
         move = match_move(game.position, game.dice, text)
     except RulesError as exc:
@@ -176,6 +178,7 @@ def on_move(state: TableState, event: dict[str, Any]) -> None:
 
 
 def _pass_turn(game: Game) -> None:
+    assert game.position is not None  # a board game always has its position
     game.position = game.position.swap()
     game.on_roll = MEMBER if game.on_roll == BOX else BOX
     game.dice = None
@@ -194,11 +197,12 @@ def on_result(state: TableState, event: dict[str, Any]) -> None:
     if "position_id" in event:
         winner, kind = _classify(event.get("position_id"), event.get("on_roll"))
     else:
-        winner, kind = event.get("winner"), event.get("kind")
-        if winner not in ("box", "team"):
+        given_winner, given_kind = event.get("winner"), event.get("kind")
+        if given_winner not in ("box", "team"):
             raise TableError('the winner is "box" or "team"')
-        if kind not in KINDS:
+        if given_kind not in KINDS:
             raise TableError('the result is "single", "gammon" or "backgammon"')
+        winner, kind = str(given_winner), str(given_kind)
     game.mode = SCORESHEET
     _finish(state, game, winner, kind)
 
@@ -269,8 +273,8 @@ def _void(state: TableState, game: Game, winner: str | None, kind: str | None,
     start = game.start_seats
     seated = set(state.seats.seated) | set(state.pending_joiners)
     before = [start["box"], start["partner"], start["captain"], *start["line"]]
-    seats = seating.Seats(*(p if p in seated else None for p in before[:3]),
-                          [p for p in start["line"] if p in seated])
+    box, partner, captain = (p if p in seated else None for p in before[:3])
+    seats = seating.Seats(box, partner, captain, [p for p in start["line"] if p in seated])
     newcomers = [p for p in state.seats.seated + state.pending_joiners if p not in before]
     seats.line.extend(newcomers)
     if seats.partner is None and start["partner"] is not None:

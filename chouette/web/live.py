@@ -124,8 +124,8 @@ def _cube_rows(state: TableState) -> list[dict[str, Any]]:
         # A box's double is settled once every member answered: show who already took (a
         # drop stands at once and shows on the cube; so does a beaver, the box's to answer).
         answered = {m: a for m, a in (game.box_double.answers.items() if game.box_double else ())
-                    if game.cubes[m].is_live and (game.cubes[m].cube.offer is None
-                                                  or game.cubes[m].cube.offer.kind == "double")}
+                    if game.cubes[m].is_live and ((offer := game.cubes[m].cube.offer) is None
+                                                  or offer.kind == "double")}
         return [{"name": m, "view": CubeView.from_member_cube(game.cubes[m]),
                  "captain": m == game.acting_captain, "answered": answered.get(m)}
                 for m in game.members]

@@ -13,7 +13,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from chouette.amounts import format_cents
 from chouette.ledger import LedgerError, cents_to_decimal, parse_cents
 from chouette.models import PAYMENT_METHODS
-from chouette.services import base, money, nights, season_checks, seasons
+from chouette.services import base, money, night_rows, season_checks
 from chouette.services import ledger as ledger_service
 from chouette.web import privacy
 from chouette.web.auth import has_role, role_required
@@ -60,7 +60,7 @@ def money_helpers() -> dict[str, Any]:
 def _night(night_id: int) -> Any:
     """The night, or 404."""
     try:
-        return nights.get_night(night_id)
+        return night_rows.get_night(night_id)
     except base.NotFound:
         abort(404)
 
@@ -250,7 +250,7 @@ def pay_iou() -> BaseResponse:
         flash(str(error), "error")
         return _back_to(back, back_season)
     currency = (_night(iou_night).currency if iou_night is not None
-                else seasons.get_season(iou_season or 0).currency)
+                else season_checks.get_season(iou_season or 0).currency)
     flash(_("%(payer)s paid off %(amount)s of his IOU to %(payee)s.", payer=payment.payer,
             payee=payment.payee, amount=signed_amount(payment.cents, currency)),
           "success")

@@ -14,7 +14,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms import BooleanField, StringField
 
 from chouette.models import Night
-from chouette.services import base, nights
+from chouette.services import base, night_rows, nights
 from chouette.web.auth import has_role, role_required
 from chouette.web.forms import NightForm
 from chouette.web.htmx import is_htmx, render_page, see_other
@@ -37,7 +37,7 @@ class ReopenNightForm(FlaskForm):
 def get_night(night_id: int, *, for_change: bool = False) -> Night:
     """The night, if it exists (404) and, ``for_change``, if this member may run it (403)."""
     try:
-        night = nights.get_night(night_id)
+        night = night_rows.get_night(night_id)
     except base.NotFound:
         abort(404)
     if for_change and not has_role(current_user, "organizer"):

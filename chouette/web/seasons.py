@@ -15,7 +15,7 @@ from wtforms import BooleanField, DateField, StringField
 from wtforms.validators import InputRequired, Length, Regexp
 
 from chouette.models import Season
-from chouette.services import base
+from chouette.services import base, season_checks
 from chouette.services import seasons as seasons_service
 from chouette.web import privacy
 from chouette.web.auth import role_required
@@ -56,7 +56,7 @@ class CloseSeasonForm(FlaskForm):
 def get_season(season_id: int) -> Season:
     """The season, or 404."""
     try:
-        return seasons_service.get_season(season_id)
+        return season_checks.get_season(season_id)
     except base.NotFound:
         abort(404)
 

@@ -13,7 +13,7 @@ from flask import Flask
 
 from chouette.extensions import db
 from chouette.models import Member
-from chouette.services import commands, nights, tables
+from chouette.services import commands, night_rows, nights, tables
 from chouette.table.actions import board_events
 from tests.factories import gen_member, gen_night, gen_table
 from tests.web.test_database import sqlite_only
@@ -93,7 +93,7 @@ def new_table(app: Flask, night_id: int, name: str, build=None, *args: Any) -> i
     """A table of the night, built by ``build(table_id, organizer, *args)``; no transaction is
     left open (the test client's requests need the SQLite write lock)."""
     with app.app_context():
-        table_id = gen_table(nights.get_night(night_id), name=name).id
+        table_id = gen_table(night_rows.get_night(night_id), name=name).id
         if build is not None:
             build(table_id, *args)
         db.session.commit()
@@ -486,7 +486,7 @@ def test_the_status_names_the_box_when_he_must_answer(app, client, htmx, organiz
 
 def test_extra_cubes_show_on_the_lone_takers_row(app, client, htmx, organizer, night_id):
     with app.app_context():
-        table = gen_table(nights.get_night(night_id), name="Extras",
+        table = gen_table(night_rows.get_night(night_id), name="Extras",
                           settings={**tables.TABLE_DEFAULTS, "extras": True})
         table_id = table.id
         seat(table_id, organizer, ["Ann", "Bob", "Cy", "Dee"])

@@ -15,7 +15,7 @@ from chouette.extensions import db
 from chouette.ledger import parse_cents
 from chouette.models import ChouetteTable, LedgerEntry, Night, TableEvent
 from chouette.replay import summarize
-from chouette.services import commands, exports, members, tables
+from chouette.services import commands, exports, members, night_rows, tables
 from chouette.services import nights as nights_service
 from chouette.standings import money
 from chouette.table import fold, new_table
@@ -266,7 +266,7 @@ def test_import_creates_a_new_night_with_the_same_ledger(app, client, night, log
     assert new_id != night["night_id"]
     with app.app_context():
         assert ledger_of(new_id) == ledger_of(night["night_id"])
-        imported = nights_service.get_night(new_id)
+        imported = night_rows.get_night(new_id)
         assert imported.name == "Friday <b>night</b>" and [t.name for t in imported.tables] == ["Table 1", "Table 2"]
         assert imported.tables[0].preset == "club-standard"
 
@@ -363,7 +363,7 @@ def test_a_closed_night_is_imported_closed(app, client, night, login_as):
     response = _upload(client, json.dumps(export).encode())
     new_id = int(response.headers["Location"].rstrip("/").split("/")[-1])
     with app.app_context():
-        assert not nights_service.get_night(new_id).is_open
+        assert not night_rows.get_night(new_id).is_open
         assert ledger_of(new_id) == ledger_of(night["night_id"])
 
 

@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from chouette.extensions import db
 from chouette.models import Member, Night, NightReopening, TableFactsRow
-from chouette.services import base, commands, nights, seasons, tables
+from chouette.services import base, commands, night_rows, nights, seasons, tables
 from tests.conftest import csrf_token_from
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
@@ -131,7 +131,7 @@ def test_an_admin_reopens_a_night_saying_why_and_it_is_logged(app, club):
         entry = nights.reopen_night(club["night"], actor=admin, reason="  Closed by mistake,\n C still to answer ")
         assert (entry.reopened_by_id, entry.reason) == (admin.id, "Closed by mistake, C still to answer")
         assert (entry.closed_at, entry.closed_by_id) == (closed_at, owner.id)
-        assert nights.get_night(club["night"]).is_open
+        assert night_rows.get_night(club["night"]).is_open
         # The game goes on where it stopped: C drops, the drop is booked.
         commands.play(club["upstairs"], 6, {"type": "drop", "cube": "C"}, owner)
         assert [e.reason for e in nights.night_reopenings(club["night"])] == ["Closed by mistake, C still to answer"]

@@ -16,7 +16,7 @@ from sqlalchemy import event, func, select, text
 
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent, TableFactsRow
-from chouette.services import base, commands, nights
+from chouette.services import base, commands, night_rows, nights
 from chouette.services import tables as tables_service
 from tests.concurrency import at_once, second_node
 from tests.factories import gen_member, gen_night, gen_table
@@ -46,7 +46,7 @@ def _closed_facts(app, night_id: int) -> dict[int, tuple[int, int | None]]:
     with app.app_context():
         tables = db.session.scalars(select(ChouetteTable.id).where(ChouetteTable.night_id == night_id)).all()
         stored = dict(db.session.execute(select(TableFactsRow.table_id, TableFactsRow.seq)).all())
-        assert not nights.get_night(night_id).is_open
+        assert not night_rows.get_night(night_id).is_open
         return {table_id: (tables_service.last_seq(table_id), stored.get(table_id)) for table_id in tables}
 
 

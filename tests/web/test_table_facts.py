@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 
 from chouette.extensions import db
 from chouette.models import Member, TableFactsRow
-from chouette.services import commands, exports, nights, players, tables
+from chouette.services import commands, exports, night_rows, nights, players, tables
 from chouette.services.facts import TableFacts, facts_since, table_facts
 from chouette.services.stored_facts import (
     FACTS_VERSION,
@@ -131,7 +131,7 @@ def test_an_imported_closed_night_has_its_facts_stored(app, known):
         exported = exports.night_export(night_id)
         exported["night"]["name"] = "Friday, again"
         night = exports.import_night(exported, actor=organizer)
-        imported = nights.get_night(night.id).tables[0].id
+        imported = night_rows.get_night(night.id).tables[0].id
         row = row_of(imported)
         assert row is not None and row.seq == tables.last_seq(imported)
         assert TableFacts.from_dict(row.facts) == folded_facts(imported)
