@@ -84,7 +84,10 @@ def read_only() -> None:
     It must then only read (on SQLite a deferred transaction that writes may fail as busy).
     Has no effect once the transaction has begun, and none on other databases.
     """
-    db.session.connection(execution_options={READ_ONLY: True})
+    session = db.session()
+    if session.in_transaction():
+        return  # a reader already (readers_never_lock), or a writer that stays one
+    session.connection(execution_options={READ_ONLY: True})
 
 
 #: Requests that only read: their transaction never takes SQLite's write lock.
@@ -93,14 +96,48 @@ READING_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 NO_DATABASE = frozenset({"static", "health", "favicon"})
 
 
+#: Blueprints whose writes are optimistic (see ``reads_first``).
+READS_FIRST: set[str] = set()
+
+
+def reads_first(blueprint_name: str) -> None:
+    """Let the POSTs of a blueprint read as readers and take the write lock only to write.
+
+    For the table commands: everything they read (the member, the table's state, the rules'
+    verdict) is read without the lock, and ``services.append_events`` takes it (``begin_writing``)
+    for the few statements that write, where the table's seq is checked again: a command that
+    was overtaken is refused as stale (TableChanged), never written on an old state. So a
+    command holds SQLite's write lock for milliseconds, not for the whole request. Every write
+    of such a blueprint must go through ``begin_writing`` first.
+    """
+    READS_FIRST.add(blueprint_name)
+
+
 def readers_never_lock() -> None:
     """Before every request that only reads (GET, HEAD): its transaction starts as a reader,
     so loading the signed-in member does not take SQLite's write lock, and the phones
     fetching a pushed table never queue behind (or ahead of) a command. A view that must
     write on a GET ends the reader first (``db.session.commit()``), as ``store_facts`` does;
-    writers (POST) keep ``BEGIN IMMEDIATE``."""
-    if request.method in READING_METHODS and request.endpoint not in NO_DATABASE:
+    writers (POST) keep ``BEGIN IMMEDIATE``, but those of a ``reads_first`` blueprint."""
+    if request.endpoint in NO_DATABASE:
+        return
+    if request.method in READING_METHODS or request.blueprint in READS_FIRST:
         read_only()
+
+
+def begin_writing() -> None:
+    """End a reader's transaction (``read_only``) so that what follows writes in a new one,
+    which on SQLite begins with the write lock (``BEGIN IMMEDIATE``). What was read must be
+    checked again in the new transaction; loaded objects are read again as they are used.
+    Nothing to do in a writer's transaction, or on other databases."""
+    if not db.session().in_transaction():
+        return
+    connection = db.session.connection()
+    if connection.dialect.name != "sqlite" or not connection.get_execution_options().get(READ_ONLY):
+        return
+    if db.session.new or db.session.dirty or db.session.deleted:
+        raise RuntimeError("a reader's transaction has writes pending: it must not write")
+    db.session.commit()
 
 
 def harden_sqlite(engine: Engine) -> None:

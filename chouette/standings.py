@@ -1,7 +1,7 @@
 """Points and money per player and per game: the chouette rules composed with the ledger.
 
 Finished games count in full; the game in progress counts what it has settled already
-(dropped cubes, extras' fees: RULES 2.7 and 2.10 book them at once). Used by the replay
+(dropped cubes, extras' fees, deals: RULES 2.7, 2.10 and 2.12 book them at once). Used by the replay
 command and by the web's ledger rows.
 """
 
@@ -13,6 +13,9 @@ from functools import lru_cache
 from chouette.ledger.games import Extras, Pairs, game_cents, game_points
 from chouette.table import GameRecord, TableState
 from chouette.table.game import settled_so_far
+
+#: A game's deals as the ledger prices them: (member, half points, cents).
+DealTuples = tuple[tuple[str, int | None, int | None], ...]
 
 
 @dataclass(frozen=True)
@@ -26,24 +29,24 @@ class GameMoney:
 
 
 def _money(state: TableState, number: int, box: str, partner: str | None, pairs: Pairs, extras: Extras,
-           stakes: dict[str, int] | None, final: bool) -> GameMoney:
+           stakes: dict[str, int] | None, final: bool, deals: DealTuples = ()) -> GameMoney:
     settings = state.settings
     return _priced(number, box, partner, tuple(pairs), tuple(extras),
                    tuple(sorted(stakes.items())) if stakes is not None else None,
-                   settings.partner_share_percent, settings.stake_cents, final)
+                   settings.partner_share_percent, settings.stake_cents, final, deals)
 
 
 @lru_cache(maxsize=65536)
 def _priced(number: int, box: str, partner: str | None, pairs: tuple[tuple[str, int], ...],
             extras: tuple[tuple[str, str, int], ...], stakes: tuple[tuple[str, int], ...] | None, share: int,
-            stake_cents: int, final: bool) -> GameMoney:
+            stake_cents: int, final: bool, deals: DealTuples = ()) -> GameMoney:
     """A game's points and cents, remembered: game records are immutable and every page of a
     table prices its whole night again. The answer is shared: callers only read it."""
     return GameMoney(
         number,
         game_points(box, partner, pairs, extras, share),
         game_cents(box, partner, pairs, extras, share, stake_cents=stake_cents,
-                   stakes=dict(stakes) if stakes is not None else None),
+                   stakes=dict(stakes) if stakes is not None else None, deals=deals),
         final,
     )
 
@@ -58,14 +61,16 @@ def games_money(state: TableState, numbers: set[int] | None = None) -> list[Game
             continue
         stakes = dict(record.stakes) if per_player else None
         result.append(_money(state, record.number, record.box, record.partner, record.pairs,
-                             record.extras, stakes, True))
+                             record.extras, stakes, True,
+                             tuple(deal.as_ledger() for deal in record.deals)))
     game = state.game
     if game is not None and state.box is not None and (numbers is None or game.number in numbers):
         pairs, extras = settled_so_far(game)
         if pairs or extras:
             stakes = dict(game.stakes) if per_player else None
             result.append(_money(state, game.number, state.box, state.partner, pairs, extras,
-                                 stakes, False))
+                                 stakes, False,
+                                 tuple(deal.as_ledger() for deal in game.deals.values())))
     return result
 
 

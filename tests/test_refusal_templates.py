@@ -19,6 +19,7 @@ TEMPLATED = {"Phrase", "Refusal", "RulesError", "NotationError", "IllegalMoveErr
 # Modules whose refusals all reach a user (the table's rules, move notation, XGIDs, amounts): none
 # of their refusals may be a bare f-string, which could not be translated.
 ALL_TEMPLATES = ("table/rules.py", "table/cube_rules.py", "table/game_rules.py", "table/seats.py",
+                 "table/deals.py",
                  "table/settings.py", "engine/moves.py", "engine/resolve.py", "engine/position.py",
                  "ledger/money.py")
 # engine/position.py holds the XGID after the positions' own checks (errors of a caller building

@@ -7,12 +7,20 @@ cents per player: the box side's result split with the partner, each pair at its
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 
-from chouette.ledger.money import pair_stake_cents, points_to_cents, split_share
+from chouette.ledger.errors import LedgerError
+from chouette.ledger.money import (
+    pair_stake_cents,
+    points_to_cents,
+    require_cents,
+    split_share,
+)
 
 Pairs = Sequence[tuple[str, int]]  # (member, his points against the box side)
 Extras = Sequence[tuple[str, str, int]]  # (giver, taker, the taker's points against the giver)
+#: (member, his agreed result in half points, or in cents): deals (RULES 2.12), one of the two.
+Deals = Sequence[tuple[str, int | None, int | None]]
 
 
 def _add(totals: dict[str, int], player: str, amount: int) -> None:
@@ -50,15 +58,35 @@ def game_points(box: str, partner: str | None, pairs: Pairs, extras: Extras = ()
     return totals
 
 
+def deal_cents(half_points: int | None, cents: int | None, stake_cents: int) -> int:
+    """A deal's money for the member: his cents, or his half points at the pair's stake.
+
+    A half point at an odd stake leaves half a cent: it goes to the box (the member's amount
+    is rounded down, whether he wins or pays).
+
+    Raises:
+        LedgerError: neither amount, or an amount or the stake is not whole.
+
+    >>> deal_cents(3, None, 100), deal_cents(-3, None, 125), deal_cents(None, -250, 100)
+    (150, -188, -250)
+    """
+    if cents is not None:
+        return require_cents(cents, "a deal's cents")
+    if isinstance(half_points, bool) or not isinstance(half_points, int):
+        raise LedgerError("a deal is in half points or in cents, not {value!r}", value=half_points)
+    return (half_points * pair_stake_cents(stake_cents, stake_cents)) // 2
+
+
 def game_cents(box: str, partner: str | None, pairs: Pairs, extras: Extras = (),
                partner_percent: int = 50, *, stake_cents: int,
-               stakes: Mapping[str, int] | None = None) -> dict[str, int]:
+               stakes: Mapping[str, int] | None = None, deals: Deals = ()) -> dict[str, int]:
     """Each player's money for one game in integer cents; they sum to zero.
 
     With one table stake, money follows the points (points x stake). With per-player
     ``stakes`` each pair plays at the lower of its two stakes (the box's stake for the box
     side), and the box side's money is split with the partner in cents, the odd cent to
-    the box.
+    the box. ``deals`` are booked in cents (``deal_cents``) at the same stakes, and the box
+    side's share of them is split with the partner in cents.
 
     Raises:
         LedgerError: a stake is negative or not a whole number.
@@ -66,12 +94,14 @@ def game_cents(box: str, partner: str | None, pairs: Pairs, extras: Extras = (),
     >>> game_cents("A", None, [("B", 2), ("C", -1)], stake_cents=100, stakes={"A": 100, "B": 50})
     {'B': 100, 'C': -100, 'A': 0}
     """
+    def stake(player: str) -> int:
+        return stakes.get(player, stake_cents) if stakes is not None else stake_cents
+
     if stakes is None:
         points = game_points(box, partner, pairs, extras, partner_percent)
-        return {p: points_to_cents(v, stake_cents) for p, v in points.items()}
-
-    def stake(player: str) -> int:
-        return stakes.get(player, stake_cents)
+        flat = {p: points_to_cents(v, stake_cents) for p, v in points.items()}
+        _book_deals(flat, box, partner, deals, partner_percent, stake)
+        return flat
 
     totals: dict[str, int] = {}
     box_side = 0
@@ -84,4 +114,18 @@ def game_cents(box: str, partner: str | None, pairs: Pairs, extras: Extras = (),
         _add(totals, taker, cents)
         _add(totals, giver, -cents)
     _book_box_side(totals, box, partner, box_side, partner_percent)
+    _book_deals(totals, box, partner, deals, partner_percent, stake)
     return totals
+
+
+def _book_deals(totals: dict[str, int], box: str, partner: str | None, deals: Deals,
+                partner_percent: int, stake: Callable[[str], int]) -> None:
+    """Each deal's cents to its member, their sum from the box side (split with the partner)."""
+    if not deals:
+        return
+    box_side = 0
+    for member, half_points, cents in deals:
+        amount = deal_cents(half_points, cents, pair_stake_cents(stake(box), stake(member)))
+        _add(totals, member, amount)
+        box_side -= amount
+    _book_box_side(totals, box, partner, box_side, partner_percent)

@@ -206,8 +206,23 @@ WAITING_KINDS = (*ANSWERS, "partner", "extra")
 
 
 def decider(state: TableState, event: Mapping[str, Any]) -> str | None:
+    """The player who makes the decision ``event`` is, by RULES.md, or None for what only the
+    organizer records (joins, the order, dice, moves, results, undo, corrections, draws,
+    deals and proxies).
+
+    A member who stepped away has handed his decisions to a proxy for the rest of the game
+    (RULES 2.12): the proxy decides them (``owner`` says whose decision it is).
+    """
+    owner = decision_owner(state, event)
+    game = state.game
+    if owner is not None and game is not None and owner in game.proxies:
+        return game.proxies[owner]
+    return owner
+
+
+def decision_owner(state: TableState, event: Mapping[str, Any]) -> str | None:
     """The player whose decision ``event`` is, by RULES.md, or None for what only the
-    organizer records (joins, the order, dice, moves, results, undo, corrections, draws).
+    organizer records (see ``decider``, which hands an absent member's to his proxy).
 
     Who acts is read from the state wherever the state says it (the side an offer waits
     for), else from the event's own actor field (``by``, ``from``, ``player``), which the

@@ -28,6 +28,7 @@ from flask_babel import gettext as _
 from sqlalchemy import func, select
 
 from chouette.controls import CONTROL, code_point, first_control, strings_in
+from chouette.deal_words import deal_sentence, proxy_sentence
 from chouette.extensions import db
 from chouette.ledger import cents_to_decimal
 from chouette.models import (
@@ -61,6 +62,7 @@ from chouette.table import (
     finishes_game,
     new_table,
 )
+from chouette.table.cubes import Deal
 
 #: The largest night export an import accepts (a busy night's logs are well under 1 MB).
 MAX_IMPORT_BYTES = 5 * 1024 * 1024
@@ -131,6 +133,8 @@ class SheetRow:
     voided: bool = False
     correction: str | None = None
     final: bool = True
+    deals: tuple[Deal, ...] = ()  # cubes settled for an agreed amount (RULES 2.12)
+    proxies: tuple[tuple[str, str], ...] = ()  # (absent member, who decided for him)
 
 
 @dataclass
@@ -178,6 +182,7 @@ def table_sheet(table: ChouetteTable) -> TableSheet:
                 number, state.box or "", state.partner, game.seat_captain, tuple(game.members),
                 None, None, tuple((m, game.cubes[m].value, game.cubes[m].status) for m in game.members),
                 dict(game_money.points), dict(running), final=False,
+                deals=tuple(game.deals.values()), proxies=tuple(game.proxies.items()),
             ))
     sheet.cents = cents
     return sheet
@@ -189,6 +194,7 @@ def _sheet_row(record: GameRecord, game_money: GameMoney, totals: dict[str, int]
         tuple(c.member for c in record.cubes), record.winner, record.kind,
         tuple((c.member, c.value, c.status) for c in record.cubes),
         dict(game_money.points), totals, record.voided, record.correction,
+        deals=record.deals, proxies=record.proxies,
     )
 
 
@@ -220,7 +226,8 @@ def score_sheet_csv(night_id: int) -> str:
     out = io.StringIO()
     writer = safe_writer(out)
     writer.writerow(["night", "date", "table", "game", "box", "partner", "captain", "members",
-                     "cubes", "winner", "kind", "voided", "correction", *players])
+                     "cubes", "winner", "kind", "voided", "correction", *players,
+                     "deals and proxies"])
     for sheet in sheets:
         for row in sheet.rows:
             cubes = " ".join(f"{member}:{value}:{status}" for member, value, status in row.cubes)
@@ -230,6 +237,8 @@ def score_sheet_csv(night_id: int) -> str:
                 row.winner or ("" if row.final else "in progress"), row.kind or "",
                 "yes" if row.voided else "", row.correction or "",
                 *[row.points.get(p, "") for p in players],
+                " | ".join([*(deal_sentence(d, night.currency) for d in row.deals),
+                            *(proxy_sentence(a, p) for a, p in row.proxies)]),
             ])
     return out.getvalue()
 

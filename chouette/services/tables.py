@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
-from chouette.extensions import db
+from chouette.extensions import begin_writing, db
 from chouette.models import (
     ChouetteTable,
     LedgerEntry,
@@ -266,6 +266,7 @@ def append_events(
     _check_events(events)
     rows = list(ledger_rows)
     _check_ledger_rows(rows)
+    begin_writing()  # a command that read as a reader (extensions.reads_first) writes now
     at = utcnow()
     actor_id = actor.id if actor is not None else None
     try:

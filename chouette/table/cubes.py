@@ -21,6 +21,7 @@ SIDE_NAMES = {BOX_SIDE: "box", MEMBER_SIDE: "member"}
 LIVE = "live"
 DROPPED = "dropped"  # the member dropped: he lost the value before the offer
 WON = "won"  # the box dropped: the member won the value before the offer
+DEALT = "dealt"  # the member and the box settled the cube for an agreed amount (a deal)
 
 
 @dataclass(frozen=True)
@@ -181,3 +182,53 @@ class Extra:
         offer = data.get("offer")
         cube = Cube(data["value"], data["owner"], CubeOffer(*offer) if offer else None, True)
         return cls(data["giver"], data["taker"], cube, data["status"], data["settled"])
+
+
+@dataclass(frozen=True)
+class Deal:
+    """A member's cube settled with the box for an agreed amount (RULES 2.12).
+
+    The amount is the member's result against the box side: ``half_points`` (points in
+    halves, 3 for 1.5 points) or ``cents``, exactly one of them; negative when he pays.
+    ``value`` is the cube's value when it was settled; ``seat`` is who keeps the seat when
+    the captain settled (``"box"``: the box kept it; ``"captain"``: the captain takes the
+    box), else None.
+
+    >>> Deal("Bob", 2, half_points=-3).points_text()
+    '-1.5'
+    """
+
+    member: str
+    value: int
+    half_points: int | None = None
+    cents: int | None = None
+    seat: str | None = None
+
+    def points_text(self) -> str | None:
+        """The agreed points as the club writes them (``"1.5"``, ``"-2"``), or None for cents."""
+        if self.half_points is None:
+            return None
+        whole, half = divmod(abs(self.half_points), 2)
+        sign = "-" if self.half_points < 0 else ""
+        return f"{sign}{whole}.5" if half else f"{sign}{whole}"
+
+    @property
+    def sign(self) -> int:
+        """1 when the member wins the amount, -1 when he pays it, 0 for a deal at nothing."""
+        amount = self.half_points if self.half_points is not None else self.cents or 0
+        return (amount > 0) - (amount < 0)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form."""
+        return {"member": self.member, "value": self.value, "half_points": self.half_points,
+                "cents": self.cents, "seat": self.seat}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> Deal:
+        """Inverse of :meth:`to_dict`."""
+        return cls(data["member"], data["value"], data.get("half_points"), data.get("cents"),
+                   data.get("seat"))
+
+    def as_ledger(self) -> tuple[str, int | None, int | None]:
+        """(member, half points, cents): what the ledger prices (``ledger.games``)."""
+        return (self.member, self.half_points, self.cents)

@@ -6,7 +6,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from chouette.engine import Cube, Position
-from chouette.table.cubes import LIVE, BoxDouble, Extra, MemberCube
+from chouette.table.cubes import LIVE, BoxDouble, Deal, Extra, MemberCube
 
 BOARD = "board"
 SCORESHEET = "scoresheet"
@@ -40,6 +40,8 @@ class Game:
     last_move: str | None = None
     stakes: dict[str, int] = field(default_factory=dict)  # per-player stakes at the start
     start_seats: dict[str, Any] = field(default_factory=dict)  # seats when it began (void)
+    deals: dict[str, Deal] = field(default_factory=dict)  # member -> his cube's deal
+    proxies: dict[str, str] = field(default_factory=dict)  # absent member -> who decides for him
 
     @classmethod
     def start(cls, number: int, team: list[str]) -> Game:
@@ -56,7 +58,8 @@ class Game:
             dict(self.box_answers), self.captain_won_early, self.box_doubled, self.doubles,
             self.automatic,
             list(self.extras), self.extras_open, self.position, self.on_roll, self.dice,
-            self.turns, self.last_move, self.stakes, self.start_seats,
+            self.turns, self.last_move, self.stakes, self.start_seats, dict(self.deals),
+            dict(self.proxies),
         )
 
     @property
@@ -121,6 +124,8 @@ class Game:
             "last_move": self.last_move,
             "stakes": dict(self.stakes),
             "start_seats": self.start_seats,
+            "deals": [d.to_dict() for d in self.deals.values()],
+            "proxies": dict(self.proxies),
         }
 
     @classmethod
@@ -146,6 +151,8 @@ class Game:
             data["on_roll"], tuple(data["dice"]) if data.get("dice") else None,
             data["turns"], data.get("last_move"), dict(data.get("stakes") or {}),
             dict(data.get("start_seats") or {}),
+            {d["member"]: Deal.from_dict(d) for d in data.get("deals") or ()},
+            dict(data.get("proxies") or {}),
         )
 
 
@@ -172,6 +179,8 @@ class GameRecord:
     stakes: tuple[tuple[str, int], ...] = ()  # per-player stakes in force during this game
     voided: bool = False  # a correction voided it: no money, no rotation
     correction: str | None = None  # the reason of the correction that changed it, if any
+    deals: tuple[Deal, ...] = ()  # cubes settled for an agreed amount (RULES 2.12)
+    proxies: tuple[tuple[str, str], ...] = ()  # (absent member, who decided for him)
 
     @property
     def box_side_points(self) -> int:
@@ -190,6 +199,8 @@ class GameRecord:
             "stakes": [list(s) for s in self.stakes],
             "voided": self.voided,
             "correction": self.correction,
+            "deals": [d.to_dict() for d in self.deals],
+            "proxies": [list(p) for p in self.proxies],
         }
 
     @classmethod
@@ -204,6 +215,8 @@ class GameRecord:
             tuple((n, c) for n, c in data.get("stakes", ())),
             bool(data.get("voided", False)),
             data.get("correction"),
+            deals=tuple(Deal.from_dict(d) for d in data.get("deals") or ()),
+            proxies=tuple((a, p) for a, p in data.get("proxies") or ()),
         )
 
 
@@ -211,7 +224,8 @@ def settle(game: Game, winner: str | None, kind: str | None, *, jacoby: bool
            ) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, str, int], ...]]:
     """Points of every cube and extra of a finished game (RULES 2.10).
 
-    Dropped cubes count their pre-double value; live cubes the value times 1/2/3 for the
+    Dropped cubes count their pre-double value, settled cubes (deals) no points: their agreed
+    amount is in ``Game.deals``; live cubes the value times 1/2/3 for the
     winner, single when the Jacoby rule is on and the cube was never turned.
     """
     multiplier = KINDS[kind] if kind else 1

@@ -9,6 +9,7 @@ or change the state in place.
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from chouette.engine import (
@@ -22,7 +23,7 @@ from chouette.engine import (
 )
 from chouette.engine.errors import Phrase
 from chouette.table import seats as seating
-from chouette.table.cubes import BOX_SIDE, DROPPED, WON
+from chouette.table.cubes import BOX_SIDE, DEALT, DROPPED, WON
 from chouette.table.errors import TableError
 from chouette.table.game import BOARD, KINDS, SCORESHEET, Game, GameRecord, settle
 from chouette.table.tablestate import TableState, check_name
@@ -246,6 +247,9 @@ def _finish(state: TableState, game: Game, winner: str | None, kind: str | None)
         captain_won = True
     elif seat_cube.status == DROPPED:
         captain_won = False
+    elif seat_cube.status == DEALT:
+        # The organizer said who kept the seat (RULES 2.12): "captain" marked his win.
+        captain_won = game.captain_won_early
     else:
         captain_won = winner == "team"
     record = GameRecord(
@@ -253,8 +257,9 @@ def _finish(state: TableState, game: Game, winner: str | None, kind: str | None)
         captain_won, winner, kind, game.mode or SCORESHEET,
         tuple(game.cubes[m] for m in game.members), pairs, extras,
         _stakes(state, game) if settings.per_player_stakes else (), False, reason,
+        deals=tuple(game.deals.values()), proxies=tuple(game.proxies.items()),
     )
-    net = record.box_side_points
+    net = record.box_side_points + _deals_points(state, game)
     keeps = {"beat_captain": True, "net_non_negative": net >= 0, "net_positive": net > 0}
     if seating.rotate(state.seats, captain_won=captain_won,
                       box_keeps=keeps[settings.box_retention]):
@@ -319,6 +324,22 @@ def on_correct(state: TableState, event: dict[str, Any]) -> None:
     if record.winner is None:
         raise TableError("game {number} ended when every cube was dropped: there is no "
                          "result to fix; void it instead", number=number)
+
+
+def _deals_points(state: TableState, game: Game) -> Fraction:
+    """The box side's result of the game's deals in points (retention counts them): half
+    points as they are, cents at the pair's stake."""
+    total = Fraction(0)
+    default = state.settings.stake_cents
+    box = state.seats.box or ""
+    for deal in game.deals.values():
+        if deal.half_points is not None:
+            total -= Fraction(deal.half_points, 2)
+            continue
+        stake = min(game.stakes.get(box, default), game.stakes.get(deal.member, default))
+        if stake and deal.cents:
+            total -= Fraction(deal.cents, stake)
+    return total
 
 
 def _stakes(state: TableState, game: Game) -> tuple[tuple[str, int], ...]:

@@ -25,6 +25,7 @@ from chouette.table.cube_rules import (
     on_extra,
 )
 from chouette.table.cubes import LIVE
+from chouette.table.deals import on_deal, on_proxy
 from chouette.table.errors import TableError
 from chouette.table.game_rules import (
     _player,
@@ -241,4 +242,6 @@ HANDLERS: dict[str, Callable[[TableState, dict[str, Any]], None]] = {
     "move": on_move,
     "result": on_result,
     "correct": on_correct,
+    "deal": on_deal,
+    "proxy": on_proxy,
 }

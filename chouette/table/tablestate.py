@@ -23,7 +23,7 @@ _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1b\x7f-\x84\x86-\x9f]")
 MAX_NAME = 40
 #: The format of ``TableState.snapshot()``; stored snapshots of another version are ignored
 #: (bump it when the snapshot's shape, or what the rules make of a log, changes).
-SNAPSHOT_VERSION = 2
+SNAPSHOT_VERSION = 3
 
 
 @dataclass

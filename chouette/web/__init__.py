@@ -13,6 +13,7 @@ def init_app(app: Flask) -> None:
         converters,
         display,
         errors,
+        gate,
         inputs,
         main,
         nights,
@@ -22,6 +23,7 @@ def init_app(app: Flask) -> None:
 
     converters.init_app(app)  # first: the routes below use it
     inputs.init_app(app)  # the first request hook: no control characters anywhere
+    gate.init_app(app)  # a few page drawings at once per process: commands never wait
     for module in (main, auth, admin, nights, tables, display):
         app.register_blueprint(module.bp)
     from chouette.web import money as money_pages  # the ledger, settle-up, balances

@@ -75,7 +75,7 @@ def render_cube_list(cubes: Iterable[CubeView] | None) -> Markup:
 
 def _where_text(cube: CubeView) -> str:
     if not cube.is_live:
-        return _("dropped") if cube.status == "dropped" else _("box dropped")
+        return {"dropped": _("dropped"), "dealt": _("settled")}.get(cube.status, _("box dropped"))
     if not cube.owner:
         return _("in the middle")
     return (

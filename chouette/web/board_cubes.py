@@ -23,8 +23,8 @@ class CubeView:
     """What the board shows of one member's cube.
 
     ``owner`` is ``"box"``, ``"member"`` (or ``"team"``), or None while the cube is in the
-    middle. ``status`` is ``"live"``, ``"dropped"`` (the member dropped) or ``"won"`` (the box
-    dropped). ``offered`` is the value offered (``offer_kind``: ``"double"``, ``"beaver"``,
+    middle. ``status`` is ``"live"``, ``"dropped"`` (the member dropped), ``"won"`` (the box
+    dropped) or ``"dealt"`` (settled for an agreed amount). ``offered`` is the value offered (``offer_kind``: ``"double"``, ``"beaver"``,
     ``"raccoon"``) while ``to_answer`` (``"box"``/``"member"``) has not answered yet.
     """
 
@@ -59,7 +59,7 @@ class CubeView:
         """One line for a title or a list: value, owner, offer, status (not escaped)."""
         owner = _side(self.owner) if self.owner else None
         if not self.is_live:
-            what = _("dropped") if self.status == "dropped" else _("box dropped")
+            what = {"dropped": _("dropped"), "dealt": _("settled")}.get(self.status, _("box dropped"))
             return _(
                 "%(name)s: cube %(value)s, %(what)s", name=self.member, value=self.value, what=what
             )

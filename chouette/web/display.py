@@ -65,6 +65,7 @@ class SeatRow:
     cents: int
     answer: str | None = None  # his answer to the box's double while others still think
     extras: tuple[Extra, ...] = ()  # the extra cubes he took as the lone taker (RULES 2.7)
+    proxy: str | None = None  # who decides for him while he is away (RULES 2.12)
 
     @property
     def is_next(self) -> bool:
@@ -145,6 +146,7 @@ def seat_rows(state: TableState) -> tuple[list[SeatRow], list[SeatRow]]:
     game = state.game
 
     answers = game.box_double.answers if game is not None and game.box_double is not None else {}
+    proxies = game.proxies if game is not None else {}
 
     def row(name: str, seat: str, place: int | None = None) -> SeatRow:
         cube = None
@@ -152,7 +154,7 @@ def seat_rows(state: TableState) -> tuple[list[SeatRow], list[SeatRow]]:
             cube = CubeView.from_member_cube(game.cubes[name], name)
         extras = tuple(e for e in game.extras if e.taker == name) if game is not None else ()
         return SeatRow(name, seat, place, cube, points.get(name, 0), cents.get(name, 0),
-                       answers.get(name), extras)
+                       answers.get(name), extras, proxies.get(name))
 
     rows = []
     if state.box:
@@ -213,7 +215,12 @@ def waiting_for(state: TableState) -> list[str]:
     for member in game.pending:
         if member in answered:
             continue
-        names.append(member if game.cubes[member].to_answer == "member" else box)
+        if game.cubes[member].to_answer != "member":
+            names.append(box)
+        elif member in game.proxies:
+            names.append(_("%(proxy)s for %(name)s", proxy=game.proxies[member], name=member))
+        else:
+            names.append(member)
     return list(dict.fromkeys(names))
 
 

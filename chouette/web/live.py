@@ -51,10 +51,46 @@ def _me(state: TableState) -> str | None:
     return name if name in state.players else None
 
 
-def _recent(table_id: int) -> list[dict[str, Any]]:
-    """The latest log lines, newest first, each said in words, with who recorded them."""
+class _PerState:
+    """What a table's page derives from one state alone (its legal decisions, the latest log
+    lines, the seats in words), per process: after a push, every phone at the table fetches the
+    same state, and only the first draws these. An entry holds its state and serves only that
+    very state (a new event, an undo or another table is another state object)."""
+
+    def __init__(self, size: int) -> None:
+        self._size = size
+        self._found: OrderedDict[tuple[int, str, str], tuple[TableState, Any]] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, state: TableState, name: str, compute: Any) -> Any:
+        """``compute()``, or what it gave for this state (and language) before."""
+        key = (id(state), name, str(get_locale()))
+        with self._lock:
+            found = self._found.get(key)
+        if found is not None and found[0] is state:
+            return found[1]
+        value = compute()
+        with self._lock:
+            self._found[key] = (state, value)
+            while len(self._found) > self._size:
+                self._found.popitem(last=False)
+        return value
+
+    def clear(self) -> None:
+        """Forget everything (tests; after a restore)."""
+        with self._lock:
+            self._found.clear()
+
+
+_per_state = _PerState(512)
+
+
+def _recent(table_id: int, seq: int) -> list[dict[str, Any]]:
+    """The latest log lines up to ``seq``, newest first, each said in words, with who recorded
+    them."""
     query = (select(TableEvent, Member.name).outerjoin(Member, TableEvent.actor_id == Member.id)
-             .where(TableEvent.table_id == table_id).order_by(TableEvent.seq.desc()).limit(RECENT))
+             .where(TableEvent.table_id == table_id, TableEvent.seq <= seq)
+             .order_by(TableEvent.seq.desc()).limit(RECENT))
     return [{"seq": e.seq, "type": e.type, "text": log_lines.describe(e.as_dict()), "who": who,
              "at": e.at} for e, who in db.session.execute(query)]
 
@@ -166,8 +202,12 @@ def _actions(state: TableState, legal: list[dict[str, Any]]) -> dict[str, Any]:
     return grouped
 
 
-def _offer_text(offerer: str, kind: str, value: int) -> str:
-    """What waits for an answer, said to the one who must answer it."""
+def _offer_text(offerer: str, kind: str, value: int, absent: str | None = None) -> str:
+    """What waits for an answer, said to the one who must answer it (``absent``: the member
+    he answers for as his proxy)."""
+    if absent is not None and kind == "double":
+        return _("%(name)s doubles %(member)s to %(value)d: you decide for him.",
+                 name=offerer, member=absent, value=value)
     if kind == "beaver":
         return _("%(name)s beavers: the cube goes to %(value)d.", name=offerer, value=value)
     if kind == "raccoon":
@@ -208,8 +248,9 @@ def my_decision(table_id: int, state: TableState, me: str,
             offerer = _("The team (%(name)s)", name=game.acting_captain) if cube == "team" else cube
         title = _("The team's cube") if cube == "team" else (
             _("Your cube") if cube == me else _("%(name)s's cube", name=cube))
+        absent = cube if game.proxies.get(cube) == me else None
         items.append({"kind": "cube", "cube": cube, "title": title,
-                      "text": _offer_text(offerer, offer.kind, offer.value),
+                      "text": _offer_text(offerer, offer.kind, offer.value, absent),
                       "buttons": _answer_buttons(table_id, events, "cube"),
                       "key": f"g{game.number}-d{game.doubles}-{cube}-{offer.kind}{offer.value}"})
     for giver, events in by_extra.items():
@@ -340,7 +381,8 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     # sixty games redrawn after every command would cost most of the command's time).
     full_history = request.args.get("history") == "all"
     me = _me(state)
-    legal = commands.candidate_decisions(state) if (runs or me) and night.is_open else []
+    legal = (_per_state.get(state, "legal", lambda: commands.candidate_decisions(state))
+             if (runs or me) and night.is_open else [])
     # A player's own decisions: the buttons he sees (the organizer sees them all), and the
     # ones that wait for him stand at the top of the table (tables/_my_decision.html).
     mine = commands.decisions_of(me, state, legal)
@@ -356,7 +398,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "decision_key": (f"{table.id}:" + "|".join(item["key"] for item in decision)
                          if decision else None),
         "leavers": _leavers(state) if runs else [],
-        "seat_rows": _seat_rows(state),
+        "seat_rows": _per_state.get(state, "seats", lambda: _seat_rows(state)),
         "cube_rows": _cube_rows(state) if state.ordered else [],
         "answer_words": _answer_words(),
         "unseated": state.waiting + [p for g in state.order_groups or [] for p in g],
@@ -368,7 +410,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "history_games_html": history_games_html(table, state, seq=played.seq, runs=runs,
                                                  typed=typed or {}, full=full_history,
                                                  show_money=show_money),
-        "recent": _recent(table.id),
+        "recent": _per_state.get(state, "recent", lambda: _recent(table.id, played.seq)),
         "error": error, "typed": typed or {},
         "kinds": KINDS,
         "xgid": game.position.xgid() if game and game.position is not None else None,

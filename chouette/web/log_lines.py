@@ -13,6 +13,8 @@ from typing import Any
 
 from flask_babel import gettext as _
 
+from chouette.ledger import cents_to_decimal
+
 
 def _names(value: Any) -> str:
     """A list of names (or of anything) joined for a sentence."""
@@ -75,6 +77,24 @@ def _correction(event: Mapping[str, Any]) -> str:
              result=_result(result.get("winner"), result.get("kind")).lower(), reason=reason)
 
 
+def _deal(event: Mapping[str, Any]) -> str:
+    """A deal in words: who settled, who wins what, and the seat when it is the captain."""
+    name = event["cube"]
+    if "cents" in event:
+        amount = _("%(amount)s in money", amount=cents_to_decimal(abs(int(event["cents"]))))
+    else:
+        amount = _("%(points)s points", points=event["points"])
+    if event.get("winner") == "member":
+        text = _("%(name)s settles with the box: the box pays him %(amount)s", name=name, amount=amount)
+    else:
+        text = _("%(name)s settles with the box: he pays the box %(amount)s", name=name, amount=amount)
+    if event.get("seat") == "box":
+        text += "; " + _("the box kept the seat")
+    elif event.get("seat") == "captain":
+        text += "; " + _("%(name)s takes the box", name=name)
+    return text
+
+
 def describe(event: Mapping[str, Any]) -> str:
     """One event of the log as a sentence."""
     kind = event.get("type")
@@ -115,8 +135,13 @@ def describe(event: Mapping[str, Any]) -> str:
             return _result(event.get("winner"), event.get("kind"))
         if kind == "correct":
             return _correction(event)
+        if kind == "deal":
+            return _deal(event)
+        if kind == "proxy":
+            return _("%(name)s steps away: %(proxy)s decides for him for the rest of the game",
+                     name=event["player"], proxy=event["to"])
         if kind == "undo":
             return _("Undo of the latest action")
-    except (KeyError, TypeError):
+    except (KeyError, TypeError, ValueError):
         pass
     return str(kind)

@@ -16,6 +16,7 @@ extra he gives); everyone signed in watches.
 from __future__ import annotations
 
 from collections.abc import Callable
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from flask import Blueprint, abort, request
@@ -24,7 +25,7 @@ from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as BaseResponse
 
 from chouette.engine import Position, RulesError
-from chouette.extensions import db, read_only
+from chouette.extensions import db, read_only, reads_first
 from chouette.ledger import LedgerError, parse_cents
 from chouette.refusals import say
 from chouette.services import base, commands
@@ -36,6 +37,7 @@ from chouette.web.htmx import is_htmx, render_if_changed, render_page, see_other
 from chouette.web.live import _me, page_context
 
 bp = Blueprint("play", __name__)
+reads_first(bp.name)  # a command reads without the write lock; append_events takes it to write
 
 MAX_FIELD = 200  # longest text a field may carry (names, moves, ids, reasons)
 
@@ -254,6 +256,53 @@ def extra(table_id: int) -> BaseResponse:
     """A member who dropped gives the lone taker an extra cube."""
     return _command(table_id, lambda state: {"type": "extra", "from": _field("giver"),
                                              "to": _field("taker")}, player_may=True)
+
+
+def _deal_points(text: str) -> int | float | str:
+    """Agreed points typed by hand (``1.5``, ``1,5``, ``2``) as a number of the log; what is
+    no number is handed on as typed, for the rules to refuse with their reason."""
+    try:
+        value = Decimal(text.replace(",", "."))
+    except InvalidOperation:
+        return text
+    if not value.is_finite():
+        return text
+    return int(value) if value == value.to_integral_value() else float(value)
+
+
+@bp.post("/tables/<int:table_id>/deal")
+@login_required
+def deal(table_id: int) -> BaseResponse:
+    """The organizer records a deal: a member's cube settled with the box for an agreed
+    amount, in points or in money; with the captain, who keeps the seat (RULES 2.12)."""
+    def build(state: TableState) -> dict[str, Any]:
+        amount, unit = _field("amount"), _field("unit")
+        if not amount:
+            raise BadInput(_("Type the agreed amount."))
+        event: dict[str, Any] = {"type": "deal", "cube": _field("cube"), "winner": _field("winner")}
+        if unit == "money":
+            try:
+                event["cents"] = parse_cents(amount)
+            except LedgerError:
+                raise BadInput(_("An amount is like 2.50, not %(value)s.", value=amount[:20])) from None
+        elif unit == "points":
+            event["points"] = _deal_points(amount)
+        else:
+            raise BadInput(_("Unknown action."))
+        seat = _field("seat")
+        game = state.game
+        if seat and game is not None and event["cube"] == game.seat_captain:
+            event["seat"] = seat
+        return event
+    return _command(table_id, build, keep=("amount", "unit", "cube", "winner", "seat"))
+
+
+@bp.post("/tables/<int:table_id>/proxy")
+@login_required
+def proxy(table_id: int) -> BaseResponse:
+    """The organizer records a proxy: an absent member's cube decisions go to a teammate."""
+    return _command(table_id, lambda state: {"type": "proxy", "player": _field("player"),
+                                             "to": _field("to")}, keep=("player", "to"))
 
 
 @bp.post("/tables/<int:table_id>/roll")

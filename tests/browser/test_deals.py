@@ -1,0 +1,186 @@
+"""Deals and proxies in a real browser, several pages at once (RULES 2.12, issue 14): the
+organizer records a proxy and a deal on the tablet; the box doubles the absent member's cube
+and the proxy answers it from his own phone while the absent member's phone shows nothing to
+answer; the tablet, the phones and the big screen show the deal and the proxy. Screenshots of
+the table at 390x844, 1024x768 and 1920x1080, of the proxy's decision and of the big screen
+go to test-artifacts/.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from chouette.extensions import db
+from chouette.services import commands, tables
+from chouette.standings import money
+from tests.browser.conftest import ARTIFACTS, OFF_SITE
+from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 1024, "height": 768}
+TV = {"width": 1920, "height": 1080}
+PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
+
+
+def table_state(app, table_id: int):
+    with app.app_context():
+        state = commands.load_play(table_id).state
+        db.session.commit()
+        return state
+
+
+def no_sideways_scroll(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+
+
+def shoot(page: Page, name: str, *, full_page: bool = False) -> None:
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=full_page)
+
+
+@pytest.mark.browser
+def test_a_deal_recorded_by_the_organizer_and_a_proxy_answering_on_his_own_phone(
+        live_server, browser: Browser):
+    app, base = live_server.app, live_server.url
+    with app.app_context():
+        olga = gen_member("organizer", name="Olga")
+        members = {name: gen_member("player", name=name) for name in PLAYERS}
+        night = gen_night(opened_by_id=olga.id, name="Friday")
+        night_id = night.id
+        table_id = gen_table(night, created_by_id=olga.id, name="Upstairs",
+                             settings=dict(tables.TABLE_DEFAULTS)).id
+        # Ann is the box, Bob the captain; the box doubled Bob and Eve and both took.
+        for event in ([{"type": "join", "player": n} for n in PLAYERS]
+                      + [{"type": "order", "players": PLAYERS},
+                         {"type": "double", "by": "box", "cubes": ["Bob", "Eve"]},
+                         {"type": "take", "cube": "Bob"}, {"type": "take", "cube": "Eve"}]):
+            commands.play(table_id, tables.last_seq(table_id), event, olga)
+        logins = {"Olga": olga.username, **{n: m.username for n, m in members.items()}}
+        db.session.commit()
+    url = f"{base}/tables/{table_id}"
+
+    def device(name: str, size: dict[str, int]) -> Page:
+        context = browser.new_context(viewport=size)
+        context.route(OFF_SITE, lambda route: route.abort())
+        context.set_default_timeout(10_000)
+        page = context.new_page()
+        page.goto(f"{base}/auth/login")
+        page.get_by_label("Username").fill(logins[name])
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Sign in").click()
+        expect(page.get_by_role("heading", name=f"Hello, {name}")).to_be_visible()
+        page.goto(url)
+        return page
+
+    tablet = device("Olga", TABLET)
+    cy, dee = device("Cy", PHONE), device("Dee", PHONE)
+    # The phones have no deal or proxy form: the organizer records them.
+    expect(cy.locator(".deals-forms")).to_have_count(0)
+
+    # 1. Dee steps away: the organizer hands his decisions to Cy.
+    tablet.locator(".deals-forms summary").click()
+    for size, label in ((PHONE, "phone"), (TV, "tv"), (TABLET, "tablet")):
+        tablet.set_viewport_size(size)
+        no_sideways_scroll(tablet)
+        tablet.locator(".deals-forms").scroll_into_view_if_needed()
+        shoot(tablet, f"deals-forms-{label}")
+    proxy_form = tablet.locator(".proxy-form")
+    proxy_form.get_by_label("Who steps away").select_option("Dee")
+    proxy_form.get_by_label("Who decides for him").select_option("Cy")
+    proxy_form.get_by_role("button", name="Hand over his decisions").click()
+    dee_row = tablet.locator('.cube-row[data-member="Dee"]')
+    expect(dee_row.locator(".proxy-badge")).to_have_text("Cy decides for Dee")
+    assert table_state(app, table_id).game.proxies == {"Dee": "Cy"}
+
+    # 2. Eve settles her cube with the box: she pays 1.5 points.
+    tablet.locator(".deals-forms summary").click()
+    deal_form = tablet.locator(".deal-form")
+    deal_form.get_by_label("Cube").select_option("Eve")
+    deal_form.get_by_label("Who wins it").select_option("box")
+    deal_form.get_by_label("Agreed amount").fill("1,5")
+    deal_form.get_by_role("button", name="Record the deal").click()
+    eve_row = tablet.locator('.cube-row[data-member="Eve"]')
+    expect(eve_row).to_contain_text("Eve: settled: Eve pays the box 1.5 points")
+    expect(eve_row).to_have_class(re.compile("cube-dealt"))
+    state = table_state(app, table_id)
+    assert state.game.cubes["Eve"].status == "dealt"
+    assert money(state)[1]["Eve"] == -150 and money(state)[1]["Ann"] == 150
+
+    # A deal beyond the cube's value times a backgammon is refused with the reason.
+    tablet.locator(".deals-forms summary").click()
+    deal_form.get_by_label("Cube").select_option("Cy")
+    deal_form.get_by_label("Agreed amount").fill("4")
+    deal_form.get_by_role("button", name="Record the deal").click()
+    expect(tablet.locator(".live-error")).to_contain_text(
+        "Cy's cube is at 1: a deal is at most 3 points")
+    assert table_state(app, table_id).game.cubes["Cy"].is_live
+
+    # 3. The box doubles Cy and Dee (on the tablet); Cy answers for both from his phone.
+    tablet.reload()
+    for name in ("Cy", "Dee"):
+        tablet.locator(f'.cube-row[data-member="{name}"]').get_by_label("box doubles").check()
+    tablet.get_by_role("button", name="The box doubles the ticked cubes").click()
+    expect(tablet.locator('.cube-row[data-member="Dee"]')).to_have_class(re.compile("waiting"))
+    cy.reload()
+    dee.reload()
+    decision = cy.locator(f"#my-decision-{table_id}")
+    expect(decision).to_contain_text("Ann doubles you to 2.")
+    expect(decision).to_contain_text("Ann doubles Dee to 2: you decide for him.")
+    # Dee's own phone has nothing to answer: his decisions are Cy's.
+    expect(dee.locator(f"#my-decision-{table_id}")).to_have_count(0)
+    expect(dee.locator('.cube-row[data-member="Dee"]').get_by_role("button")).to_have_count(0)
+    for size, label in ((PHONE, "phone"), (TABLET, "tablet"), (TV, "tv")):
+        cy.set_viewport_size(size)
+        no_sideways_scroll(cy)
+        shoot(cy, f"deals-proxy-decision-{label}")
+    cy.set_viewport_size(PHONE)
+    decision.locator('li[data-cube="Dee"]').get_by_role("button", name="Take").click()
+    expect(decision).not_to_contain_text("you decide for him")
+    decision.locator('li[data-cube="Cy"]').get_by_role("button", name="Drop").click()
+    expect(decision).to_have_count(0)
+    state = table_state(app, table_id)
+    assert state.game.cubes["Dee"].value == 2 and state.game.cubes["Dee"].owner == "member"
+    assert state.game.cubes["Cy"].status == "dropped"
+    # The money stays the absent member's: Cy's drop is Cy's, Dee's cube is Dee's.
+    cents = money(state)[1]
+    assert cents["Cy"] == -100 and cents["Dee"] == 0
+
+    # 4. Every page shows the deal and the proxy: the tablet, Dee's phone, the big screen.
+    tablet.reload()
+    dee.reload()
+    for page in (tablet, dee):
+        expect(page.locator('.cube-row[data-member="Eve"]')).to_contain_text("settled")
+        expect(page.locator('.cube-row[data-member="Dee"] .proxy-badge')).to_have_text("Cy decides for Dee")
+    for size, label in ((PHONE, "phone"), (TABLET, "tablet"), (TV, "tv")):
+        tablet.set_viewport_size(size)
+        no_sideways_scroll(tablet)
+        tablet.locator(f"#table-cubes-{table_id}").scroll_into_view_if_needed()
+        shoot(tablet, f"deals-table-{label}")
+    tablet.set_viewport_size(TABLET)
+    tv = tablet.context.new_page()
+    tv.set_viewport_size(TV)
+    tv.goto(f"{base}/display/{night_id}")
+    expect(tv.locator(".dt-proxy")).to_have_text("Cy decides for him")
+    expect(tv.locator(".seat-line", has_text="Eve").locator(".cube-note")).to_have_text("settled")
+    shoot(tv, "deals-big-screen-tv")
+
+    # 5. The game ends: the proxy ends with it; the history keeps both.
+    tablet.reload()
+    tablet.get_by_role("button", name="Box wins single").click()
+    expect(tablet.locator(".deal-line")).to_contain_text("Eve: settled: Eve pays the box 1.5 points")
+    expect(tablet.locator(".proxy-line")).to_contain_text("Cy decides for Dee")
+    state = table_state(app, table_id)
+    assert state.game is None and state.games[-1].proxies == (("Dee", "Cy"),)
+
+    # 6. The score sheet says it too.
+    tablet.goto(f"{base}/nights/{night_id}/score-sheet")
+    expect(tablet.locator(".sheet-deals .deal-line")).to_have_text(
+        "Eve: settled: Eve pays the box 1.5 points")
+    expect(tablet.locator(".sheet-deals .proxy-line")).to_have_text("Cy decides for Dee")
+    for size, label in ((PHONE, "phone"), (TABLET, "tablet"), (TV, "tv")):
+        tablet.set_viewport_size(size)
+        tablet.locator(".sheet-deals").scroll_into_view_if_needed()
+        shoot(tablet, f"deals-score-sheet-{label}")
