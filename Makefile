@@ -11,10 +11,11 @@ run: venv  ## set up and start the app on http://127.0.0.1:5000
 	$(BIN)/flask --app app init-db
 	$(BIN)/flask --app app run --host $(HOST) --port $(PORT)
 
-# The whole suite on SQLite, then in the browser, then the non-browser suite again on a
+# ruff and mypy, then the whole suite on SQLite, then in the browser, then the non-browser suite again on a
 # throwaway PostgreSQL server (.ci/with-postgres: 127.0.0.1, a free port, removed afterwards).
-test: dev-venv system-deps  ## set up and run all the tests
-	$(BIN)/ruff check app.py chouette tests benchmarks
+test: system-deps dev-venv  ## set up and run all the tests
+	$(BIN)/ruff check app.py chouette tests benchmarks docs
+	$(BIN)/mypy  # chouette/, strict for the pure packages (pyproject.toml)
 	$(BIN)/python -m pytest -m "not browser and not postgres_only"
 	$(BIN)/python -m pytest -m browser
 	bash .ci/with-postgres $(BIN)/python -m pytest -m "not browser and not sqlite_only"
@@ -22,15 +23,15 @@ test: dev-venv system-deps  ## set up and run all the tests
 test-sqlite: dev-venv
 	$(BIN)/python -m pytest -m "not browser and not postgres_only"
 
-test-browser: dev-venv system-deps
+test-browser: system-deps dev-venv
 	$(BIN)/python -m pytest -m browser
 
-test-postgres: dev-venv system-deps
+test-postgres: system-deps dev-venv
 	bash .ci/with-postgres $(BIN)/python -m pytest -m "not browser and not sqlite_only"
 
 # Production: gunicorn, 2 workers (more on a bigger machine), on 127.0.0.1 behind a proxy.
 WORKERS ?= 2
-serve: venv  ## the app under gunicorn (see README: Deploy, back up and restore)
+serve: venv  ## the app under gunicorn (see docs/deployment.md)
 	$(BIN)/flask --app app init-db
 	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) 'app:create_app()'  # settings: gunicorn.conf.py
 
@@ -39,7 +40,7 @@ load: dev-venv  ## a simulated club night against gunicorn on 127.0.0.1 (about a
 
 # Push under a festival's load (20 tables, 160 phones, 10 screens; then 100 idle screens), on
 # SQLite, then on PostgreSQL with two app nodes (a throwaway server): about 6 minutes.
-push: dev-venv system-deps  ## push delay, command latency and idle cost against gunicorn on 127.0.0.1
+push: system-deps dev-venv  ## push delay, command latency and idle cost against gunicorn on 127.0.0.1
 	$(BIN)/python benchmarks/push.py
 	bash .ci/with-postgres $(BIN)/python benchmarks/push.py --postgres
 
@@ -48,7 +49,7 @@ push: dev-venv system-deps  ## push delay, command latency and idle cost against
 import: dev-venv  ## import time of big logs, and the other table's latency meanwhile, against gunicorn on 127.0.0.1
 	$(BIN)/python benchmarks/import.py
 
-bench: dev-venv  ## print the speed figures recorded in the README
+bench: dev-venv  ## print the speed figures recorded in docs/speed.md
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/table.py
 	$(BIN)/python benchmarks/ledger.py
@@ -64,21 +65,22 @@ translations: dev-venv
 	$(BIN)/pybabel compile -d chouette/translations
 
 lint: dev-venv
-	$(BIN)/ruff check app.py chouette tests benchmarks
+	$(BIN)/ruff check app.py chouette tests benchmarks docs
+	$(BIN)/mypy
 
-# Debian packages the project needs: venv support, and for the tests chromium and postgresql.
+# Debian packages the project needs: make, venv support, and for the tests chromium and postgresql.
 system-deps:
 	@bash .ci/system-deps
 
-$(BIN)/python:
-	@$(PYTHON) -m venv $(VENV) || { bash .ci/system-deps venv && $(PYTHON) -m venv $(VENV); }
-
+# .ci/venv makes the virtualenv, or makes it anew when a half-made one has no working pip.
 venv: $(VENV)/.runtime
-$(VENV)/.runtime: requirements.txt | $(BIN)/python
-	$(BIN)/pip install -q -r requirements.txt
+$(VENV)/.runtime: requirements.txt
+	@bash .ci/venv $(PYTHON) $(VENV)
+	$(BIN)/python -m pip install -q -r requirements.txt
 	touch $@
 
 dev-venv: $(VENV)/.dev
-$(VENV)/.dev: requirements.txt requirements-dev.txt | $(BIN)/python
-	$(BIN)/pip install -q -r requirements-dev.txt
+$(VENV)/.dev: requirements.txt requirements-dev.txt
+	@bash .ci/venv $(PYTHON) $(VENV)
+	$(BIN)/python -m pip install -q -r requirements-dev.txt
 	touch $(VENV)/.runtime $@

@@ -115,7 +115,7 @@ def main() -> None:
             gnubg.findbestmoves(board, cube, context, roll)
 
     rate, rate_wall = _rate(theirs, mix, args.seconds)
-    agree = sum(len(gnubg.findbestmoves(b, cube, context, r)) == len(legal_moves(p, r)) for (b, r), (p, _r) in zip(boards, mix))
+    agree = sum(len(gnubg.findbestmoves(b, cube, context, r)) == len(legal_moves(p, r)) for (b, r), (p, _r) in zip(boards, mix, strict=False))
     print(f"gnubg.findbestmoves: {rate:,.0f} enumerations/s CPU ({rate_wall:,.0f}/s wall); ratio ours/gnubg = {ours / rate:.2f}")
     print(f"play counts agree on {agree}/{len(mix)} position-rolls")
 

@@ -84,8 +84,8 @@ def prepare(database: Path) -> tuple[Any, int]:
     """The club: an organizer, a player, another night whose table is being played; returns
     (the app, the other table's id)."""
     from app import create_app
-    from chouette import commands, services
     from chouette.extensions import db
+    from chouette.services import commands, members, nights, tables
     from chouette.table import new_table
     from chouette.table.simulate import random_night
 
@@ -94,15 +94,15 @@ def prepare(database: Path) -> tuple[Any, int]:
     result = app.test_cli_runner().invoke(args=["init-db"])
     assert result.exit_code == 0, result.output
     with app.app_context():
-        organizer = services.create_member(name="Olga", username="olga", password=PASSWORD,
+        organizer = members.create_member(name="Olga", username="olga", password=PASSWORD,
                                            role="organizer")
-        services.create_member(name="Pia", username="pia", password=PASSWORD, role="player")
-        night = services.open_night(name="Tonight", on=dt.date(2026, 11, 24), currency="EUR",
+        members.create_member(name="Pia", username="pia", password=PASSWORD, role="player")
+        night = nights.open_night(name="Tonight", on=dt.date(2026, 11, 24), currency="EUR",
                                     actor=organizer)
-        table = services.create_table(night.id, name="Other", settings=SETTINGS, actor=organizer)
+        table = tables.create_table(night.id, name="Other", settings=SETTINGS, actor=organizer)
         rng = random.Random(SEED + 1)
         state, events = random_night(SETTINGS, NAMES, 20, rng.choice, lambda: rng.randint(1, 6))
-        services.append_events(table.id, 0, events, organizer,
+        tables.append_events(table.id, 0, events, organizer,
                                commands.ledger_changes(new_table(SETTINGS), state),
                                commands.log_snapshots(SETTINGS, events))
         table_id = table.id
@@ -151,8 +151,8 @@ def phone(url: str, table_id: int, stop: threading.Event, record: Latencies) -> 
 
 def tablet(app: Any, url: str, table_id: int, stop: threading.Event, record: Latencies) -> None:
     """The other table's organizer: a legal command every ``COMMAND_EVERY`` s."""
-    from chouette import commands
     from chouette.extensions import db, read_only
+    from chouette.services import commands
     from tests.production.helpers import next_command
 
     rng = random.Random(SEED + 2)

@@ -59,8 +59,8 @@ EXPECTED = {
 def prepare(database: Path):
     """Build the night; return (app, night id, table ids, organizer username, player usernames)."""
     from app import create_app
-    from chouette import commands, services
     from chouette.extensions import db
+    from chouette.services import commands, members, nights, tables
     from chouette.table import new_table
     from chouette.table.simulate import random_night
 
@@ -69,17 +69,17 @@ def prepare(database: Path):
     result = app.test_cli_runner().invoke(args=["init-db"])
     assert result.exit_code == 0, result.output
     with app.app_context():
-        organizer = services.create_member(name="Olga", username="olga", password=PASSWORD, role="organizer")
-        players = [services.create_member(name=f"Player {n:02d}", username=f"player{n:02d}",
+        organizer = members.create_member(name="Olga", username="olga", password=PASSWORD, role="organizer")
+        players = [members.create_member(name=f"Player {n:02d}", username=f"player{n:02d}",
                                           password=PASSWORD, role="player") for n in range(PHONES)]
-        night = services.open_night(name="Load night", on=dt.date(2026, 11, 21), currency="EUR", actor=organizer)
+        night = nights.open_night(name="Load night", on=dt.date(2026, 11, 21), currency="EUR", actor=organizer)
         table_ids = []
         for number in range(TABLES):
-            table = services.create_table(night.id, name=f"Table {number + 1}", settings=SETTINGS, actor=organizer)
+            table = tables.create_table(night.id, name=f"Table {number + 1}", settings=SETTINGS, actor=organizer)
             names = [p.name for p in players[number * SEATED:(number + 1) * SEATED]]
             rng = random.Random(20261121 + number)
             state, events = random_night(SETTINGS, names, GAMES, rng.choice, lambda rng=rng: rng.randint(1, 6))
-            services.append_events(table.id, 0, events, organizer, commands.ledger_changes(new_table(table.settings), state),
+            tables.append_events(table.id, 0, events, organizer, commands.ledger_changes(new_table(table.settings), state),
                                    commands.log_snapshots(table.settings, events))
             table_ids.append(table.id)
         usernames = [p.username for p in players]
@@ -142,8 +142,8 @@ def _post(client: Client, path: str, form: dict):
 def organizer(app, url: str, username: str, table_id: int, stop: threading.Event, recorder: Recorder,
               seed: int, ready: threading.Barrier) -> None:
     """A tablet running one table: a legal command every 2-4 s."""
-    from chouette import commands
     from chouette.extensions import db, read_only
+    from chouette.services import commands
     from tests.production.helpers import next_command
 
     rng = random.Random(seed)

@@ -36,9 +36,9 @@ from sqlalchemy import delete, select
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 from app import create_app
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableFactsRow
+from chouette.services import commands, stored_facts, tables
 from chouette.table import fold, new_table
 from chouette.table.actions import legal_actions
 from chouette.table.simulate import random_night
@@ -58,12 +58,12 @@ def build(nights: int, games: int, board_tables: int, seed: int) -> int:
         for table_number in (1, 2):
             board = board_tables > 0
             board_tables -= board
-            settings = {**services.TABLE_DEFAULTS, "beavers": True, "jacoby": True}
+            settings = {**tables.TABLE_DEFAULTS, "beavers": True, "jacoby": True}
             table = gen_table(night, name=f"Table {table_number}", settings=settings)
             state, events = random_night(settings, NAMES, games, rng.choice,
                                          lambda: rng.randint(1, 6), board=board)
             rows = commands.ledger_changes(new_table(settings), fold(settings, events))
-            services.append_events(table.id, 0, events, organizer, rows,
+            tables.append_events(table.id, 0, events, organizer, rows,
                                    commands.log_snapshots(settings, events))
             total += sum(1 for g in state.games if not g.voided)
     db.session.commit()
@@ -85,7 +85,7 @@ def measure(client, runs: int, cold: bool, stored: bool = True, moved: int | Non
             db.session.execute(delete(TableFactsRow))
             db.session.commit()
         if cold:
-            services.clear_player_cache()
+            stored_facts.clear_player_cache()
             commands.clear_cache()
         start = time.perf_counter()
         response = client.get("/players/Ann")

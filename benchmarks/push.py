@@ -5,7 +5,7 @@ Prints figures; asserts nothing. Run: .venv/bin/python benchmarks/push.py [--sec
 ``bash .ci/with-postgres .venv/bin/python benchmarks/push.py --postgres``. Bounded in time;
 127.0.0.1 only; the servers and the database are temporary.
 
-gunicorn runs as the README deploys it: ``gunicorn 'app:create_app()'`` from the repository's
+gunicorn runs as docs/deployment.md deploys it: ``gunicorn 'app:create_app()'`` from the repository's
 root, so with ``gunicorn.conf.py`` (gthread, 2 workers x 200 threads). The night: one open
 night, 20 multi-cube tables of 8 players, each with a history of 20 games (seeded). Then, at
 once, for ``--seconds``:
@@ -52,6 +52,7 @@ from __future__ import annotations
 
 import argparse
 import bisect
+import contextlib
 import datetime as dt
 import html
 import http.client
@@ -110,8 +111,8 @@ def _summary(values: list[float]) -> str:
 def prepare(url: str) -> tuple[Any, int, list[int], list[list[str]]]:
     """Build the night on ``url``; return (app, night id, table ids, usernames per table)."""
     from app import create_app
-    from chouette import commands, services
     from chouette.extensions import db
+    from chouette.services import commands, members, nights, tables
     from chouette.table import new_table
     from chouette.table.simulate import random_night
 
@@ -120,17 +121,17 @@ def prepare(url: str) -> tuple[Any, int, list[int], list[list[str]]]:
     result = app.test_cli_runner().invoke(args=["init-db"])
     assert result.exit_code == 0, result.output
     with app.app_context():
-        organizer = services.create_member(name="Olga", username="olga", password=PASSWORD, role="organizer")
-        night = services.open_night(name="Festival", on=dt.date(2026, 11, 21), currency="EUR", actor=organizer)
+        organizer = members.create_member(name="Olga", username="olga", password=PASSWORD, role="organizer")
+        night = nights.open_night(name="Festival", on=dt.date(2026, 11, 21), currency="EUR", actor=organizer)
         table_ids, seated = [], []
         for number in range(TABLES):
-            players = [services.create_member(name=f"Player {number:02d}-{n}", username=f"p{number:02d}{n}",
+            players = [members.create_member(name=f"Player {number:02d}-{n}", username=f"p{number:02d}{n}",
                                               password=PASSWORD, role="player") for n in range(SEATED)]
-            table = services.create_table(night.id, name=f"Table {number + 1}", settings=SETTINGS, actor=organizer)
+            table = tables.create_table(night.id, name=f"Table {number + 1}", settings=SETTINGS, actor=organizer)
             rng = random.Random(20261121 + number)
             state, events = random_night(SETTINGS, [p.name for p in players], GAMES, rng.choice,
                                          lambda rng=rng: rng.randint(1, 6))
-            services.append_events(table.id, 0, events, organizer,
+            tables.append_events(table.id, 0, events, organizer,
                                    commands.ledger_changes(new_table(table.settings), state),
                                    commands.log_snapshots(table.settings, events))
             table_ids.append(table.id)
@@ -212,10 +213,8 @@ class Device:
         self.stop.set()
         connection = self._connection
         if connection is not None and connection.sock is not None:
-            try:
+            with contextlib.suppress(OSError):
                 connection.sock.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
         with self._changed:
             self._changed.notify_all()
         for thread in self.threads:
@@ -331,8 +330,8 @@ def read_written(app: Any, commands: list[Command]) -> None:
 def organizer(app: Any, urls: list[str], username: str, table_id: int, stop: threading.Event,
               done: list[Command], errors: Errors, seed: int, ready: threading.Barrier) -> None:
     """A tablet running one table: a legal command every 2-4 s, to each node in turn."""
-    from chouette import commands
     from chouette.extensions import db, read_only
+    from chouette.services import commands
     from tests.production.helpers import next_command
 
     rng = random.Random(seed)

@@ -93,13 +93,14 @@ def cold_commands(tables: int = 40) -> dict[str, list[float]]:
     from sqlalchemy import delete
 
     from app import create_app
-    from chouette import commands, services
     from chouette.extensions import db
     from chouette.models import Member, TableSnapshot
+    from chouette.services import commands
+    from chouette.services import tables as tables_service
     from chouette.table import new_table
     from tests.factories import TEST_HASH, gen_member, gen_night, gen_table
 
-    settings = {**services.TABLE_DEFAULTS, **SETTINGS}
+    settings = {**tables_service.TABLE_DEFAULTS, **SETTINGS}
     state, events = night()
     rows = commands.ledger_changes(new_table(settings), fold(settings, events))
     snapshots = commands.log_snapshots(settings, events)
@@ -118,7 +119,7 @@ def cold_commands(tables: int = 40) -> dict[str, list[float]]:
             for label, stored in (("snapshot", True), ("no snapshot", False)):
                 table_ids = groups[label]
                 for table_id in table_ids:
-                    services.append_events(table_id, 0, events, None, rows, snapshots)
+                    tables_service.append_events(table_id, 0, events, None, rows, snapshots)
                 if not stored:
                     db.session.execute(delete(TableSnapshot).where(TableSnapshot.table_id.in_(table_ids)))
                     db.session.commit()

@@ -75,26 +75,27 @@ def prepare(database: Path) -> list[int]:
     subprocess.run([str(BIN / "flask"), "--app", "app", "init-db"], cwd=ROOT,
                    env=environment(database), check=True, capture_output=True, timeout=120)
     from app import create_app
-    from chouette import commands, services
     from chouette.extensions import db
+    from chouette.services import commands, members, nights
+    from chouette.services import tables as tables_service
     from chouette.table import new_table
     from chouette.table.simulate import random_night
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": SECRET_KEY})
     with app.app_context():
-        organizer = services.create_member(name="Olga", username=USERNAME, password=PASSWORD,
+        organizer = members.create_member(name="Olga", username=USERNAME, password=PASSWORD,
                                            role="organizer")
-        night = services.open_night(name="Benchmark night", on=dt.date(2026, 11, 21),
+        night = nights.open_night(name="Benchmark night", on=dt.date(2026, 11, 21),
                                     currency="EUR", actor=organizer)
         table_ids = []
         for number in range(1, TABLES + 1):
-            table = services.create_table(night.id, name=f"Table {number}", settings=SETTINGS,
+            table = tables_service.create_table(night.id, name=f"Table {number}", settings=SETTINGS,
                                           actor=organizer)
             rng = random.Random(20261121 + number)
             state, events = random_night(SETTINGS, NAMES, GAMES, rng.choice,
                                          lambda rng=rng: rng.randint(1, 6))
             rows = commands.ledger_changes(new_table(table.settings), state)
-            services.append_events(table.id, 0, events, organizer, rows,
+            tables_service.append_events(table.id, 0, events, organizer, rows,
                                    commands.log_snapshots(table.settings, events))
             table_ids.append(table.id)
         db.session.commit()
@@ -366,8 +367,8 @@ def form_of(event: dict[str, Any]) -> tuple[str, dict[str, Any]]:
 def current_state(database: Path, table_id: int) -> tuple[Any, int]:
     """The table's state and seq, folded here from the database."""
     from app import create_app
-    from chouette import commands
     from chouette.extensions import db
+    from chouette.services import commands
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": SECRET_KEY})
     with app.app_context():
@@ -461,13 +462,13 @@ def changed_fragment(port: int, master: int, database: Path, table_ids: list[int
 def in_process_latency(database: Path, table_ids: list[int], count: int) -> dict[str, Any]:
     """The fallback: ``commands.play`` timed in-process (no HTTP, no page)."""
     from app import create_app
-    from chouette import commands, services
     from chouette.extensions import db
+    from chouette.services import commands, members
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": SECRET_KEY})
     times = []
     with app.app_context():
-        organizer = services.list_members()[0]
+        organizer = members.list_members()[0]
         for number in range(count + 10):
             table_id = table_ids[number % len(table_ids)]
             played = commands.load_play(table_id)

@@ -1,4 +1,4 @@
-"""Flask commands: `flask --app app init-db`, `create-admin`, `replay FILE`, `record FILE`,
+"""Flask commands: `flask --app app init-db`, `create-admin`, `demo`, `replay FILE`, `record FILE`,
 `backup FILE`, `restore FILE`."""
 
 from __future__ import annotations
@@ -7,11 +7,12 @@ import click
 from flask import Flask, current_app
 from flask_migrate import upgrade
 
-from chouette import services
+from chouette.demo import DEMO_PASSWORD, DEMO_SEED, MEMBERS, DemoRefused, build_demo
 from chouette.extensions import MIGRATIONS_DIR
 from chouette.ops import backup_command, restore_command
 from chouette.record_command import record_command
 from chouette.replay import replay_command
+from chouette.services import base, members
 
 
 def upgrade_database() -> None:
@@ -39,7 +40,22 @@ def init_app(app: Flask) -> None:
     def create_admin(name: str, username: str, password: str) -> None:
         """Create an admin member (the first one, or another)."""
         try:
-            member = services.create_member(name=name, username=username, password=password, role="admin")
-        except services.ServiceError as error:
+            member = members.create_member(name=name, username=username, password=password, role="admin")
+        except base.ServiceError as error:
             raise click.ClickException(str(error)) from error
         click.echo(f"admin {member.username} created")
+
+    @app.cli.command("demo")
+    @click.option("--seed", default=DEMO_SEED, show_default=True, help="The seed of every die.")
+    def demo(seed: int) -> None:
+        """Build a seeded demo night (members, three tables, a decision waiting) into an empty
+        database, to try the app; a database that holds members is refused and left as it is."""
+        upgrade_database()
+        try:
+            built = build_demo(seed)
+        except DemoRefused as error:
+            raise click.ClickException(str(error)) from error
+        click.echo(f"demo night built: {len(MEMBERS)} members, tables {', '.join(built.tables)}")
+        click.echo(f"sign in as olga (organizer), ada (admin) or a player (ann, bob, cy, ...); "
+                   f"password {DEMO_PASSWORD}")
+        click.echo(f"waiting for an answer at /tables/{built.live_table}: {', '.join(built.waiting)}")

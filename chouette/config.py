@@ -185,6 +185,9 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     _check_money_settings(app)
     _check_privacy_settings(app)
+    if app.config.get("DICE_SEED") is not None and not app.config.get("TESTING"):
+        raise ValueError("DICE_SEED: seeded dice are for tests only (with TESTING); "
+                         "a club's dice are always drawn from the operating system")
 
 
 def _check_privacy_settings(app: Flask) -> None:

@@ -223,7 +223,7 @@ def restore_command(path: Path, yes: bool) -> None:
         restored = restore(path, database)
     except OpsError as error:
         raise click.ClickException(str(error)) from error
-    from chouette.commands import clear_cache
+    from chouette.services.commands import clear_cache
     from chouette.web.display import clear_cache as clear_display_cache
 
     # Folded states and drawn tables cached in this process belong to the old database.

@@ -24,6 +24,7 @@ cost the watcher's one query per tick, and their keep-alive comments.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import threading
@@ -277,7 +278,7 @@ class _Listener:
     def _connect(self) -> Any:
         if self._connection is None or self._connection.closed:
             raw = self._engine.raw_connection()
-            connection = raw.driver_connection
+            connection: Any = raw.driver_connection
             raw.detach()  # the watcher's for good: not given back to the pool
             connection.autocommit = True
             connection.execute(f"LISTEN {CHANNEL}")
@@ -316,7 +317,7 @@ class _Listener:
 def hub(app: Flask | None = None) -> Hub:
     """This process's hub for ``app`` (the current app by default)."""
     app = app or current_app._get_current_object()  # type: ignore[attr-defined]
-    return app.extensions["chouette_push"]  # type: ignore[no-any-return]
+    return app.extensions["chouette_push"]
 
 
 def _touches(session: Session) -> bool:
@@ -338,10 +339,8 @@ def _after_flush(session: Session, _context: Any) -> None:
 def _after_commit(session: Session) -> None:
     """Wake this process's watcher after a commit that wrote what the pages show."""
     if session.info.pop("chouette_push", False):
-        try:
+        with contextlib.suppress(RuntimeError, KeyError):  # no app (scripts, tests of the pure layers)
             hub().poke()
-        except (RuntimeError, KeyError):  # no app (scripts, tests of the pure layers)
-            pass
 
 
 def _after_rollback(session: Session) -> None:

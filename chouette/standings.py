@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
-from chouette.ledger.games import game_cents, game_points
+from chouette.ledger.games import Extras, Pairs, game_cents, game_points
 from chouette.table import GameRecord, TableState
 from chouette.table.game import settled_so_far
 from chouette.table.match_rules import match_of
@@ -30,7 +30,7 @@ class GameMoney:
     final: bool
 
 
-def _money(state: TableState, number: int, box: str, partner: str | None, pairs, extras,
+def _money(state: TableState, number: int, box: str, partner: str | None, pairs: Pairs, extras: Extras,
            stakes: dict[str, int] | None, final: bool, deals: DealTuples = ()) -> GameMoney:
     settings = state.settings_for(number)  # each game at the house rules it was played by
     return _priced(number, box, partner, tuple(pairs), tuple(extras),
@@ -39,9 +39,9 @@ def _money(state: TableState, number: int, box: str, partner: str | None, pairs,
 
 
 @lru_cache(maxsize=65536)
-def _priced(number: int, box: str, partner: str | None, pairs: tuple, extras: tuple,
-            stakes: tuple | None, share: int, stake_cents: int, final: bool,
-            deals: DealTuples = ()) -> GameMoney:
+def _priced(number: int, box: str, partner: str | None, pairs: tuple[tuple[str, int], ...],
+            extras: tuple[tuple[str, str, int], ...], stakes: tuple[tuple[str, int], ...] | None, share: int,
+            stake_cents: int, final: bool, deals: DealTuples = ()) -> GameMoney:
     """A game's points and cents, remembered: game records are immutable and every page of a
     table prices its whole night again. The answer is shared: callers only read it."""
     return GameMoney(
@@ -96,7 +96,7 @@ def _match_money(state: TableState, numbers: set[int] | None) -> list[GameMoney]
         if numbers is not None and record.number not in numbers:
             continue
         points = game_points(record.box, None, record.pairs)
-        cents = {player: 0 for player in points}
+        cents = dict.fromkeys(points, 0)
         if record.number == last:
             cents = {player: settings.stake_cents if value > 0 else -settings.stake_cents
                      for player, value in points.items()}
@@ -106,8 +106,8 @@ def _match_money(state: TableState, numbers: set[int] | None) -> list[GameMoney]
 
 def money(state: TableState) -> tuple[dict[str, int], dict[str, int]]:
     """Points and cents per player (everyone who ever joined), summing to zero."""
-    points = {p: 0 for p in state.players}
-    cents = {p: 0 for p in state.players}
+    points = dict.fromkeys(state.players, 0)
+    cents = dict.fromkeys(state.players, 0)
     for game in games_money(state):
         for player, value in game.points.items():
             points[player] = points.get(player, 0) + value

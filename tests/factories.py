@@ -13,9 +13,9 @@ from typing import Any
 
 from werkzeug.security import generate_password_hash
 
-from chouette import services
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, Night, TableEvent
+from chouette.services import tables
 
 #: Every generated member's password, and the fast hashing the tests use (production: scrypt).
 PASSWORD = "correct-horse-9"
@@ -66,7 +66,7 @@ def gen_table(night: Night | None = None, **overrides: Any) -> ChouetteTable:
     values: dict[str, Any] = {
         "night_id": night.id,
         "name": f"Table {next(_numbers)}",
-        "settings": dict(services.TABLE_DEFAULTS),
+        "settings": dict(tables.TABLE_DEFAULTS),
         "preset": "club-standard",
     }
     values.update(overrides)

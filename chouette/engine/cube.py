@@ -20,12 +20,19 @@ CubeResult(winner=1, points=2, dropped=True)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal
+from typing import Literal, Protocol
 
 from chouette.engine.errors import CubeError, Phrase
 
-if TYPE_CHECKING:
-    from chouette.engine.match import Match
+
+class MatchRules(Protocol):
+    """What the cube asks of a match (``chouette.engine.match.Match``), without importing it:
+    the match is built on the cube, not the other way round."""
+
+    def double_refusal(self, side: int, *, turn_number: int | None = None) -> str | None:
+        """Why the match forbids ``side`` to double now, or None if it allows it."""
+        ...
+
 
 OfferKind = Literal["double", "beaver", "raccoon"]
 OFFER_KINDS: tuple[OfferKind, ...] = ("double", "beaver", "raccoon")
@@ -200,7 +207,7 @@ class Cube:
         *,
         on_roll: int | None = None,
         rolled: bool = False,
-        match: Match | None = None,
+        match: MatchRules | None = None,
         turn_number: int | None = None,
     ) -> str | None:
         """Why ``side`` may not double now, or None if he may.
@@ -238,7 +245,7 @@ class Cube:
         *,
         on_roll: int | None = None,
         rolled: bool = False,
-        match: Match | None = None,
+        match: MatchRules | None = None,
         turn_number: int | None = None,
     ) -> bool:
         """Whether ``side`` may double now (see :meth:`double_refusal` for the arguments).
@@ -258,7 +265,7 @@ class Cube:
         *,
         on_roll: int | None = None,
         rolled: bool = False,
-        match: Match | None = None,
+        match: MatchRules | None = None,
         turn_number: int | None = None,
     ) -> Cube:
         """``side`` offers to double: the other side must take, drop or beaver.
@@ -345,7 +352,7 @@ class Cube:
         offer = self._check_answer(side, "drop")
         return CubeResult(winner=offer.side, points=self.value, dropped=True)
 
-    def beaver(self, side: int, *, allowed: bool = True, match: Match | None = None) -> Cube:
+    def beaver(self, side: int, *, allowed: bool = True, match: MatchRules | None = None) -> Cube:
         """``side``, just doubled, takes and at once redoubles, keeping the cube; the doubler
         must now take, drop or raccoon.
 
@@ -368,7 +375,7 @@ class Cube:
                             refused=refused, offer=self._describe_offer())
         return Cube(offer.value, side, Offer(side, 2 * offer.value, "beaver"), True)
 
-    def raccoon(self, side: int, *, allowed: bool = True, match: Match | None = None) -> Cube:
+    def raccoon(self, side: int, *, allowed: bool = True, match: MatchRules | None = None) -> Cube:
         """``side``, the original doubler, answers a beaver by taking and redoubling at once;
         the cube stays with the beaverer, who must take or drop.
 

@@ -57,9 +57,9 @@ class Refusal(ValueError):
     """
 
     def __init__(self, template: str | Phrase, /, **params: Any) -> None:
-        if type(template) is not str:
-            assert isinstance(template, Phrase)
-            template, params = template.template, {**template.params, **params}
+        if isinstance(template, Phrase):
+            phrase = template
+            template, params = phrase.template, {**phrase.params, **params}
         self.template = template
         self.params = params
         # The rules raise and catch refusals while probing for the legal actions: stay cheap.

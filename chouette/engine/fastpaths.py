@@ -14,10 +14,13 @@ from __future__ import annotations
 
 from bisect import insort
 from itertools import combinations
+from typing import Any
 
 from chouette.engine.position import BAR
 
 Steps = tuple[tuple[int, int, bool], ...]
+#: A doubles play: ``(die, opp_at, *sources)``, the points its steps leave (a lazy ``Move``).
+DoublePlay = tuple[Any, ...]
 
 # Base-16 digit per slot (0 = off .. 25 = bar), then one bit per point hit.
 W = tuple(1 << (4 * i) for i in range(26))
@@ -32,6 +35,15 @@ def pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> list[Steps
     the two families never meet once a pair that is really one checker's path (the lo checker
     leaving the hi landing point, or landing where the hi checker leaves) is left to the
     second family; so each resulting position is produced once and no duplicate check is needed.
+
+    The starting position and a 3-1 (the mover's 26 counts, the opponent's checkers by point):
+
+    >>> me, opp_at = [0] * 26, [0] * 26
+    >>> me[24], me[13], me[8], me[6] = 2, 5, 3, 5
+    >>> opp_at[1], opp_at[12], opp_at[17], opp_at[19] = 2, 5, 3, 5
+    >>> plays = pair_plays(me, opp_at, 3, 1)
+    >>> len(plays), ((8, 5, False), (6, 5, False)) in plays
+    (16, True)
     """
     hi_steps = [(p, p - hi, opp_at[p - hi] == 1) for p in range(24, hi, -1) if me[p] and opp_at[p - hi] < 2]
     lo_steps = [(r, r - lo, opp_at[r - lo] == 1) for r in range(24, lo, -1) if me[r] and opp_at[r - lo] < 2]
@@ -68,7 +80,7 @@ def pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> list[Steps
     return [(step,) for step in (hi_steps or lo_steps)]
 
 
-def double_plays(me: list[int], opp_at: list[int], die: int) -> list[tuple]:
+def double_plays(me: list[int], opp_at: list[int], die: int) -> list[DoublePlay]:
     """Doubles, nothing on the bar, four or more checkers outside home: the plays of all four dice.
 
     Returns ``(die, opp_at, *sources)`` per play (the points the four steps leave), or an empty
@@ -84,7 +96,7 @@ def double_plays(me: list[int], opp_at: list[int], die: int) -> list[tuple]:
     # movable[p]: the die can leave p (blocks never change during a play).
     movable = [p > die and opp_at[p - die] < 2 for p in range(26)]
     c1 = [p for p in range(die + 1, 25) if me[p] and movable[p]]
-    four: list[tuple] = []
+    four: list[DoublePlay] = []
     extend = four.extend
     append = four.append
     for i, p1 in enumerate(c1):
@@ -216,7 +228,7 @@ def late_pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int, outside:
     return plays or singles[hi] or singles[lo]
 
 
-def late_double_plays(me: list[int], opp_at: list[int], die: int, outside: int) -> list[tuple]:
+def late_double_plays(me: list[int], opp_at: list[int], die: int, outside: int) -> list[DoublePlay]:
     """Doubles, nothing on the bar, at most three checkers outside: bear-offs are possible.
 
     Returns ``(die, opp_at, *sources)`` per play, as many steps as can be played. Sources are
@@ -225,9 +237,9 @@ def late_double_plays(me: list[int], opp_at: list[int], die: int, outside: int) 
     where two multisets differ keeps different coefficients. So no duplicate check is needed,
     and hits need no tracking (a point hit stays open).
     """
-    found: list[list[tuple]] = [[], [], [], [], []]
+    found: list[list[DoublePlay]] = [[], [], [], [], []]
 
-    def search(cands: list[int], left: int, sources: tuple, outside: int) -> None:
+    def search(cands: list[int], left: int, sources: tuple[Any, ...], outside: int) -> None:
         top = 0 if outside else next((t for t in range(6, 0, -1) if me[t]), 0)
         extended = False
         for i, p in enumerate(cands):
@@ -259,7 +271,7 @@ def late_double_plays(me: list[int], opp_at: list[int], die: int, outside: int) 
     return found[4] or found[3] or found[2] or found[1]
 
 
-def bar_double_plays(me: list[int], opp_at: list[int], die: int) -> list[tuple]:
+def bar_double_plays(me: list[int], opp_at: list[int], die: int) -> list[DoublePlay]:
     """Doubles with checkers on the bar: enter (all four if need be), then play the rest anywhere.
 
     Returns ``(die, opp_at, *sources)`` per play, or an empty list when the whole roll cannot
@@ -278,9 +290,9 @@ def bar_double_plays(me: list[int], opp_at: list[int], die: int) -> list[tuple]:
     me[BAR] -= entering
     me[entry] += entering
     movable = [p > die and opp_at[p - die] < 2 for p in range(26)]
-    plays: list[tuple] = []
+    plays: list[DoublePlay] = []
 
-    def search(cands: list[int], sources: tuple, left: int) -> None:
+    def search(cands: list[int], sources: tuple[Any, ...], left: int) -> None:
         for i, p in enumerate(cands):
             if left == 1:
                 plays.append((*sources, p))

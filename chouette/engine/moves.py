@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 from itertools import pairwise
+from typing import Any
 
 from chouette.engine.errors import NotationError
 
@@ -46,7 +47,7 @@ class Move:
         self._steps: tuple[tuple[int, int, bool], ...] = steps if type(steps) is tuple else tuple(steps)
         self._paths: tuple[Path, ...]
         # From the doubles search: (die, opposing counts per mover's point, source points...).
-        self._lazy: tuple
+        self._lazy: tuple[Any, ...]
 
     @classmethod
     def parse(cls, text: str) -> Move:
@@ -149,7 +150,7 @@ class Move:
         return bool(self.steps)
 
 
-def lazy_double(lazy: tuple, _new: Callable[[type], Move] = object.__new__) -> Move:
+def lazy_double(lazy: tuple[Any, ...], _new: Callable[[type], Move] = object.__new__) -> Move:
     """A play of a double from the search: ``(die, opp_at, *sources)``; steps come on demand."""
     move = _new(Move)
     move._lazy = lazy
@@ -188,7 +189,7 @@ def _canonical(steps: tuple[tuple[int, int, bool], ...]) -> tuple[Path, ...]:
         flags = marks.setdefault(tuple(point for point, _hit in path), [False] * len(path))
         for i, (_point, hit) in enumerate(path):
             flags[i] = flags[i] or hit
-    shared = [tuple(zip(points, marks[points])) for points in (tuple(p for p, _h in path) for path in paths)]
+    shared = [tuple(zip(points, marks[points], strict=False)) for points in (tuple(p for p, _h in path) for path in paths)]
     # GNU Backgammon's order: highest start first, then the shortest path from that start.
     shared.sort(key=lambda path: [-point for point, _hit in path])
     return tuple(shared)

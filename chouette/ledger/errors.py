@@ -10,4 +10,9 @@ from chouette.engine.errors import Refusal
 
 
 class LedgerError(Refusal):
-    """Money the ledger refuses: a float or negative stake, a bad percent, unbalanced books..."""
+    """Money the ledger refuses: a float or negative stake, a bad percent, unbalanced books...
+
+    >>> error = LedgerError("a stake of {cents} cents is not positive", cents=-50)
+    >>> str(error), isinstance(error, ValueError), error.params
+    ('a stake of -50 cents is not positive', True, {'cents': -50})
+    """

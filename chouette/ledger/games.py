@@ -99,18 +99,18 @@ def game_cents(box: str, partner: str | None, pairs: Pairs, extras: Extras = (),
 
     if stakes is None:
         points = game_points(box, partner, pairs, extras, partner_percent)
-        totals = {p: points_to_cents(v, stake_cents) for p, v in points.items()}
-        _book_deals(totals, box, partner, deals, partner_percent, stake)
-        return totals
+        flat = {p: points_to_cents(v, stake_cents) for p, v in points.items()}
+        _book_deals(flat, box, partner, deals, partner_percent, stake)
+        return flat
 
     totals: dict[str, int] = {}
     box_side = 0
-    for member, points in pairs:
-        cents = points_to_cents(points, pair_stake_cents(stake(box), stake(member)))
+    for member, won in pairs:
+        cents = points_to_cents(won, pair_stake_cents(stake(box), stake(member)))
         _add(totals, member, cents)
         box_side -= cents
-    for giver, taker, points in extras:
-        cents = points_to_cents(points, pair_stake_cents(stake(giver), stake(taker)))
+    for giver, taker, won in extras:
+        cents = points_to_cents(won, pair_stake_cents(stake(giver), stake(taker)))
         _add(totals, taker, cents)
         _add(totals, giver, -cents)
     _book_box_side(totals, box, partner, box_side, partner_percent)

@@ -132,10 +132,10 @@ def _pair_opposites(values: Sequence[int]) -> tuple[list[tuple[int, ...]], list[
     where: dict[int, list[int]] = {}
     for index, value in enumerate(values):
         where.setdefault(value, []).append(index)
-    pairs = []
+    pairs: list[tuple[int, int]] = []
     for value in sorted(where):
         if value > 0 and -value in where:
-            pairs.extend(zip(where[value], where[-value]))
+            pairs.extend(zip(where[value], where[-value], strict=False))
     paired = {index for pair in pairs for index in pair}
     return [tuple(sorted(pair)) for pair in pairs], [
         i for i in range(len(values)) if i not in paired
@@ -173,10 +173,10 @@ def _take_small_groups(
             break
         if i in dead or j in dead:
             continue
-        for k, l in by_sum.get(-values[i] - values[j], ()):
-            if not {i, j} & {k, l} and k not in dead and l not in dead:
-                groups.append(tuple(sorted((i, j, k, l))))
-                dead.update((i, j, k, l))
+        for k, m in by_sum.get(-values[i] - values[j], ()):
+            if not {i, j} & {k, m} and k not in dead and m not in dead:
+                groups.append(tuple(sorted((i, j, k, m))))
+                dead.update((i, j, k, m))
                 break
     return groups, [index for index in rest if index not in dead]
 

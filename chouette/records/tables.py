@@ -92,9 +92,10 @@ def board_games(settings: Settings | Mapping[str, Any] | None,
         _note(current, event, state, game, on_roll, dice, single=single, automatic=automatic)
     found = []
     for record in final.games:
-        current = walk.get(record.number)
-        if record.mode != BOARD or record.voided or current is None:
+        looked = walk.get(record.number)
+        if record.mode != BOARD or record.voided or looked is None:
             continue
+        current = looked
         found.append(TableGame(record.number, record.box, team_name(record.captain),
                                _result(current, record.winner, record.kind, final.settings.jacoby)))
     return found

@@ -17,7 +17,7 @@ from chouette.models import ChouetteTable, Night, TableEvent
 from chouette.services.base import NotFound
 
 
-def _nights_query(night_id: int | None) -> Select[tuple[Night]]:
+def _nights_query(night_id: int | None) -> Select[Night]:
     """The open nights (most recent first), or the one night ``night_id`` whatever its state."""
     query = select(Night).order_by(Night.date.desc(), Night.id.desc())
     if night_id is None:

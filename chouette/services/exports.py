@@ -60,7 +60,7 @@ from chouette.services.base import ServiceError, _transaction
 from chouette.services.csv_cells import safe_writer
 from chouette.services.facts import table_facts
 from chouette.services.game_lines import LINES_VERSION, Lines, lines_of
-from chouette.services.nights import CURRENCY_RE, get_night
+from chouette.services.night_rows import CURRENCY_RE, get_night
 from chouette.services.sheet import SheetGame, line_words, table_games
 from chouette.services.stored_facts import FACTS_VERSION
 from chouette.services.tables import (
@@ -156,12 +156,12 @@ class TableSheet:
     @property
     def totals(self) -> dict[str, int]:
         """Each player's points over the whole table."""
-        return self.rows[-1].totals if self.rows else {p: 0 for p in self.players}
+        return self.rows[-1].totals if self.rows else dict.fromkeys(self.players, 0)
 
 
 def _state(table: ChouetteTable) -> TableState:
     """The table's folded state (through the commands' cache)."""
-    from chouette.commands import load_play
+    from chouette.services.commands import load_play
 
     return load_play(table.id).state
 
@@ -178,8 +178,8 @@ def table_sheet(table: ChouetteTable) -> TableSheet:
               for name in (game.box, game.partner, *game.members, *game.points) if name}
     players = [p for p in state.players if p in played]
     sheet = TableSheet(table, players, settings=state.initial_settings.to_dict())
-    running = {p: 0 for p in players}
-    cents = {p: 0 for p in players}
+    running = dict.fromkeys(players, 0)
+    cents = dict.fromkeys(players, 0)
     for game in games:
         for player, value in game.points.items():
             running[player] = running.get(player, 0) + value
@@ -484,7 +484,7 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
 
 def _refuse_closed_season(date: dt.date, currency: str) -> None:
     """Raise ImportRefused when the night's date is inside a closed season."""
-    from chouette.services.seasons import refuse_night_in_closed_season
+    from chouette.services.season_checks import refuse_night_in_closed_season
 
     try:
         refuse_night_in_closed_season(date, currency)

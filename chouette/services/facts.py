@@ -138,10 +138,7 @@ def _answerer(before: TableState, event: Mapping[str, Any]) -> _Pending | None:
         cube = game.cubes.get(target)
         offer = cube.cube.offer if cube else None
         return _Pending(target, answer, "member", game.number, offer.value if offer else 0, (target,))
-    if target == "team":
-        members = tuple(game.pending)
-    else:
-        members = (target,)
+    members = tuple(game.pending) if target == "team" else (target,)
     if not members or members[0] not in game.cubes:
         return None
     cube = game.cubes[members[0]]
@@ -245,10 +242,10 @@ def _fold_facts(state: TableState, kept: Sequence[Mapping[str, Any]], earlier: T
     for player, games in earlier.seats.items():
         seats[player].update(games)
     for record in state.games[finished:]:
-        for player in {record.box, record.partner, *(c.member for c in record.cubes)}:
-            found = _role(record, player) if player else None
-            if found is not None:
-                seats[player][record.number] = (*found, record.voided)
+        for name in {record.box, record.partner, *(c.member for c in record.cubes)}:
+            role = _role(record, name) if name else None
+            if name and role is not None:
+                seats[name][record.number] = (*role, record.voided)
     return TableFacts(decisions, state.settings.stake_cents, {p: g for p, g in seats.items() if g})
 
 

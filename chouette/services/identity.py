@@ -17,12 +17,12 @@
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from flask import g, has_app_context
 from flask_babel import gettext as _
-from sqlalchemy import event, func, select, text, update
+from sqlalchemy import delete, event, func, insert, select, text, update
 from sqlalchemy.orm import Session
 
 from chouette.controls import code_point, first_invisible, first_unfit_in_name
@@ -141,9 +141,9 @@ def seat_members_of(table_ids: Sequence[int]) -> dict[int, dict[str, int]]:
 def seat_members(table_id: int) -> dict[str, int]:
     """Seat name -> member id at one table (see ``seat_members_of``); remembered for the
     request, keyed by the table's last seq and the club's renames."""
-    from chouette.services.tables import last_seq
-
-    key = (table_id, last_seq(table_id), rename_generation())
+    last_seq = db.session.scalar(select(func.coalesce(func.max(TableEvent.seq), 0))
+                                 .where(TableEvent.table_id == table_id)) or 0
+    key = (table_id, last_seq, rename_generation())
     known: dict[tuple[int, int, int], dict[str, int]] = (
         g.setdefault("chouette_seat_members", {}) if has_app_context() else {})
     if key not in known:
@@ -226,17 +226,21 @@ def relabel(event: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any
 # --------------------------------------------------------------------------- one open table
 
 
-def open_table_of(member_id: int, *, besides: int | None = None) -> ChouetteTable | None:
-    """An open night's table (other than ``besides``) where ``member_id`` sits now."""
-    from chouette.commands import load_play
+#: A table's state by its id (``commands.load_play(...).state``): passed in by the callers,
+#: which sit above this module (the commands fold tables; identity only reads who sits where).
+StateOf = Callable[[int], Any]
 
+
+def open_table_of(member_id: int, state_of: StateOf, *, besides: int | None = None
+                  ) -> ChouetteTable | None:
+    """An open night's table (other than ``besides``) where ``member_id`` sits now."""
     query = (select(ChouetteTable.id).join(Night, Night.id == ChouetteTable.night_id)
              .where(Night.closed_at.is_(None)).order_by(ChouetteTable.id))
     table_ids = [table_id for table_id in db.session.scalars(query) if table_id != besides]
     seats = seat_members_of(table_ids)
     for table_id in table_ids:
         name = next((n for n, owner in seats[table_id].items() if owner == member_id), None)
-        if name is not None and load_play(table_id).state.is_seated(name):
+        if name is not None and state_of(table_id).is_seated(name):
             return db.session.get(ChouetteTable, table_id)
     return None
 
@@ -252,7 +256,8 @@ def _lock_member_seat(member_id: int) -> None:
                        {"key": int.from_bytes(digest[:8], "big", signed=True)})
 
 
-def resolve_join(table: ChouetteTable | None, event: Mapping[str, Any]) -> dict[str, Any]:
+def resolve_join(table: ChouetteTable | None, event: Mapping[str, Any], state_of: StateOf
+                 ) -> dict[str, Any]:
     """A join as it is written: a typed name that is a member's (by key, or a name he had)
     seats that member, under his name and with his id; any other name is a guest's, checked
     for invisible characters. An id sent with the event is never trusted. ``table``: the table
@@ -269,7 +274,7 @@ def resolve_join(table: ChouetteTable | None, event: Mapping[str, Any]) -> dict[
     if member is None:
         return out
     _lock_member_seat(member.id)
-    elsewhere = open_table_of(member.id, besides=table.id if table is not None else None)
+    elsewhere = open_table_of(member.id, state_of, besides=table.id if table is not None else None)
     if elsewhere is not None:
         raise ServiceError(_("%(name)s already sits at the table %(table)s of %(night)s: one "
                              "person plays at one open table at a time (he leaves it first).",
@@ -295,8 +300,8 @@ def rewrite_history(member: Member, old_name: str) -> list[int]:
     tables = tables_of(member.id)
     if tables:
         # Caches of the logs folded under the old labels: dropping them changes no answer.
-        db.session.execute(TableFactsRow.__table__.delete().where(TableFactsRow.table_id.in_(tables)))
-        db.session.execute(TableSnapshot.__table__.delete().where(TableSnapshot.table_id.in_(tables)))
+        db.session.execute(delete(TableFactsRow).where(TableFactsRow.table_id.in_(tables)))
+        db.session.execute(delete(TableSnapshot).where(TableSnapshot.table_id.in_(tables)))
     return tables
 
 
@@ -313,15 +318,13 @@ def _join_rows_all() -> list[tuple[int, int, Mapping[str, Any]]]:
     return [(table_id, seq, payload or {}) for table_id, seq, payload in db.session.execute(query)]
 
 
-def refuse_rename_clash(member: Member, new_name: str) -> None:
+def refuse_rename_clash(member: Member, new_name: str, state_of: StateOf) -> None:
     """Raise ServiceError when ``new_name`` is already another player's seat at a table where
     ``member`` sits (a guest of that name): the two would become one at that table."""
-    from chouette.commands import load_play
-
     key = name_key(new_name)
     for table_id in tables_of(member.id):
         seats = seat_members(table_id)
-        for name in load_play(table_id).state.players:
+        for name in state_of(table_id).players:
             if name_key(name) == key and seats.get(name) != member.id:
                 table = db.session.get(ChouetteTable, table_id)
                 raise ServiceError(_("%(name)s is already a player at the table %(table)s where "
@@ -404,4 +407,4 @@ def _claim_guest_history(session: Session, _context: Any) -> None:
     known = set(connection.execute(select(SeatMember.table_id, SeatMember.seq)).all())
     rows = [{"table_id": t, "seq": s, "member_id": m} for t, s, m in claimed if (t, s) not in known]
     if rows:
-        connection.execute(SeatMember.__table__.insert(), rows)
+        connection.execute(insert(SeatMember), rows)

@@ -23,8 +23,9 @@ from chouette.models import (
     LedgerEntry,
     Night,
 )
+from chouette.services.commands import load_play
 from chouette.services.game_lines import Lines, lines_of, store_lines, stored_lines
-from chouette.services.nights import get_night
+from chouette.services.night_rows import get_night
 
 Key = tuple[int, int, str]  # (table id, game number, player)
 
@@ -148,7 +149,6 @@ def _table_games(tables: Sequence[ChouetteTable]
     """Every game of the tables, from their stored game lines (``game_lines``): no log is
     folded, except for a table whose lines are behind its log; and the lines folded here,
     for ``store_lines`` once the page is read."""
-    from chouette.commands import load_play
 
     stored, stale = stored_lines(tables)
     folded: dict[int, tuple[int, dict[str, Any], Lines]] = {}

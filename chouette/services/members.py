@@ -21,7 +21,7 @@ from chouette.models import (
     MemberSession,
     utcnow,
 )
-from chouette.services import identity
+from chouette.services import commands, identity
 from chouette.services.base import (
     AlreadySetUp,
     LoginRefused,
@@ -127,8 +127,7 @@ def create_member(
 ) -> Member:
     """Add a member. Raises ServiceError when a field is unusable or the username is taken."""
     with _transaction():
-        member = _add_member(name, username, password, role, locale)
-    return member
+        return _add_member(name, username, password, role, locale)
 
 
 def create_first_admin(*, name: str, username: str, password: str) -> Member:
@@ -145,8 +144,7 @@ def create_first_admin(*, name: str, username: str, password: str) -> Member:
             db.session.execute(text("LOCK TABLE member IN SHARE ROW EXCLUSIVE MODE"))
         if not needs_setup():
             raise AlreadySetUp(_("The club is already set up: please sign in."))
-        member = _add_member(name, username, password, "admin", None)
-    return member
+        return _add_member(name, username, password, "admin", None)
 
 
 def update_member(
@@ -185,7 +183,8 @@ def update_member(
             member.session_epoch += 1
             _end_sessions_of(member.id)
         if name != old_name:
-            identity.refuse_rename_clash(member, name)
+            identity.refuse_rename_clash(member, name,
+                                         lambda table_id: commands.load_play(table_id).state)
             member.name = name
             db.session.flush()
             identity.rewrite_history(member, old_name)
@@ -193,7 +192,7 @@ def update_member(
         member.locale = locale
         member.active = active
     if name != old_name:
-        from chouette.commands import clear_cache
+        from chouette.services.commands import clear_cache
 
         clear_cache()  # this process's folded states; the others see the rename generation move
     return member

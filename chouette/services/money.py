@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import exists, func, or_, select
+from sqlalchemy import func, or_, select
 
 from chouette.extensions import db
 from chouette.ledger import Transfer, settle_up, settle_up_after
@@ -45,7 +45,14 @@ from chouette.models import (
 )
 from chouette.services.base import ServiceError, _transaction
 from chouette.services.ledger import _format, night_balances
-from chouette.services.nights import get_night
+from chouette.services.night_rows import get_night
+from chouette.services.season_checks import (
+    _locked_season,
+    _standing,
+    check_night_payment,
+    check_night_undo,
+    season_payments,
+)
 
 #: Methods that move money (an IOU does not).
 MONEY_METHODS = ("cash", "transfer")
@@ -67,11 +74,6 @@ class Iou:
     payee: str
     cents: int
     season_id: int | None = None
-
-
-def _standing() -> Any:
-    """The condition of a payment that was not taken back."""
-    return ~exists().where(PaymentVoid.payment_id == Payment.id)
 
 
 def night_payments(night_id: int) -> list[Payment]:
@@ -191,7 +193,6 @@ def record_payment(night_id: int, *, payer: str, payee: str, cents: int, method:
         if amount > owed:
             raise ServiceError(_("%(payee)s is owed only %(amount)s on this night.",
                                  payee=payee, amount=_format(owed, night.currency)))
-        from chouette.services.seasons import check_night_payment
 
         check_night_payment(night)
         payment = Payment(night_id=night.id, payer=payer, payee=payee, cents=amount,
@@ -214,7 +215,6 @@ def pay_iou(night_id: int | None, *, payer: str, payee: str, cents: int, method:
     amount = _check_payment(payer, payee, cents, method, MONEY_METHODS)
     with _transaction():
         if night_id is None:
-            from chouette.services.seasons import _locked_season, season_payments
 
             season = _locked_season(season_id or 0)
             place, currency = {"season_id": season.id}, season.currency
@@ -244,7 +244,6 @@ def undo_last_payment(night_id: int, *, actor: Member) -> list[Payment]:
     by mistake; returns what was taken back. Nothing is deleted: a PaymentVoid row cancels
     each payment. Raises NotFound, ServiceError (nothing to undo; its season closed, unless
     it was an IOU paid off, which changes no balance)."""
-    from chouette.services.seasons import check_night_undo
 
     with _transaction():
         night = _locked_night(night_id)

@@ -9,7 +9,6 @@ table takes it shared (``lock_night``), so no command lands after the close.
 from __future__ import annotations
 
 import datetime as dt
-import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -25,7 +24,11 @@ from chouette.models import (
     TableFactsRow,
     utcnow,
 )
-from chouette.services.base import NightClosed, NotFound, ServiceError, _transaction
+from chouette.services.base import NightClosed, ServiceError, _transaction
+from chouette.services.commands import load_play
+from chouette.services.night_rows import CURRENCY_RE, get_night, lock_night
+from chouette.services.season_checks import _locked_season, refuse_night_in_closed_season, season_of
+from chouette.services.stored_facts import store_night_facts
 
 #: The longest reason for reopening a night.
 MAX_REOPEN_REASON = 200
@@ -61,9 +64,6 @@ class GamesInProgress(ServiceError):
 
 # --------------------------------------------------------------------------- nights
 
-CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
-
-
 def list_nights() -> list[Night]:
     """Every night, the most recent first."""
     return list(db.session.scalars(select(Night).order_by(Night.date.desc(), Night.id.desc())))
@@ -73,28 +73,6 @@ def open_nights() -> list[Night]:
     """The nights not closed yet, the most recent first."""
     query = select(Night).where(Night.closed_at.is_(None)).order_by(Night.date.desc(), Night.id.desc())
     return list(db.session.scalars(query))
-
-
-def get_night(night_id: int) -> Night:
-    """The night with this id. Raises NotFound."""
-    night = db.session.get(Night, night_id)
-    if night is None:
-        raise NotFound(_("No such night."))
-    return night
-
-
-def lock_night(night_id: int, *, exclusive: bool) -> Night:
-    """The night, read afresh with its row locked until the transaction ends: ``exclusive``
-    to close or reopen it (``SELECT ... FOR UPDATE``), shared by the commands that need it
-    open (``FOR SHARE``: they do not wait for each other, only for a close). SQLite's writing
-    transactions hold the whole database's lock from their start (``BEGIN IMMEDIATE``) and
-    need no row lock. Raises NotFound."""
-    query = (select(Night).where(Night.id == night_id).with_for_update(read=not exclusive)
-             .execution_options(populate_existing=True))
-    night = db.session.scalar(query)
-    if night is None:
-        raise NotFound(_("No such night."))
-    return night
 
 
 def may_close_night(member: Any, night: Night) -> bool:
@@ -133,7 +111,6 @@ def _pending(game: Any) -> str:
 
 def games_in_progress(night_id: int) -> list[GameInProgress]:
     """The games started and not finished at the night's tables, with what each waits for."""
-    from chouette.commands import load_play
 
     found = []
     tables = db.session.scalars(select(ChouetteTable).where(ChouetteTable.night_id == night_id)
@@ -157,7 +134,6 @@ def open_night(*, name: str, on: dt.date, currency: str = "EUR", actor: Member) 
         raise ServiceError(_("A night needs a name (at most 80 characters)."))
     if not CURRENCY_RE.match(currency):
         raise ServiceError(_("A currency is a three-letter code such as EUR."))
-    from chouette.services.seasons import refuse_night_in_closed_season
 
     refuse_night_in_closed_season(on, currency)
     with _transaction():
@@ -176,7 +152,6 @@ def close_night(night_id: int, *, actor: Member, confirm_games: bool = False) ->
     ever folds this night's logs.
     Raises NotFound, NotYourNight, NightClosed, GamesInProgress.
     """
-    from chouette.services.stored_facts import store_night_facts
 
     with _transaction():
         night = lock_night(night_id, exclusive=True)
@@ -200,7 +175,6 @@ def reopen_night(night_id: int, *, actor: Member, reason: str) -> NightReopening
 
     Raises NotFound, NotYourNight, ServiceError (no reason, the night open, its season closed).
     """
-    from chouette.services.seasons import season_of
 
     if not may_reopen_night(actor):
         raise NotYourNight(_("Only an admin reopens a night."))
@@ -213,7 +187,6 @@ def reopen_night(night_id: int, *, actor: Member, reason: str) -> NightReopening
         if season is not None:
             # Locked before the night, as closing the season does: it waits, then sees the
             # night open (and refuses to close).
-            from chouette.services.seasons import _locked_season
 
             season = _locked_season(season.id)
             if not season.is_open:

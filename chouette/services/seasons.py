@@ -40,17 +40,26 @@ from chouette.models import (
     Season,
     utcnow,
 )
-from chouette.services.base import NotFound, ServiceError, _transaction
+from chouette.services.base import ServiceError, _transaction
 from chouette.services.csv_cells import safe_writer
 from chouette.services.ledger import _format
 from chouette.services.money import (
     Iou,
     _check_payment,
     _ious,
-    _standing,
+    outstanding_ious,
     void_latest,
 )
-from chouette.services.nights import CURRENCY_RE
+from chouette.services.night_rows import CURRENCY_RE
+from chouette.services.season_checks import (
+    _check_undo,
+    _locked_season,
+    _moved,
+    _refuse_closed,
+    _standing,
+    get_season,
+    season_payments,
+)
 
 # --------------------------------------------------------------------------- seasons
 
@@ -58,26 +67,6 @@ from chouette.services.nights import CURRENCY_RE
 def list_seasons() -> list[Season]:
     """Every season, the most recent first."""
     return list(db.session.scalars(select(Season).order_by(Season.first_date.desc(), Season.id.desc())))
-
-
-def get_season(season_id: int) -> Season:
-    """The season with this id. Raises NotFound."""
-    season = db.session.get(Season, season_id)
-    if season is None:
-        raise NotFound(_("No such season."))
-    return season
-
-
-def season_of(night: Night) -> Season | None:
-    """The season the night belongs to (its date in the range, the same currency), if any."""
-    return _season_on(night.date, night.currency)
-
-
-def _season_on(on: dt.date, currency: str) -> Season | None:
-    """The season of ``currency`` whose range holds ``on``, if any."""
-    query = select(Season).where(Season.currency == currency, Season.first_date <= on,
-                                 Season.last_date >= on)
-    return db.session.scalars(query).first()
 
 
 def season_nights(season: Season) -> list[Night]:
@@ -131,17 +120,6 @@ def create_season(*, name: str, first: dt.date, last: dt.date, currency: str, ac
                         created_by_id=actor.id)
         db.session.add(season)
     return season
-
-
-def refuse_night_in_closed_season(on: dt.date, currency: str) -> None:
-    """Refuse a new night (opened or imported) inside a closed season: its standings are final.
-
-    Raises ServiceError.
-    """
-    season = _season_on(on, currency.strip().upper())
-    if season is not None and not season.is_open:
-        raise ServiceError(_("The season %(season)s is closed: no night can be added to it.",
-                             season=season.name))
 
 
 # --------------------------------------------------------------------------- the season's money
@@ -210,13 +188,6 @@ class SeasonSettleUp:
         return [night for night in self.nights if night.is_open]
 
 
-def season_payments(season_id: int) -> list[Payment]:
-    """The payments recorded at the season and not taken back, oldest first."""
-    query = (select(Payment).where(Payment.season_id == season_id, _standing())
-             .order_by(Payment.at, Payment.id))
-    return list(db.session.scalars(query))
-
-
 def _nights_payments(night_ids: list[int]) -> list[Payment]:
     """The standing payments recorded on these nights, oldest first."""
     if not night_ids:
@@ -265,7 +236,7 @@ def season_settle_up(season_id: int) -> SeasonSettleUp:
     """The season's page: nights, standings, payments, IOUs, and its settle-up (a plan that
     holds: made from what was open before the season's own payments, each applied to it; see
     docs/settle-up.md). Raises NotFound."""
-    from chouette.services.money import _moves, outstanding_ious
+    from chouette.services.money import _moves
 
     season = get_season(season_id)
     nights = season_nights(season)
@@ -289,20 +260,6 @@ def _made_on(iou: Iou) -> dt.date:
     if iou.season_id is not None:
         return get_season(iou.season_id).last_date
     return db.session.get(Night, iou.night_id).date  # type: ignore[union-attr]
-
-
-def _locked_season(season_id: int) -> Season:
-    """The season, locked for this transaction: payments and closing are read-check-write, and
-    two clerks ticking the same transfer at once must record it once (see ``_locked_night``)."""
-    db.session.execute(select(Season.id).where(Season.id == season_id).with_for_update())
-    return get_season(season_id)
-
-
-def _refuse_closed(season: Season) -> None:
-    """Refuse a change to a closed season's money. Raises ServiceError."""
-    if not season.is_open:
-        raise ServiceError(_("The season %(season)s is closed: its payments are final.",
-                             season=season.name))
 
 
 def record_season_payment(season_id: int, *, payer: str, payee: str, cents: int, method: str,
@@ -341,51 +298,6 @@ def _check_owed(season: Season, open_balances: dict[str, int], payer: str, payee
     if amount > owed:
         raise ServiceError(_("%(payee)s is owed only %(amount)s over the season %(season)s.",
                              payee=payee, season=season.name, amount=_format(owed, season.currency)))
-
-
-def check_night_payment(night: Night) -> None:
-    """For a payment on ``night`` (inside the caller's transaction): refused when the night's
-    season is closed, or is already being settled as a whole (it has payments of its own: a
-    night's tick could then pay again what the season's settle-up cleared). Raises ServiceError."""
-    season = season_of(night)
-    if season is None:
-        return
-    season = _locked_season(season.id)
-    _refuse_closed(season)
-    if is_settled_at_season(season):
-        raise ServiceError(_("The season %(season)s is being settled as a whole: record this "
-                             "payment on the season's page.", season=season.name))
-
-
-def is_settled_at_season(season: Season) -> bool:
-    """True once payments were recorded at the season: its nights are then settled there."""
-    return bool(season_payments(season.id))
-
-
-def check_night_undo(night: Night, payments: Iterable[Payment]) -> None:
-    """For taking back ``payments`` of ``night``: refused when its season is closed, unless
-    they change no balance (an IOU paid off: the reverse IOU and the payment). Raises
-    ServiceError."""
-    season = season_of(night)
-    if season is not None:
-        _check_undo(_locked_season(season.id), payments)
-
-
-def _check_undo(season: Season, payments: Iterable[Payment]) -> None:
-    """Refuse taking back payments of a closed season when that would reopen a balance."""
-    if season.is_open:
-        return
-    if any(_moved(payments).values()):
-        _refuse_closed(season)
-
-
-def _moved(payments: Iterable[Payment]) -> dict[str, int]:
-    """What these payments change in each player's balance."""
-    moved: dict[str, int] = defaultdict(int)
-    for payment in payments:
-        moved[payment.payer] += payment.cents
-        moved[payment.payee] -= payment.cents
-    return moved
 
 
 def undo_last_season_payment(season_id: int, *, actor: Member) -> list[Payment]:

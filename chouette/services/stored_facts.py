@@ -12,10 +12,10 @@ from __future__ import annotations
 import logging
 import threading
 from collections import OrderedDict, defaultdict
-from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any, cast
 
-from sqlalchemy import func, insert, or_, select, tuple_
+from sqlalchemy import Table, func, insert, or_, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
@@ -242,12 +242,12 @@ def store_night_facts(night_id: int) -> None:
 
 def _upsert(row: Mapping[str, Any]) -> Any:
     """INSERT the facts row, or UPDATE the stored one when it is older or of another version."""
-    table = TableFactsRow.__table__
+    table = cast(Table, TableFactsRow.__table__)
     dialect = db.session.get_bind().dialect.name
-    maker = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}.get(dialect)
+    maker: Callable[[Table], Any] | None = {"postgresql": postgresql.insert, "sqlite": sqlite.insert}.get(dialect)
     if maker is None:  # another database: no upsert, a plain insert refused by the key
         return insert(table).values(**row)
-    statement = maker(table).values(**row)
+    statement: Any = maker(table).values(**row)
     return statement.on_conflict_do_update(
         index_elements=[table.c.table_id],
         set_={name: statement.excluded[name] for name in row if name != "table_id"},

@@ -30,7 +30,7 @@ from chouette.services.base import (
     _transaction,
 )
 from chouette.services.game_lines import Lines, write_lines
-from chouette.services.nights import lock_night
+from chouette.services.night_rows import lock_night
 from chouette.table import SNAPSHOT_VERSION, Settings, TableError
 from chouette.table.settings import MAX_STAKE_CENTS
 

@@ -12,7 +12,7 @@ its drops, and the window for extras. The game ends when no cube is live, extras
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import Any, TypeVar
 
 from chouette.engine import Cube, CubeError
 from chouette.engine.cube import SIDE_WORDS
@@ -39,10 +39,7 @@ from chouette.table.game_rules import (
     _no_offer,
     _player,
 )
-
-if TYPE_CHECKING:
-    from chouette.table.state import TableState
-
+from chouette.table.tablestate import TableState
 
 #: The highest cube a table plays (GNU Backgammon's own limit, 2**12). With the highest stake
 #: (``settings.MAX_STAKE_CENTS``) and a backgammon, one cube is at most 4096 x 3 x 100,000,000

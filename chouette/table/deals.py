@@ -11,7 +11,7 @@ seats).
 
 A **proxy** hands an absent member's cube decisions for the rest of the game to a teammate
 still playing; the rules do not change (the money stays the absent member's): only who may
-make those decisions does (``chouette.commands.decider``).
+make those decisions does (``chouette.services.commands.decider``).
 
 Handlers as in :mod:`chouette.table.rules`: check the event, raise TableError, or change the
 state in place.
@@ -36,7 +36,7 @@ from chouette.table.game_rules import (
 )
 
 if TYPE_CHECKING:
-    from chouette.table.state import TableState
+    from chouette.table.tablestate import TableState
 
 #: Who keeps the seat when the captain settles: the box, or the captain (he takes the box).
 SEATS = ("box", "captain")

@@ -10,7 +10,7 @@ or change the state in place.
 from __future__ import annotations
 
 from fractions import Fraction
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chouette.engine import (
     Cube,
@@ -26,9 +26,7 @@ from chouette.table import seats as seating
 from chouette.table.cubes import BOX_SIDE, DEALT, DROPPED, WON
 from chouette.table.errors import TableError
 from chouette.table.game import BOARD, KINDS, SCORESHEET, Game, GameRecord, settle
-
-if TYPE_CHECKING:
-    from chouette.table.state import TableState
+from chouette.table.tablestate import TableState, check_name
 
 BOX = "box"  # the side on roll in board mode
 MEMBER = "member"
@@ -39,8 +37,6 @@ MEMBER = "member"
 
 def _player(state: TableState, value: object, what: str = "player") -> str:
     """A seated player named in an event."""
-    from chouette.table.state import check_name
-
     name = check_name(value, what)
     if not state.is_seated(name):
         raise TableError("{name} is not at this table", name=name)
@@ -153,6 +149,7 @@ def on_roll(state: TableState, event: dict[str, Any]) -> None:
         raise TableError("the dice are rolled ({die1}-{die2}): move first", die1=game.dice[0], die2=game.dice[1])
     _close_windows(game)
     game.dice = (d1, d2)
+    assert game.position is not None  # a board game always has its position
     if not legal_moves(game.position, game.dice):
         _pass_turn(game)
 
@@ -166,6 +163,7 @@ def on_move(state: TableState, event: dict[str, Any]) -> None:
     if game is None or not game.is_board or game.dice is None:
         raise TableError("roll the dice before moving")
     _no_offer(game)
+    assert game.position is not None  # a board game always has its position
     try:
         move = match_move(game.position, game.dice, text)
     except RulesError as exc:
@@ -181,6 +179,7 @@ def on_move(state: TableState, event: dict[str, Any]) -> None:
 
 
 def _pass_turn(game: Game) -> None:
+    assert game.position is not None  # a board game always has its position
     game.position = game.position.swap()
     game.on_roll = MEMBER if game.on_roll == BOX else BOX
     game.dice = None
@@ -199,11 +198,12 @@ def on_result(state: TableState, event: dict[str, Any]) -> None:
     if "position_id" in event:
         winner, kind = _classify(event.get("position_id"), event.get("on_roll"))
     else:
-        winner, kind = event.get("winner"), event.get("kind")
-        if winner not in ("box", "team"):
+        given_winner, given_kind = event.get("winner"), event.get("kind")
+        if given_winner not in ("box", "team"):
             raise TableError('the winner is "box" or "team"')
-        if kind not in KINDS:
+        if given_kind not in KINDS:
             raise TableError('the result is "single", "gammon" or "backgammon"')
+        winner, kind = str(given_winner), str(given_kind)
     game.mode = SCORESHEET
     _finish(state, game, winner, kind)
 
@@ -283,8 +283,8 @@ def _void(state: TableState, game: Game, winner: str | None, kind: str | None,
     start = game.start_seats
     seated = set(state.seats.seated) | set(state.pending_joiners)
     before = [start["box"], start["partner"], start["captain"], *start["line"]]
-    seats = seating.Seats(*(p if p in seated else None for p in before[:3]),
-                          [p for p in start["line"] if p in seated])
+    box, partner, captain = (p if p in seated else None for p in before[:3])
+    seats = seating.Seats(box, partner, captain, [p for p in start["line"] if p in seated])
     newcomers = [p for p in state.seats.seated + state.pending_joiners if p not in before]
     seats.line.extend(newcomers)
     if seats.partner is None and start["partner"] is not None:

@@ -34,7 +34,7 @@ from chouette.table.game import BOARD, Game, GameRecord, settle
 from chouette.table.settings import Settings
 
 if TYPE_CHECKING:
-    from chouette.table.state import TableState
+    from chouette.table.tablestate import TableState
 
 BOX = "box"
 #: Events that play a game: refused once the match is over.

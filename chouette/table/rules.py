@@ -12,7 +12,7 @@ box's partnership (RULES 2.1 to 2.3, 2.8). The cubes' handlers are in
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from chouette.engine.errors import Phrase
 from chouette.table import match_rules
@@ -36,10 +36,9 @@ from chouette.table.game_rules import (
     on_result,
     on_roll,
 )
-from chouette.table.settings import MAX_STAKE_CENTS, on_settings
-
-if TYPE_CHECKING:
-    from chouette.table.state import TableState
+from chouette.table.settings import MAX_STAKE_CENTS
+from chouette.table.settings_event import on_settings
+from chouette.table.tablestate import TableState, check_name
 
 
 def apply(state: TableState, event: dict[str, Any]) -> None:
@@ -64,8 +63,6 @@ def apply(state: TableState, event: dict[str, Any]) -> None:
 
 def on_join(state: TableState, event: dict[str, Any]) -> None:
     """A player sits down: at the end of the line (or behind the next rotation)."""
-    from chouette.table.state import check_name
-
     name = check_name(event.get("player"))
     if state.is_seated(name):
         raise TableError("{name} is already at the table", name=name)

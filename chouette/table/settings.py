@@ -4,12 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from chouette.table.errors import SettingsError, TableError
-
-if TYPE_CHECKING:
-    from chouette.table.state import TableState
+from chouette.table.errors import SettingsError
 
 CUBE_MODES = ("multi", "single")
 ALL_BUT_ONE = ("off", "forced_drop", "mandatory_beaver")
@@ -186,25 +183,3 @@ class Settings:
         """Whether box partners are ever offered at this table (0 turns them off)."""
         return self.partner_min_players > 0
 
-
-def on_settings(state: TableState, event: dict[str, Any]) -> None:
-    """The house rules change between games; the change applies from the next game (RULES 2.12).
-
-    ``{"type": "settings", "settings": {"stake_cents": 200, "jacoby": true}}`` names only
-    the settings it changes; the others stay as they are.
-
-    Raises:
-        TableError: a game is in progress, the change names nothing, changes nothing, or
-            gives settings the rules refuse (SettingsError).
-    """
-    changes = event.get("settings")
-    if not isinstance(changes, Mapping) or not changes:
-        raise TableError("a change of the house rules names the settings it changes")
-    if state.game is not None:
-        raise TableError("the house rules change between games: finish game {number} first",
-                         number=state.game.number)
-    new = state.settings.changed(changes)
-    if new == state.settings:
-        raise TableError("these are the table's house rules already: nothing changes")
-    state.settings = new
-    state.settings_log = (*state.settings_log, (len(state.games) + 1, new))

@@ -19,7 +19,7 @@ from chouette.table.game import Game
 from chouette.table.lines import SheetLine
 
 if TYPE_CHECKING:
-    from chouette.table.state import TableState
+    from chouette.table.tablestate import TableState
 
 ANSWERS = ("take", "drop", "beaver", "raccoon")
 #: The events that may write a line (a new kind of event that does adds its type here):

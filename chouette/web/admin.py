@@ -7,8 +7,9 @@ from flask_babel import gettext as _
 from flask_login import current_user
 from werkzeug.wrappers import Response as BaseResponse
 
-from chouette import services
 from chouette.models import Member
+from chouette.services import base
+from chouette.services import members as members_service
 from chouette.web.auth import role_required
 from chouette.web.forms import MemberForm
 from chouette.web.htmx import render_page, see_other
@@ -19,8 +20,8 @@ bp = Blueprint("admin", __name__, url_prefix="/admin")
 def get_member(member_id: int) -> Member:
     """The member, or 404 (only admins reach the views using it)."""
     try:
-        return services.get_member(member_id)
-    except services.NotFound:
+        return members_service.get_member(member_id)
+    except base.NotFound:
         abort(404)
 
 
@@ -36,14 +37,14 @@ def members() -> BaseResponse:
             status = 422
         else:
             try:
-                member = services.create_member(
+                member = members_service.create_member(
                     name=form.name.data or "",
                     username=form.username.data or "",
                     password=form.password.data,
                     role=form.role.data or "player",
                     locale=form.locale.data or None,
                 )
-            except services.ServiceError as error:
+            except base.ServiceError as error:
                 form.form_errors.append(str(error))
                 status = 422
             else:
@@ -52,7 +53,7 @@ def members() -> BaseResponse:
     elif form.is_submitted():
         status = 422
     return render_page(
-        "admin/members.html", "admin/_member_list.html", status=status, form=form, members=services.list_members()
+        "admin/members.html", "admin/_member_list.html", status=status, form=form, members=members_service.list_members()
     )
 
 
@@ -64,7 +65,7 @@ def edit_member(member_id: int) -> BaseResponse | tuple[str, int]:
     form = MemberForm(obj=member, locale=member.locale or "")
     if form.validate_on_submit():
         try:
-            services.update_member(
+            members_service.update_member(
                 member.id,
                 name=form.name.data or "",
                 role=form.role.data or "player",
@@ -73,7 +74,7 @@ def edit_member(member_id: int) -> BaseResponse | tuple[str, int]:
                 password=form.password.data or None,
                 actor=current_user,
             )
-        except services.ServiceError as error:
+        except base.ServiceError as error:
             form.form_errors.append(str(error))
         else:
             flash(_("Saved %(name)s.", name=member.name), "success")

@@ -23,9 +23,9 @@ from flask_babel import lazy_gettext, refresh
 from flask_login import current_user, login_user, logout_user
 from werkzeug.wrappers import Response as BaseResponse
 
-from chouette import services
 from chouette.extensions import login
 from chouette.models import Member
+from chouette.services import base, members
 from chouette.web.forms import LoginForm, PostForm
 from chouette.web.htmx import is_htmx
 
@@ -45,14 +45,14 @@ def load_member(session_id: str) -> Member | None:
     epoch, _sep, token = rest.partition(".")
     if not member_id.isdigit() or not epoch.isdigit() or not token:
         return None
-    return services.session_member(int(member_id), int(epoch), token)
+    return members.session_member(int(member_id), int(epoch), token)
 
 
 def sign_in(member: Member) -> None:
     """Start a fresh session for ``member``: nothing set before it survives (session
     fixation), and a server-side session that signing out ends."""
     session.clear()
-    services.start_session(member)
+    members.start_session(member)
     login_user(member)
     session.permanent = True
 
@@ -110,7 +110,7 @@ def safe_next(target: str | None) -> str:
 @bp.route("/login", methods=["GET", "POST"], endpoint="login")
 def login_page() -> BaseResponse | tuple[str, int]:
     """Sign in with a username and password."""
-    if services.needs_setup():
+    if members.needs_setup():
         return redirect(url_for("main.setup"))
     next_url = request.values.get("next")
     if current_user.is_authenticated:
@@ -119,13 +119,13 @@ def login_page() -> BaseResponse | tuple[str, int]:
     status = 200
     if form.validate_on_submit():
         try:
-            member = services.authenticate(
+            member = members.authenticate(
                 form.username.data or "", form.password.data or "", request.remote_addr or ""
             )
-        except services.TooManyAttempts as error:
+        except base.TooManyAttempts as error:
             form.form_errors.append(str(error))
             status = 429
-        except services.LoginRefused as error:
+        except base.LoginRefused as error:
             form.form_errors.append(str(error))
             status = 401
         else:
@@ -145,7 +145,7 @@ def logout() -> BaseResponse:
     form = PostForm()
     if form.validate_on_submit():
         if current_user.is_authenticated:
-            services.end_session(current_user.session_token)
+            members.end_session(current_user.session_token)
         logout_user()
         session.clear()
         flash(_("You are signed out."), "info")

@@ -454,7 +454,7 @@ class _Board:
         else:
             ys = [first + i * row for i in range(len(rows))]
         out = []
-        for cube, y in zip(rows, ys):
+        for cube, y in zip(rows, ys, strict=False):
             where = "middle" if not cube.owner else _side(cube.owner)
             classes = f"cube owner-{where}"
             if not cube.is_live:

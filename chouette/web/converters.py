@@ -7,8 +7,10 @@ number can never name a row: such a URL simply does not match (404).
 
 from __future__ import annotations
 
+from typing import Any
+
 from flask import Flask
-from werkzeug.routing import IntegerConverter
+from werkzeug.routing import IntegerConverter, Map
 
 #: The largest id a row can have (a PostgreSQL ``integer``; SQLite's are within it here).
 MAX_ID = 2**31 - 1
@@ -17,7 +19,7 @@ MAX_ID = 2**31 - 1
 class IdConverter(IntegerConverter):
     """``<int:...>`` limited to 0..MAX_ID; longer or larger numbers do not match the route."""
 
-    def __init__(self, map, *args, **kwargs) -> None:
+    def __init__(self, map: Map, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("max", MAX_ID)
         super().__init__(map, *args, **kwargs)
         self.regex = r"\d{1,10}"

@@ -25,9 +25,9 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from chouette import commands, services
 from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable, Night
+from chouette.services import base, commands, display
 from chouette.standings import money
 from chouette.table import TableState
 from chouette.table.cubes import BOX_SIDE, Extra
@@ -300,7 +300,7 @@ class Screen:
     def nights(self) -> list[Night]:
         """The nights shown."""
         if self._nights is None:
-            self._nights = services.display_nights(self.night_id)
+            self._nights = display.display_nights(self.night_id)
         return self._nights
 
     @property
@@ -335,7 +335,7 @@ class Screen:
         context = (str(get_locale()), request.host_url, several, show_money)
         drawn = []
         for table, night in self.tables:
-            key = (table.id, *services.last_event_mark(table.id), night.name, night.currency,
+            key = (table.id, *display.last_event_mark(table.id), night.name, night.currency,
                    *context)
             html = _table_html.get(key)
             if html is None:
@@ -365,8 +365,8 @@ def _screen(night_id: int | None) -> BaseResponse:
     """The page, or its fragment for htmx; ``304`` while nothing changed."""
     read_only()
     try:
-        version = services.display_version(night_id)
-    except services.NotFound:
+        version = display.display_version(night_id)
+    except base.NotFound:
         abort(404)
     # What the ETag is made from, for the screens' shortcut (chouette.web.quiet_screens).
     request.environ[ENVIRON_KEY] = (night_id, version)

@@ -20,7 +20,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from chouette.engine.errors import RulesError
 from chouette.extensions import db
 from chouette.refusals import say
-from chouette.services import NotFound, ServiceError
+from chouette.services.base import NotFound, ServiceError
 from chouette.table import TableError
 from chouette.web.auth import is_safe_next
 from chouette.web.htmx import is_htmx

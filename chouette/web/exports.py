@@ -16,8 +16,8 @@ from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
 
-from chouette import services
 from chouette.extensions import reads_first
+from chouette.services import base, exports
 from chouette.web.auth import role_required
 from chouette.web.htmx import render_page, see_other
 from chouette.web.nights import get_night
@@ -41,7 +41,7 @@ def _download(body: str, mimetype: str, filename: str) -> Response:
     response = make_response(body)
     response.mimetype = mimetype
     if mimetype.startswith("text/"):
-        response.charset = "utf-8"
+        response.charset = "utf-8"  # type: ignore[attr-defined]  # gone in Werkzeug 3: the mimetype says utf-8
     response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
     response.headers["Cache-Control"] = "private, no-store"
     return response
@@ -59,9 +59,9 @@ def index(night_id: int) -> BaseResponse:
 @role_required("organizer")
 def score_sheet(night_id: int) -> BaseResponse:
     """The night's score sheet, paper-style, to print (one table per page)."""
-    night, sheets = services.score_sheet(get_night(night_id, for_change=True).id)
+    night, sheets = exports.score_sheet(get_night(night_id, for_change=True).id)
     return render_page("exports/score_sheet.html", "exports/_score_sheet.html", night=night,
-                       sheets=sheets, result_words=services.result_words)
+                       sheets=sheets, result_words=exports.result_words)
 
 
 @bp.get("/nights/<int:night_id>/score-sheet.csv")
@@ -69,8 +69,8 @@ def score_sheet(night_id: int) -> BaseResponse:
 def score_sheet_csv(night_id: int) -> Response:
     """The score sheet as CSV."""
     night = get_night(night_id, for_change=True)
-    return _download(services.score_sheet_csv(night.id), "text/csv",
-                     services.night_filename(night, "score-sheet.csv"))
+    return _download(exports.score_sheet_csv(night.id), "text/csv",
+                     exports.night_filename(night, "score-sheet.csv"))
 
 
 @bp.get("/nights/<int:night_id>/ledger.csv")
@@ -78,8 +78,8 @@ def score_sheet_csv(night_id: int) -> Response:
 def ledger_csv(night_id: int) -> Response:
     """The night's ledger as CSV, one row per player per game."""
     night = get_night(night_id, for_change=True)
-    return _download(services.ledger_csv(night.id), "text/csv",
-                     services.night_filename(night, "ledger.csv"))
+    return _download(exports.ledger_csv(night.id), "text/csv",
+                     exports.night_filename(night, "ledger.csv"))
 
 
 @bp.get("/nights/<int:night_id>/night.json")
@@ -87,8 +87,8 @@ def ledger_csv(night_id: int) -> Response:
 def night_json(night_id: int) -> Response:
     """The whole night (every table's settings and log) as JSON, re-importable."""
     night = get_night(night_id, for_change=True)
-    return _download(services.to_json(services.night_export(night.id)), "application/json",
-                     services.night_filename(night, "night.json"))
+    return _download(exports.to_json(exports.night_export(night.id)), "application/json",
+                     exports.night_filename(night, "night.json"))
 
 
 @bp.get("/tables/<int:table_id>/log.json")
@@ -97,7 +97,7 @@ def table_json(table_id: int) -> Response:
     """One table's log in the replay format (``flask --app app replay FILE``)."""
     table = get_table(table_id, for_change=True)
     filename = f"table-{table.id}-log.json"
-    return _download(services.to_json(services.table_export(table.id)), "application/json", filename)
+    return _download(exports.to_json(exports.table_export(table.id)), "application/json", filename)
 
 
 @bp.route("/nights/import", methods=["GET", "POST"])
@@ -105,7 +105,7 @@ def table_json(table_id: int) -> Response:
 def import_night() -> BaseResponse | tuple[str, int]:
     """Upload a night export: a new night with its tables, every event checked by the rules."""
     # A night's export may be larger than an ordinary form; the limit is this page's own.
-    request.max_content_length = services.MAX_IMPORT_BYTES + 64 * 1024
+    request.max_content_length = exports.MAX_IMPORT_BYTES + 64 * 1024
     status = 200
     errors: list[str] = []
     try:
@@ -116,15 +116,15 @@ def import_night() -> BaseResponse | tuple[str, int]:
         form = ImportForm(formdata=None)
         submitted, valid = True, False
         errors.append(_("The file is too large (at most %(size)d MB).",
-                        size=services.MAX_IMPORT_BYTES // (1024 * 1024)))
+                        size=exports.MAX_IMPORT_BYTES // (1024 * 1024)))
         status = 413
     if valid:
         try:
-            data = services.read_night_export(form.file.data.read(services.MAX_IMPORT_BYTES + 1))
-            night = services.import_night(data, current_user)
-        except services.ImportRefused as error:
+            data = exports.read_night_export(form.file.data.read(exports.MAX_IMPORT_BYTES + 1))
+            night = exports.import_night(data, current_user)
+        except exports.ImportRefused as error:
             errors.append(str(error))
-            status = 413 if isinstance(error, services.ImportTooLarge) else 422
+            status = 413 if isinstance(error, exports.ImportTooLarge) else 422
         else:
             flash(_("Night %(name)s imported with %(count)d tables.", name=night.name,
                     count=len(night.tables)), "success")
@@ -146,8 +146,8 @@ def import_night() -> BaseResponse | tuple[str, int]:
 def export_night_command(night_id: int, output: str | None) -> None:
     """Write night NIGHT_ID (settings and every table's log) as JSON."""
     try:
-        text = services.to_json(services.night_export(night_id))
-    except services.NotFound as error:
+        text = exports.to_json(exports.night_export(night_id))
+    except base.NotFound as error:
         raise click.ClickException(str(error)) from error
     if output:
         with open(output, "w", encoding="utf-8") as handle:
@@ -162,9 +162,9 @@ def export_night_command(night_id: int, output: str | None) -> None:
 def import_night_command(path: str) -> None:
     """Import the night export in PATH as a new night (refused whole if any event is)."""
     with open(path, "rb") as handle:
-        raw = handle.read(services.MAX_IMPORT_BYTES + 1)
+        raw = handle.read(exports.MAX_IMPORT_BYTES + 1)
     try:
-        night = services.import_night(services.read_night_export(raw), None)
-    except services.ImportRefused as error:
+        night = exports.import_night(exports.read_night_export(raw), None)
+    except exports.ImportRefused as error:
         raise click.ClickException(f"{path}: {error}") from error
     click.echo(f"night {night.id} imported: {night.name}, {len(night.tables)} tables")

@@ -28,7 +28,7 @@ from wtforms.validators import (
 )
 from wtforms.widgets import TextInput
 
-from chouette import services
+from chouette.services import members, tables
 from chouette.table.settings import MAX_STAKE_CENTS
 from chouette.web import house_rules
 
@@ -53,7 +53,7 @@ class SetupForm(FlaskForm):
     name = StringField(_l("Your name"), validators=[InputRequired(), Length(max=80)])
     username = StringField(_l("Username"), validators=[InputRequired(), Length(min=2, max=40)])
     password = PasswordField(
-        _l("Password"), validators=[InputRequired(), Length(min=services.MIN_PASSWORD_LENGTH, max=200, message=PASSWORD_LENGTH)]
+        _l("Password"), validators=[InputRequired(), Length(min=members.MIN_PASSWORD_LENGTH, max=200, message=PASSWORD_LENGTH)]
     )
     confirm = PasswordField(
         _l("Password again"),
@@ -85,7 +85,7 @@ class MemberForm(FlaskForm):
     role = SelectField(_l("Role"), choices=_role_choices, default="player")
     locale = SelectField(_l("Language"), choices=_locale_choices, default="")
     active = BooleanField(_l("Active"), default=True)
-    password = PasswordField(_l("Password"), validators=[Optional(), Length(min=services.MIN_PASSWORD_LENGTH, max=200, message=PASSWORD_LENGTH)])
+    password = PasswordField(_l("Password"), validators=[Optional(), Length(min=members.MIN_PASSWORD_LENGTH, max=200, message=PASSWORD_LENGTH)])
 
 
 class AccountForm(FlaskForm):
@@ -144,15 +144,15 @@ class CentsField(Field):
 
 def _choices(key: str) -> list[tuple[str, Any]]:
     """The allowed values of a choice setting, named in words."""
-    return [(value, house_rules.VALUE_NAMES[key][value]) for value in services.SETTING_CHOICES[key]]
+    return [(value, house_rules.VALUE_NAMES[key][value]) for value in tables.SETTING_CHOICES[key]]
 
 
 def _int_field(key: str) -> IntegerField:
     """A whole-number setting's field, with its default and range."""
-    low, high = services.SETTING_RANGES[key]
+    low, high = tables.SETTING_RANGES[key]
     return IntegerField(
         house_rules.SETTING_NAMES[key],
-        default=services.TABLE_DEFAULTS[key],
+        default=tables.TABLE_DEFAULTS[key],
         validators=[
             InputRequired(message=_l("Enter a whole number.")),
             NumberRange(low, high, message=_l("Between %(min)s and %(max)s.")),
@@ -166,7 +166,7 @@ class TableForm(FlaskForm):
     name = StringField(_l("Table name"), validators=[InputRequired(), Length(max=60)])
     preset = SelectField(_l("Preset"), choices=lambda: [("", _l("Custom"))] + house_rules.preset_choices(), default="")
     cube_mode = SelectField(house_rules.SETTING_NAMES["cube_mode"], choices=lambda: _choices("cube_mode"))
-    stake_cents = CentsField(house_rules.SETTING_NAMES["stake_cents"], default=services.TABLE_DEFAULTS["stake_cents"])
+    stake_cents = CentsField(house_rules.SETTING_NAMES["stake_cents"], default=tables.TABLE_DEFAULTS["stake_cents"])
     per_player_stakes = BooleanField(house_rules.SETTING_NAMES["per_player_stakes"])
     jacoby = BooleanField(house_rules.SETTING_NAMES["jacoby"])
     beavers = BooleanField(house_rules.SETTING_NAMES["beavers"])
@@ -194,7 +194,7 @@ class TableForm(FlaskForm):
 
     def settings(self) -> dict[str, Any]:
         """The settings as typed, keyed as in DESIGN.md."""
-        return {key: getattr(self, key).data for key in services.TABLE_DEFAULTS}
+        return {key: getattr(self, key).data for key in tables.TABLE_DEFAULTS}
 
     def fill(self, settings: dict[str, Any]) -> None:
         """Show ``settings`` in the fields (a preset chosen)."""

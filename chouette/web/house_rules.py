@@ -9,8 +9,9 @@ from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
-from chouette import services
 from chouette.amounts import format_cents
+from chouette.services import tables
+from chouette.services import tables as tables_service
 from chouette.table import TableState
 
 SETTING_NAMES: dict[str, Any] = {
@@ -64,7 +65,7 @@ PRESET_NAMES: dict[str, Any] = {
 
 def preset_choices() -> list[tuple[str, Any]]:
     """The presets for a select box, in their order."""
-    return [(key, PRESET_NAMES[key]) for key in services.PRESETS]
+    return [(key, PRESET_NAMES[key]) for key in tables.PRESETS]
 
 
 def money(cents: int, currency: str) -> str:
@@ -80,10 +81,8 @@ def _yes_no(value: bool, yes: Any, no: Any) -> str:
 def describe(settings: dict[str, Any], currency: str = "EUR") -> list[tuple[str, str, str]]:
     """Every setting as ``(key, name, sentence)``, in the current language, for the card."""
     if settings.get("match_length"):
-        from chouette.web.matches import describe_match
-
         return describe_match(settings, currency)
-    s = {**services.TABLE_DEFAULTS, **settings}
+    s = {**tables_service.TABLE_DEFAULTS, **settings}
     automatic = s["automatic_doubles"]
     lines: dict[str, str] = {
         "cube_mode": str(
@@ -163,7 +162,7 @@ def describe(settings: dict[str, Any], currency: str = "EUR") -> list[tuple[str,
             _l("Off: the box answers each cube on its own."),
         ),
     }
-    return [(key, str(SETTING_NAMES[key]), lines[key]) for key in services.TABLE_DEFAULTS]
+    return [(key, str(SETTING_NAMES[key]), lines[key]) for key in tables_service.TABLE_DEFAULTS]
 
 
 def value_words(key: str, value: Any, currency: str = "EUR") -> str:
@@ -205,7 +204,7 @@ def form_fields(settings: Mapping[str, Any], typed: Mapping[str, str]) -> list[d
     what was typed (``typed``: the form's fields, ``rule-<setting>``)."""
     retyped = "rule-stake_cents" in typed
     fields: list[dict[str, Any]] = []
-    for key, default in services.TABLE_DEFAULTS.items():
+    for key, default in tables_service.TABLE_DEFAULTS.items():
         name = f"rule-{key}"
         value: Any = settings.get(key, default)
         field: dict[str, Any] = {"key": key, "name": name, "label": str(SETTING_NAMES[key])}
@@ -215,12 +214,32 @@ def form_fields(settings: Mapping[str, Any], typed: Mapping[str, str]) -> list[d
             field.update(kind="stake", value=typed.get(name, "") if retyped
                          else f"{value // 100}.{value % 100:02d}")
         elif isinstance(default, int):
-            low, high = services.SETTING_RANGES[key]
+            low, high = tables_service.SETTING_RANGES[key]
             field.update(kind="int", value=typed.get(name, "") if retyped else value, min=low,
                          max=high)
         else:
             field.update(kind="choice", value=typed.get(name, "") if retyped else value,
                          choices=[(choice, str(VALUE_NAMES[key][choice]))
-                                  for choice in services.SETTING_CHOICES[key]])
+                                  for choice in tables_service.SETTING_CHOICES[key]])
         fields.append(field)
     return fields
+
+
+def describe_match(settings: Mapping[str, Any], currency: str) -> list[tuple[str, str, str]]:
+    """A match's rules card: ``(key, name, sentence)`` as ``house_rules.describe`` gives them."""
+    stake = settings.get("match_stake", "none")
+    amount = money(int(settings.get("stake_cents", 0)), currency)
+    money_line = {"none": _("No money: the match is not in the ledger."),
+                  "point": _("%(amount)s a point.", amount=amount),
+                  "match": _("%(amount)s for the match.", amount=amount)}[stake]
+    return [
+        ("match_length", _("Match"), _("To %(length)d points; points beyond it give no bonus.",
+                                        length=int(settings["match_length"]))),
+        ("crawford", _("Crawford rule"), _("Always on: when a player first reaches one point "
+                                           "from the end, nobody doubles in the next game.")),
+        ("holland", _("Holland rule"),
+         _("On: after the Crawford game the trailer may not double before his third turn.")
+         if settings.get("holland") else _("Off.")),
+        ("cube", _("Cube"), _("One cube; no automatic doubles, beavers or Jacoby rule.")),
+        ("match_stake", _("Money"), money_line),
+    ]

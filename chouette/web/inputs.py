@@ -52,9 +52,9 @@ def _inputs() -> Iterator[tuple[str | None, str, bool]]:
 def refuse_control_characters() -> BaseResponse | None:
     """400 when any input holds a control character; None lets the request go on."""
     if request.endpoint in LARGER_BODIES:
-        from chouette import services
+        from chouette.services import exports
 
-        request.max_content_length = services.MAX_IMPORT_BYTES + 64 * 1024
+        request.max_content_length = exports.MAX_IMPORT_BYTES + 64 * 1024
     for field, text, lines_ok in _inputs():
         char = first_control(text, lines_ok=lines_ok)
         invisible = None if char is not None or _is_secret(field) else first_invisible(text)

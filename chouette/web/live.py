@@ -22,11 +22,10 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from sqlalchemy import select
 
-from chouette import commands
 from chouette.amounts import money_locale
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent
-from chouette.services import identity
+from chouette.services import commands, identity
 from chouette.services.sheet import table_games
 from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event
@@ -164,8 +163,8 @@ def _cube_rows(state: TableState) -> list[dict[str, Any]]:
         # A box's double is settled once every member answered: show who already took (a
         # drop stands at once and shows on the cube; so does a beaver, the box's to answer).
         answered = {m: a for m, a in (game.box_double.answers.items() if game.box_double else ())
-                    if game.cubes[m].is_live and (game.cubes[m].cube.offer is None
-                                                  or game.cubes[m].cube.offer.kind == "double")}
+                    if game.cubes[m].is_live and ((offer := game.cubes[m].cube.offer) is None
+                                                  or offer.kind == "double")}
         return [{"name": m, "view": CubeView.from_member_cube(game.cubes[m]),
                  "captain": m == game.acting_captain, "answered": answered.get(m)}
                 for m in game.members]

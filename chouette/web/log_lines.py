@@ -52,7 +52,7 @@ def _double(event: Mapping[str, Any]) -> str:
 
 
 def _answer(event: Mapping[str, Any]) -> str:
-    kind, cube = event.get("type"), event.get("cube")
+    kind, cube = str(event.get("type")), event.get("cube")
     if event.get("extra"):
         words = {"take": _("%(giver)s's extra cube: taken"), "drop": _("%(giver)s's extra cube: dropped"),
                  "beaver": _("%(giver)s's extra cube: beavered"),

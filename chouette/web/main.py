@@ -7,7 +7,8 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as BaseResponse
 
-from chouette import services
+from chouette.services import base, members
+from chouette.services import nights as nights_service
 from chouette.web import live
 from chouette.web.auth import sign_in
 from chouette.web.forms import AccountForm, SetupForm
@@ -21,10 +22,10 @@ def home() -> BaseResponse | str:
     """The dashboard: the member's own tables (his seat, a decision waiting for him), tonight's
     open nights and their tables; the first run goes to setup."""
     if not current_user.is_authenticated:
-        if services.needs_setup():
+        if members.needs_setup():
             return redirect(url_for("main.setup"))
         return render_template("main/welcome.html")
-    nights = services.open_nights()
+    nights = nights_service.open_nights()
     return render_template("main/home.html", nights=nights,
                            my_tables=live.player_tables(current_user, nights))
 
@@ -32,19 +33,19 @@ def home() -> BaseResponse | str:
 @bp.route("/setup", methods=["GET", "POST"])
 def setup() -> BaseResponse | tuple[str, int]:
     """First start: the first visitor creates the admin, only while no member exists."""
-    if not services.needs_setup():
+    if not members.needs_setup():
         flash(_("The club is already set up: please sign in."), "info")
         return see_other("auth.login")
     form = SetupForm()
     if form.validate_on_submit():
         try:
-            member = services.create_first_admin(
+            member = members.create_first_admin(
                 name=form.name.data or "", username=form.username.data or "", password=form.password.data or ""
             )
-        except services.AlreadySetUp as error:
+        except base.AlreadySetUp as error:
             flash(str(error), "info")
             return see_other("auth.login")
-        except services.ServiceError as error:
+        except base.ServiceError as error:
             form.form_errors.append(str(error))
         else:
             sign_in(member)
@@ -59,7 +60,7 @@ def account() -> BaseResponse | tuple[str, int]:
     """The signed-in member's language."""
     form = AccountForm(locale=current_user.locale or "")
     if form.validate_on_submit():
-        services.set_locale(current_user, form.locale.data or None)
+        members.set_locale(current_user, form.locale.data or None)
         flash(_("Saved."), "success")
         return see_other("main.account")
     return render_template("main/account.html", form=form), 422 if form.errors else 200

@@ -7,7 +7,6 @@ and gives the live table its score, Crawford game, Match ID, cube buttons and ga
 
 from __future__ import annotations
 
-from collections.abc import Mapping
 from typing import Any
 
 from flask import Blueprint, flash
@@ -20,16 +19,15 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms import BooleanField, IntegerField, SelectField, StringField
 from wtforms.validators import InputRequired, Length, NumberRange, Optional
 
-from chouette import commands, services
 from chouette.engine import Match
 from chouette.extensions import db
 from chouette.models import Member
+from chouette.services import base, commands
 from chouette.table import TableState
 from chouette.table.match_rules import match_id, match_of, players
 from chouette.table.settings import MAX_MATCH_LENGTH
 from chouette.web.auth import role_required
 from chouette.web.forms import CentsField
-from chouette.web.house_rules import money
 from chouette.web.htmx import render_page, see_other
 from chouette.web.nights import get_night
 
@@ -75,7 +73,7 @@ def new(night_id: int) -> BaseResponse:
             table = commands.open_match(
                 night.id, name=form.name.data or "", actor=current_user,
                 players=[form.first.data or "", form.second.data or ""], settings=form.settings())
-        except services.ServiceError as error:
+        except base.ServiceError as error:
             form.form_errors.append(str(error))
             status = 422
         else:
@@ -87,26 +85,6 @@ def new(night_id: int) -> BaseResponse:
         select(Member.name).where(Member.active.is_(True)).order_by(Member.name)))
     return render_page("matches/new.html", "matches/_form.html", status=status, form=form,
                        night=night, members=members)
-
-
-def describe_match(settings: Mapping[str, Any], currency: str) -> list[tuple[str, str, str]]:
-    """A match's rules card: ``(key, name, sentence)`` as ``house_rules.describe`` gives them."""
-    stake = settings.get("match_stake", "none")
-    amount = money(int(settings.get("stake_cents", 0)), currency)
-    money_line = {"none": _("No money: the match is not in the ledger."),
-                  "point": _("%(amount)s a point.", amount=amount),
-                  "match": _("%(amount)s for the match.", amount=amount)}[stake]
-    return [
-        ("match_length", _("Match"), _("To %(length)d points; points beyond it give no bonus.",
-                                        length=int(settings["match_length"]))),
-        ("crawford", _("Crawford rule"), _("Always on: when a player first reaches one point "
-                                           "from the end, nobody doubles in the next game.")),
-        ("holland", _("Holland rule"),
-         _("On: after the Crawford game the trailer may not double before his third turn.")
-         if settings.get("holland") else _("Off.")),
-        ("cube", _("Cube"), _("One cube; no automatic doubles, beavers or Jacoby rule.")),
-        ("match_stake", _("Money"), money_line),
-    ]
 
 
 # --------------------------------------------------------------------------- the live table

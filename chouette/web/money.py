@@ -10,10 +10,11 @@ from flask_login import current_user, login_required
 from markupsafe import Markup, escape
 from werkzeug.wrappers import Response as BaseResponse
 
-from chouette import services
 from chouette.amounts import format_cents
 from chouette.ledger import LedgerError, cents_to_decimal, parse_cents
 from chouette.models import PAYMENT_METHODS
+from chouette.services import base, money, night_rows, season_checks
+from chouette.services import ledger as ledger_service
 from chouette.web import privacy
 from chouette.web.auth import has_role, role_required
 from chouette.web.converters import MAX_ID
@@ -48,10 +49,10 @@ def cents_decimal(cents: int) -> str:
 def money_helpers() -> dict[str, Any]:
     """``my_balances()``: the signed-in member's balances (matched by his name), per currency."""
 
-    def my_balances() -> list[services.CurrencyBalances]:
+    def my_balances() -> list[money.CurrencyBalances]:
         if not current_user.is_authenticated:
             return []
-        return services.club_balances(player=current_user.name)
+        return money.club_balances(player=current_user.name)
 
     return {"my_balances": my_balances, "payment_methods": PAYMENT_METHODS}
 
@@ -59,8 +60,8 @@ def money_helpers() -> dict[str, Any]:
 def _night(night_id: int) -> Any:
     """The night, or 404."""
     try:
-        return services.get_night(night_id)
-    except services.NotFound:
+        return night_rows.get_night(night_id)
+    except base.NotFound:
         abort(404)
 
 
@@ -76,7 +77,7 @@ def _amount(text: str) -> int:
             raise LedgerError(text[:20])
         return parse_cents(text.strip().replace(",", "."))
     except LedgerError:
-        raise services.ServiceError(_("Enter an amount such as 12.50.")) from None
+        raise base.ServiceError(_("Enter an amount such as 12.50.")) from None
 
 
 @bp.get("/nights/<int:night_id>/ledger")
@@ -85,7 +86,7 @@ def ledger(night_id: int) -> BaseResponse:
     """The night's ledger: per player, and game by game (page, or its fragment for htmx);
     for its players and the organizers (``chouette.web.privacy``)."""
     privacy.require_night_money(_night(night_id))
-    book = services.night_ledger(night_id)
+    book = ledger_service.night_ledger(night_id)
     return render_page("money/ledger.html", "money/_ledger.html", book=book, night=book.night)
 
 
@@ -93,7 +94,7 @@ def _settle_context(night_id: int, leaver: str | None, scope: str) -> dict[str, 
     """What the settle-up page shows, to whoever may see the night's money (else 403); the
     cumulative balances and the IOUs carried over as the privacy rule cuts them."""
     privacy.require_night_money(_night(night_id))
-    plan = privacy.settle_up(current_user, services.night_settle_up(night_id, leaver or None))
+    plan = privacy.settle_up(current_user, money.night_settle_up(night_id, leaver or None))
     cumulative = None
     if scope == "all":
         cumulative = next((group for group in privacy.balances(current_user)
@@ -105,8 +106,8 @@ def _settle_context(night_id: int, leaver: str | None, scope: str) -> dict[str, 
 def _season_context(night: Any) -> dict[str, Any]:
     """The night's season, and whether its payments are made there (the season closed, or
     settled as a whole): then the night's ticks are not offered."""
-    season = services.season_of(night)
-    at_season = season is not None and (not season.is_open or services.is_settled_at_season(season))
+    season = season_checks.season_of(night)
+    at_season = season is not None and (not season.is_open or season_checks.is_settled_at_season(season))
     return {"season": season, "at_season": at_season}
 
 
@@ -123,7 +124,7 @@ def settle(night_id: int) -> BaseResponse:
     leaver = (request.args.get("leaver") or "").strip()[:MAX_NAME] or None
     try:
         context = _settle_context(night_id, leaver, _scope())
-    except services.ServiceError as error:  # nobody by that name left to settle
+    except base.ServiceError as error:  # nobody by that name left to settle
         context = _settle_context(night_id, None, _scope())
         context["error"] = str(error)
         return render_page("money/settle.html", "money/_settle_up.html", status=422, **context)
@@ -146,11 +147,11 @@ def record_payment(night_id: int) -> BaseResponse:
     typed = typed_payment()
     leaver = _name("leaver") or None
     try:
-        payment = services.record_payment(
+        payment = money.record_payment(
             night_id, payer=_name("payer"), payee=_name("payee"),
             cents=_amount(typed["amount"]), method=typed["method"], actor=current_user,
         )
-    except services.ServiceError as error:
+    except base.ServiceError as error:
         return _refused(night_id, leaver, str(error), typed)
     return _after_payment(night_id, leaver, payment_news(payment, _night(night_id).currency))
 
@@ -179,7 +180,7 @@ def _refused(night_id: int, leaver: str | None, message: str, typed: dict[str, s
     """The settle-up again, status 422, the refusal shown and what was typed kept."""
     try:
         context = _settle_context(night_id, leaver, _scope())
-    except services.ServiceError:
+    except base.ServiceError:
         context = _settle_context(night_id, None, _scope())
     context.update(typed=typed, error=message)
     return render_page("money/settle.html", "money/_settle_up.html", status=422, **context)
@@ -190,7 +191,7 @@ def _after_payment(night_id: int, leaver: str | None, message: str) -> BaseRespo
     if is_htmx():
         try:
             context = _settle_context(night_id, leaver, _scope())
-        except services.ServiceError:  # the leaver is settled: back to the whole night
+        except base.ServiceError:  # the leaver is settled: back to the whole night
             context = _settle_context(night_id, None, _scope())
         context["notice"] = message
         response = render_page("money/settle.html", "money/_settle_up.html", **context)
@@ -198,7 +199,7 @@ def _after_payment(night_id: int, leaver: str | None, message: str) -> BaseRespo
         return response
     flash(message, "success")
     values: dict[str, Any] = {"night_id": night_id}
-    if leaver and leaver in services.night_settle_up(night_id).open_balances:
+    if leaver and leaver in money.night_settle_up(night_id).open_balances:
         values["leaver"] = leaver
     if _scope() == "all":
         values["scope"] = "all"
@@ -213,8 +214,8 @@ def undo_payment(night_id: int) -> BaseResponse:
     if not PostForm().validate_on_submit():
         abort(400)
     try:
-        removed = services.undo_last_payment(night_id, actor=current_user)
-    except services.ServiceError as error:
+        removed = money.undo_last_payment(night_id, actor=current_user)
+    except base.ServiceError as error:
         return _refused(night_id, None, str(error), {})
     currency = _night(night_id).currency
     last = removed[-1]
@@ -236,20 +237,20 @@ def pay_iou() -> BaseResponse:
     if iou_season is not None:  # an IOU made at a season's settle-up
         iou_night = None
     try:
-        payment = services.pay_iou(
+        payment = money.pay_iou(
             iou_night, payer=_name("payer"), payee=_name("payee"),
             cents=_amount(request.form.get("amount") or ""),
             method=(request.form.get("method") or "")[:20], actor=current_user, season_id=iou_season,
         )
-    except services.NotFound:
+    except base.NotFound:
         abort(404)
-    except services.ServiceError as error:
+    except base.ServiceError as error:
         if is_htmx():
             raise
         flash(str(error), "error")
         return _back_to(back, back_season)
     currency = (_night(iou_night).currency if iou_night is not None
-                else services.get_season(iou_season or 0).currency)
+                else season_checks.get_season(iou_season or 0).currency)
     flash(_("%(payer)s paid off %(amount)s of his IOU to %(payee)s.", payer=payment.payer,
             payee=payment.payee, amount=signed_amount(payment.cents, currency)),
           "success")

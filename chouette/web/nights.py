@@ -13,8 +13,8 @@ from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as BaseResponse
 from wtforms import BooleanField, StringField
 
-from chouette import services
 from chouette.models import Night
+from chouette.services import base, night_rows, nights
 from chouette.web.auth import has_role, role_required
 from chouette.web.forms import NightForm
 from chouette.web.htmx import is_htmx, render_page, see_other
@@ -37,8 +37,8 @@ class ReopenNightForm(FlaskForm):
 def get_night(night_id: int, *, for_change: bool = False) -> Night:
     """The night, if it exists (404) and, ``for_change``, if this member may run it (403)."""
     try:
-        night = services.get_night(night_id)
-    except services.NotFound:
+        night = night_rows.get_night(night_id)
+    except base.NotFound:
         abort(404)
     if for_change and not has_role(current_user, "organizer"):
         abort(403)
@@ -49,7 +49,7 @@ def get_night(night_id: int, *, for_change: bool = False) -> Night:
 @login_required
 def index() -> BaseResponse:
     """Every night, the latest first."""
-    return render_page("nights/index.html", "nights/_night_list.html", nights=services.list_nights())
+    return render_page("nights/index.html", "nights/_night_list.html", nights=nights.list_nights())
 
 
 @bp.route("/new", methods=["GET", "POST"])
@@ -63,10 +63,10 @@ def new() -> BaseResponse | tuple[str, int]:
         form.currency.data = current_app.config["CLUB_CURRENCY"]
     if form.validate_on_submit():
         try:
-            night = services.open_night(
+            night = nights.open_night(
                 name=form.name.data or "", on=form.date.data, currency=form.currency.data or "", actor=current_user
             )
-        except services.ServiceError as error:
+        except base.ServiceError as error:
             form.form_errors.append(str(error))
         else:
             flash(_("The night is open. Add its tables."), "success")
@@ -79,11 +79,11 @@ def new() -> BaseResponse | tuple[str, int]:
 def show(night_id: int) -> BaseResponse:
     """A night and its tables."""
     night = get_night(night_id)
-    may_close = night.is_open and services.may_close_night(current_user, night)
+    may_close = night.is_open and nights.may_close_night(current_user, night)
     return render_page("nights/show.html", "nights/_table_list.html", night=night, may_close=may_close,
-                       games=services.games_in_progress(night.id) if may_close and not is_htmx() else [],
-                       may_reopen=not night.is_open and services.may_reopen_night(current_user),
-                       reopen_form=ReopenNightForm(), reopenings=services.night_reopenings(night.id))
+                       games=nights.games_in_progress(night.id) if may_close and not is_htmx() else [],
+                       may_reopen=not night.is_open and nights.may_reopen_night(current_user),
+                       reopen_form=ReopenNightForm(), reopenings=nights.night_reopenings(night.id))
 
 
 @bp.route("/<int:night_id>/close", methods=["GET", "POST"])
@@ -92,15 +92,15 @@ def close(night_id: int) -> BaseResponse | str:
     """Close a night: its tables stop changing. The page asks first, naming the games in
     progress and what they wait for; a close with a game in progress needs the box ticked."""
     night = get_night(night_id, for_change=True)
-    if not services.may_close_night(current_user, night):
+    if not nights.may_close_night(current_user, night):
         abort(403)
     form = CloseNightForm()
     if request.method == "POST":
         if not form.validate_on_submit():
             abort(400)
         try:
-            services.close_night(night.id, actor=current_user, confirm_games=bool(form.confirm.data))
-        except services.GamesInProgress as error:
+            nights.close_night(night.id, actor=current_user, confirm_games=bool(form.confirm.data))
+        except nights.GamesInProgress as error:
             flash(str(error), "error")
             return see_other("nights.close", night_id=night.id)
         flash(_("The night is closed."), "success")
@@ -109,7 +109,7 @@ def close(night_id: int) -> BaseResponse | str:
         flash(_("This night is already closed."), "info")
         return see_other("nights.show", night_id=night.id)
     return render_template("nights/close.html", night=night, form=form,
-                           games=services.games_in_progress(night.id))
+                           games=nights.games_in_progress(night.id))
 
 
 @bp.post("/<int:night_id>/reopen")
@@ -120,6 +120,6 @@ def reopen(night_id: int) -> BaseResponse:
     form = ReopenNightForm()
     if not form.validate_on_submit():
         abort(400)
-    services.reopen_night(night.id, actor=current_user, reason=form.reason.data or "")
+    nights.reopen_night(night.id, actor=current_user, reason=form.reason.data or "")
     flash(_("The night is open again."), "success")
     return see_other("nights.show", night_id=night.id)

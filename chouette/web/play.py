@@ -24,11 +24,12 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as BaseResponse
 
-from chouette import commands, services
 from chouette.engine import Position, RulesError
 from chouette.extensions import db, read_only, reads_first
 from chouette.ledger import LedgerError, parse_cents
 from chouette.refusals import say
+from chouette.services import base, commands, tables
+from chouette.services import base as base_service
 from chouette.table import TableError, TableState
 from chouette.web import house_rules, log_lines, privacy
 from chouette.web.board_svg import render_board
@@ -53,7 +54,7 @@ def _load(table_id: int) -> commands.TablePlay:
     """The table and its state (404 when there is no such table)."""
     try:
         return commands.load_play(table_id)
-    except services.NotFound:
+    except base.NotFound:
         abort(404)
 
 
@@ -130,13 +131,13 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
         return _live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
     try:
         after = commands.play(table_id, seq, event, current_user)
-    except services.TableChanged as changed:
+    except base.TableChanged as changed:
         db.session.rollback()
         return _live_response(_load(table_id), 409, error=str(changed))
     except commands.NotAllowed as refused:
         db.session.rollback()
         return error_page(403, str(refused))
-    except (BadInput, TableError, RulesError, services.ServiceError) as refused:
+    except (BadInput, TableError, RulesError, base.ServiceError) as refused:
         db.session.rollback()
         return _live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
     if is_htmx():  # the table as this command left it (the state is the one just written)
@@ -193,7 +194,7 @@ def order(table_id: int) -> BaseResponse:
             names, dice = request.form.getlist("player"), request.form.getlist("die")
             if len(names) != len(dice) or not names or len(names) > 100:
                 raise BadInput(_("Type one die for each player."))
-            return {"type": "order_roll", "rolls": {n[:MAX_FIELD]: _die(d) for n, d in zip(names, dice)}}
+            return {"type": "order_roll", "rolls": {n[:MAX_FIELD]: _die(d) for n, d in zip(names, dice, strict=False)}}
         if how == "record":
             names = [line.strip() for line in _field("players").splitlines() if line.strip()]
             return {"type": "order", "players": names}
@@ -259,14 +260,14 @@ def extra(table_id: int) -> BaseResponse:
 
 
 #: The fields of the house-rules form (tables/_settings_form.html): ``rule-<setting>``.
-RULE_FIELDS = tuple(f"rule-{key}" for key in services.TABLE_DEFAULTS)
+RULE_FIELDS = tuple(f"rule-{key}" for key in tables.TABLE_DEFAULTS)
 
 
 def _typed_settings(state: TableState) -> dict[str, Any]:
     """The settings the house-rules form changes (only those that differ from the rules in
     force), each parsed as the new-table form does and checked as a table's settings."""
     typed: dict[str, Any] = {}
-    for key, default in services.TABLE_DEFAULTS.items():
+    for key, default in tables.TABLE_DEFAULTS.items():
         text = _field(f"rule-{key}")
         name = str(house_rules.SETTING_NAMES[key])
         if isinstance(default, bool):
@@ -285,8 +286,8 @@ def _typed_settings(state: TableState) -> dict[str, Any]:
         else:
             typed[key] = text
     try:
-        services.normalize_settings(typed)
-    except services.ServiceError as error:
+        tables.normalize_settings(typed)
+    except base_service.ServiceError as error:
         raise BadInput(str(error)) from None
     current = state.settings.to_dict()
     changes = {key: value for key, value in typed.items() if value != current[key]}

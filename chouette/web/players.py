@@ -12,8 +12,8 @@ from flask_login import current_user, login_required
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from chouette import services
 from chouette.extensions import db, read_only
+from chouette.services import players as players_service
 from chouette.services.players import PlayerHistory
 from chouette.web import privacy
 from chouette.web.charts import MAX_DOTS, ChartPoint, balance_chart
@@ -28,7 +28,7 @@ bp = Blueprint("players", __name__, url_prefix="/players")
 def index() -> BaseResponse:
     """Everyone with games in the ledger, with his games and lifetime money (the money only
     where the privacy rule lets the reader see it)."""
-    players = privacy.player_list(current_user, services.player_names())
+    players = privacy.player_list(current_user, players_service.player_names())
     return render_page("players/index.html", "players/_player_list.html",
                        players=players)
 
@@ -43,7 +43,7 @@ def show(name: str) -> BaseResponse:
     # the service stores the facts it folded in a short transaction of its own.
     db.session.commit()
     read_only()
-    history = services.player_history(name)
+    history = players_service.player_history(name)
     if not history.found:
         abort(404)
     show_money = privacy.may_see_money_of(current_user, history.name)

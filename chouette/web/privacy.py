@@ -30,10 +30,9 @@ from flask_babel import gettext as _
 from flask_login import current_user
 from sqlalchemy import select
 
-from chouette import services
 from chouette.extensions import db
 from chouette.models import LedgerEntry, Night
-from chouette.services import identity
+from chouette.services import identity, money, seasons
 from chouette.web.auth import has_role
 from chouette.web.errors import error_page
 
@@ -72,7 +71,7 @@ def _played(member_id: int, night: Night) -> bool:
     """``played`` without the memory, by the member's id (never his name: another account of
     that name is not him): his ledger rows first (one indexed query), then the tables whose
     log seated him, folded to be sure he still sits there (an undone join is no seat)."""
-    from chouette.commands import load_play
+    from chouette.services.commands import load_play
 
     booked = db.session.scalar(select(LedgerEntry.id).where(
         LedgerEntry.night_id == night.id, LedgerEntry.member_id == member_id).limit(1))
@@ -120,19 +119,19 @@ def require_night_money(night: Night) -> None:
 # --------------------------------------------------------------------------- what a page shows
 
 
-def balances(member: Any) -> list[services.CurrencyBalances]:
+def balances(member: Any) -> list[money.CurrencyBalances]:
     """The balances across nights ``member`` sees: everyone's, or his own row and IOUs."""
     if sees_everyones_money(member):
-        return services.club_balances()
-    return services.club_balances(player=member.name)
+        return money.club_balances()
+    return money.club_balances(player=member.name)
 
 
-def visible_ious(member: Any, ious: Iterable[services.Iou]) -> list[services.Iou]:
+def visible_ious(member: Any, ious: Iterable[money.Iou]) -> list[money.Iou]:
     """The standing IOUs ``member`` sees."""
     return [iou for iou in ious if may_see_payment(member, iou.payer, iou.payee, iou.night_id)]
 
 
-def settle_up(member: Any, plan: services.SettleUp) -> services.SettleUp:
+def settle_up(member: Any, plan: money.SettleUp) -> money.SettleUp:
     """A night's settle-up as ``member`` sees it (the night's own money is the night's: he
     sees it all, or the page is refused); the IOUs carried over from earlier nights are cut
     to those he sees."""
@@ -141,7 +140,7 @@ def settle_up(member: Any, plan: services.SettleUp) -> services.SettleUp:
     return replace(plan, carried=visible_ious(member, plan.carried))
 
 
-def season(member: Any, plan: services.SeasonSettleUp) -> services.SeasonSettleUp:
+def season(member: Any, plan: seasons.SeasonSettleUp) -> seasons.SeasonSettleUp:
     """A season as ``member`` sees it: everything, or his own standing, the transfers, IOUs
     and payments that are his, and the payments of the nights he played."""
     if sees_everyones_money(member):

@@ -19,12 +19,12 @@ from flask_login import current_user, login_required
 from sqlalchemy import select
 from werkzeug.wrappers import Response
 
-from chouette import services
 from chouette.extensions import db
 from chouette.models import ChouetteTable, TableEvent
 from chouette.records import Record, RecordError, write_mat, write_sgf
 from chouette.records.matches import match_record
 from chouette.records.tables import table_records
+from chouette.services import exports
 from chouette.table import GameRecord, TableError, fold
 from chouette.web.auth import has_role
 from chouette.web.nights import get_night
@@ -65,7 +65,7 @@ def players_of(record: GameRecord) -> set[str]:
 
 def _table_records(table: ChouetteTable, member: Any, *, number: int | None = None) -> list[Record]:
     """The board games of ``table`` that ``member`` may download, as records."""
-    log = services.table_export(table.id)
+    log = exports.table_export(table.id)
     try:
         state = fold(log["table"], log["events"])
     except TableError:
@@ -113,7 +113,7 @@ def _send(records: Sequence[Record], fmt: str, stem: str) -> Response:
     response = make_response(body)
     response.mimetype = MIMETYPES[kind]
     if kind != "zip":
-        response.charset = "utf-8"
+        response.content_type = f"{MIMETYPES[kind]}; charset=utf-8"
     response.headers["Content-Disposition"] = f'attachment; filename="{name}"'
     response.headers["Cache-Control"] = "private, no-store"
     return response
@@ -142,7 +142,7 @@ def night(night_id: int, fmt: str) -> Response:
     """A night's board games, every table's (a member gets those he played)."""
     found = get_night(night_id)
     records = [r for t in found.tables for r in _table_records(t, current_user)]
-    return _send(records, fmt, services.night_filename(found, "games"))
+    return _send(records, fmt, exports.night_filename(found, "games"))
 
 
 @_each_format("/player")

@@ -14,8 +14,9 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms import BooleanField, DateField, StringField
 from wtforms.validators import InputRequired, Length, Regexp
 
-from chouette import services
 from chouette.models import Season
+from chouette.services import base, season_checks
+from chouette.services import seasons as seasons_service
 from chouette.web import privacy
 from chouette.web.auth import role_required
 from chouette.web.exports import _download
@@ -55,8 +56,8 @@ class CloseSeasonForm(FlaskForm):
 def get_season(season_id: int) -> Season:
     """The season, or 404."""
     try:
-        return services.get_season(season_id)
-    except services.NotFound:
+        return season_checks.get_season(season_id)
+    except base.NotFound:
         abort(404)
 
 
@@ -64,8 +65,8 @@ def get_season(season_id: int) -> Season:
 @login_required
 def index() -> BaseResponse:
     """Every season, the latest first."""
-    seasons = services.list_seasons()
-    nights = {season.id: len(services.season_nights(season)) for season in seasons}
+    seasons = seasons_service.list_seasons()
+    nights = {season.id: len(seasons_service.season_nights(season)) for season in seasons}
     return render_page("seasons/index.html", "seasons/_season_list.html", seasons=seasons,
                        night_counts=nights)
 
@@ -76,15 +77,15 @@ def new() -> BaseResponse | tuple[str, int]:
     """Create a season (an organizer's use-case)."""
     form = SeasonForm()
     if not form.is_submitted():
-        form.currency.data = services.usual_currency()
+        form.currency.data = seasons_service.usual_currency()
         form.name.data = _("Season")
     if form.validate_on_submit():
         try:
-            season = services.create_season(
+            season = seasons_service.create_season(
                 name=form.name.data or "", first=form.first_date.data, last=form.last_date.data,
                 currency=form.currency.data or "", actor=current_user,
             )
-        except services.ServiceError as error:
+        except base.ServiceError as error:
             form.form_errors.append(str(error))
         else:
             flash(_("The season is created."), "success")
@@ -94,7 +95,7 @@ def new() -> BaseResponse | tuple[str, int]:
 
 def _context(season_id: int) -> dict[str, Any]:
     """What the season's page shows, cut by the privacy rule (a player: his own row)."""
-    plan = privacy.season(current_user, services.season_settle_up(season_id))
+    plan = privacy.season(current_user, seasons_service.season_settle_up(season_id))
     return {"plan": plan, "season": plan.season, "typed": None, "error": None, "notice": None,
             "close_form": CloseSeasonForm(), "everyone": privacy.sees_everyones_money(current_user)}
 
@@ -135,11 +136,11 @@ def record_payment(season_id: int) -> BaseResponse:
         abort(400)
     typed = typed_payment()
     try:
-        payment = services.record_season_payment(
+        payment = seasons_service.record_season_payment(
             season.id, payer=_name("payer"), payee=_name("payee"),
             cents=_amount(typed["amount"]), method=typed["method"], actor=current_user,
         )
-    except services.ServiceError as error:
+    except base.ServiceError as error:
         return _refused(season.id, str(error), typed)
     return _after(season.id, payment_news(payment, season.currency))
 
@@ -152,8 +153,8 @@ def undo_payment(season_id: int) -> BaseResponse:
     if not PostForm().validate_on_submit():
         abort(400)
     try:
-        removed = services.undo_last_season_payment(season.id, actor=current_user)
-    except services.ServiceError as error:
+        removed = seasons_service.undo_last_season_payment(season.id, actor=current_user)
+    except base.ServiceError as error:
         return _refused(season.id, str(error))
     last = removed[-1]
     return _after(season.id, _("Taken back: %(payer)s to %(payee)s, %(amount)s.", payer=last.payer,
@@ -171,8 +172,8 @@ def close(season_id: int) -> BaseResponse:
     if not form.confirm.data:
         return _refused(season.id, _("Tick the box to confirm that the season's standings are final."))
     try:
-        services.close_season(season.id, actor=current_user)
-    except services.ServiceError as error:
+        seasons_service.close_season(season.id, actor=current_user)
+    except base.ServiceError as error:
         return _refused(season.id, str(error))
     return _after(season.id, _("The season is closed."))
 
@@ -182,8 +183,8 @@ def close(season_id: int) -> BaseResponse:
 def standings_csv(season_id: int) -> Response:
     """The season's standings as CSV: each player night by night, and his totals."""
     season = get_season(season_id)
-    return _download(services.season_standings_csv(season.id), "text/csv",
-                     services.season_filename(season, "standings.csv"))
+    return _download(seasons_service.season_standings_csv(season.id), "text/csv",
+                     seasons_service.season_filename(season, "standings.csv"))
 
 
 @bp.get("/<int:season_id>/payments.csv")
@@ -191,5 +192,5 @@ def standings_csv(season_id: int) -> Response:
 def payments_csv(season_id: int) -> Response:
     """Every payment of the season (its nights' and its own), those taken back marked."""
     season = get_season(season_id)
-    return _download(services.season_payments_csv(season.id), "text/csv",
-                     services.season_filename(season, "payments.csv"))
+    return _download(seasons_service.season_payments_csv(season.id), "text/csv",
+                     seasons_service.season_filename(season, "payments.csv"))

@@ -12,9 +12,11 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, current_app
 from flask_login import login_required
 
-from chouette import push, services
+from chouette import push
 from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable
+from chouette.services import base
+from chouette.services import display as display_service
 
 bp = Blueprint("streams", __name__)
 
@@ -49,7 +51,7 @@ def display(night_id: int | None = None) -> Response:
     """A big screen's versions: every open night, or one night."""
     read_only()
     try:
-        version = services.display_version(night_id)
-    except services.NotFound:
+        version = display_service.display_version(night_id)
+    except base.NotFound:
         abort(404)
     return _stream(("display", night_id), version)

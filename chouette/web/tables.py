@@ -8,8 +8,8 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as BaseResponse
 
-from chouette import services
 from chouette.models import ChouetteTable
+from chouette.services import base, tables
 from chouette.web import house_rules
 from chouette.web.auth import has_role, role_required
 from chouette.web.forms import TableForm
@@ -22,8 +22,8 @@ bp = Blueprint("tables", __name__)
 def get_table(table_id: int, *, for_change: bool = False) -> ChouetteTable:
     """The table, if it exists (404) and, ``for_change``, if this member may run it (403)."""
     try:
-        table = services.get_table(table_id)
-    except services.NotFound:
+        table = tables.get_table(table_id)
+    except base.NotFound:
         abort(404)
     if for_change and not has_role(current_user, "organizer"):
         abort(403)
@@ -39,13 +39,13 @@ def new(night_id: int) -> BaseResponse:
     status = 200
     if request.method == "GET":
         preset = request.args.get("preset", "club-standard")
-        form.fill(services.PRESETS.get(preset, services.TABLE_DEFAULTS))
-        form.preset.data = preset if preset in services.PRESETS else ""
+        form.fill(tables.PRESETS.get(preset, tables.TABLE_DEFAULTS))
+        form.preset.data = preset if preset in tables.PRESETS else ""
         form.name.data = request.args.get("name") or _("Table %(number)d", number=len(night.tables) + 1)
     elif form.validate_on_submit():
         try:
-            table = services.create_table(night.id, name=form.name.data or "", settings=form.settings(), actor=current_user)
-        except services.ServiceError as error:
+            table = tables.create_table(night.id, name=form.name.data or "", settings=form.settings(), actor=current_user)
+        except base.ServiceError as error:
             form.form_errors.append(str(error))
             status = 422
         else:
@@ -60,7 +60,7 @@ def new(night_id: int) -> BaseResponse:
 @login_required
 def show(table_id: int) -> BaseResponse:
     """A table: the live table (chouette.web.play), its QR code, its house-rules card."""
-    from chouette import commands
+    from chouette.services import commands
     from chouette.web.live import page_context
 
     table = get_table(table_id)
@@ -74,7 +74,7 @@ def show(table_id: int) -> BaseResponse:
 @login_required
 def rules(table_id: int) -> str:
     """The printable house-rules card, in English and in Italian side by side."""
-    from chouette import commands
+    from chouette.services import commands
 
     table = get_table(table_id)
     state = commands.load_play(table_id).state

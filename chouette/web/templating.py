@@ -41,7 +41,7 @@ def _translations() -> NullTranslations:
 
 def init_app(app: Flask) -> None:
     """Register the template globals and filters."""
-    app.jinja_env.install_gettext_callables(
+    app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]  # added by jinja2.ext.i18n
         gettext=lambda s: _translations().ugettext(s),
         ngettext=lambda s, p, n: _translations().ungettext(s, p, n),
         pgettext=lambda c, s: _translations().upgettext(c, s),

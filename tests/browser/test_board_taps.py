@@ -15,9 +15,9 @@ import pytest
 from flask import Flask
 from playwright.sync_api import Page, expect
 
-from chouette import commands, services
 from chouette.engine import Position, apply_move, legal_moves
 from chouette.extensions import db
+from chouette.services import commands, tables
 from chouette.web.board_taps import encode, offered_targets, tap_graph, tap_text, walk
 from tests.browser.conftest import ARTIFACTS
 from tests.browser.test_board_js import board_page, point
@@ -36,7 +36,7 @@ def opened_with_four_two(app: Flask) -> tuple[int, str]:
         events += [{"type": "order", "players": ["Ann", "Bob", "Cy"]},
                    {"type": "opening_roll", "box": 4, "team": 2}]
         for event in events:
-            commands.play(table_id, services.last_seq(table_id), event, olga)
+            commands.play(table_id, tables.last_seq(table_id), event, olga)
         username = olga.username
         db.session.commit()
     return table_id, username

@@ -7,7 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from chouette import commands, services
+from chouette.services import commands, tables
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
 
@@ -19,13 +19,13 @@ def test_box_answers_a_beaver_while_another_member_is_still_to_answer(page: Page
         owner = gen_member("organizer", name="Olga")
         night = gen_night(opened_by_id=owner.id)
         table = gen_table(night, created_by_id=owner.id,
-                          settings={**services.TABLE_DEFAULTS, "beavers": True})
+                          settings={**tables.TABLE_DEFAULTS, "beavers": True})
         events = [*({"type": "join", "player": p} for p in ("Ann", "Bob", "Cy", "Dee")),
                   {"type": "order", "players": ["Ann", "Bob", "Cy", "Dee"]},
                   {"type": "double", "by": "box", "cubes": ["Bob", "Cy"]},
                   {"type": "beaver", "cube": "Bob"}]
         for event in events:
-            commands.play(table.id, services.last_seq(table.id), event, owner)
+            commands.play(table.id, tables.last_seq(table.id), event, owner)
         table_id, username = table.id, owner.username
     page.set_viewport_size({"width": size[0], "height": size[1]})
     page.goto(f"{live_server.url}/auth/login")

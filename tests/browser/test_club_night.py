@@ -5,23 +5,38 @@ the board to its end (the test asks the engine for a legal play each turn and ta
 board), a cube doubled and dropped, a game on the score sheet, an undo; the big screen, open in
 a second page, follows by itself. Screenshots of the table page (tablet, phone, TV) go to
 test-artifacts/.
+
+The server's dice are seeded (``DICE_SEED``, a test-only setting): every run rolls the same
+order, the same dice and so plays the same night, and a failure replays as it happened.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from chouette import commands
 from chouette.engine import apply_move, legal_moves
 from chouette.extensions import db
+from chouette.services import commands
+from tests.browser.conftest import LiveServer, start_live_server
 
 PASSWORD = "a-long-password"
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 TABLET = {"width": 1024, "height": 1366}
 PHONE = {"width": 390, "height": 844}
+DICE_SEED = 20261121
+
+
+@pytest.fixture
+def seeded_server(tmp_path: Path) -> Iterator[LiveServer]:
+    """The live server whose dice are drawn from ``DICE_SEED``: the same night every run."""
+    server = start_live_server(tmp_path, TESTING=True, DICE_SEED=DICE_SEED)
+    yield server
+    server.stop()
 
 
 def sign_in(page: Page, base: str, username: str) -> None:
@@ -68,8 +83,8 @@ def board_point(page: Page, table_id: int, n: int) -> Locator:
 
 
 @pytest.mark.browser
-def test_a_whole_club_night_at_one_table(live_server, page: Page, context, screenshot):
-    base, app = live_server.url, live_server.app
+def test_a_whole_club_night_at_one_table(seeded_server, page: Page, context, screenshot):
+    base, app = seeded_server.url, seeded_server.app
     page.set_viewport_size(TABLET)
     page.on("dialog", lambda dialog: dialog.accept())
 
@@ -191,7 +206,7 @@ def test_a_whole_club_night_at_one_table(live_server, page: Page, context, scree
 
 @pytest.mark.browser
 def test_a_player_answers_on_his_phone_and_the_organizers_tablet_follows(live_server, browser, screenshot):
-    from chouette import services
+    from chouette.services import tables
     from tests.browser.conftest import OFF_SITE
     from tests.factories import PASSWORD as MEMBER_PASSWORD
     from tests.factories import gen_member, gen_night, gen_table
@@ -205,7 +220,7 @@ def test_a_player_answers_on_his_phone_and_the_organizers_tablet_follows(live_se
         for event in ([{"type": "join", "player": n} for n in ("Ann", "Bob", "Cy", "Dee")]
                       + [{"type": "order", "players": ["Ann", "Bob", "Cy", "Dee"]},
                          {"type": "double", "by": "box", "cubes": ["Cy", "Dee"]}]):
-            commands.play(table_id, services.last_seq(table_id), event, olga)
+            commands.play(table_id, tables.last_seq(table_id), event, olga)
         logins = {"olga": olga.username, "cy": cy.username}
         db.session.commit()
 

@@ -13,8 +13,8 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from chouette import commands, services
 from chouette.extensions import db
+from chouette.services import commands, tables
 from chouette.standings import money
 from tests.browser.conftest import ARTIFACTS, OFF_SITE
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
@@ -51,13 +51,13 @@ def test_a_deal_recorded_by_the_organizer_and_a_proxy_answering_on_his_own_phone
         night = gen_night(opened_by_id=olga.id, name="Friday")
         night_id = night.id
         table_id = gen_table(night, created_by_id=olga.id, name="Upstairs",
-                             settings=dict(services.TABLE_DEFAULTS)).id
+                             settings=dict(tables.TABLE_DEFAULTS)).id
         # Ann is the box, Bob the captain; the box doubled Bob and Eve and both took.
         for event in ([{"type": "join", "player": n} for n in PLAYERS]
                       + [{"type": "order", "players": PLAYERS},
                          {"type": "double", "by": "box", "cubes": ["Bob", "Eve"]},
                          {"type": "take", "cube": "Bob"}, {"type": "take", "cube": "Eve"}]):
-            commands.play(table_id, services.last_seq(table_id), event, olga)
+            commands.play(table_id, tables.last_seq(table_id), event, olga)
         logins = {"Olga": olga.username, **{n: m.username for n, m in members.items()}}
         db.session.commit()
     url = f"{base}/tables/{table_id}"

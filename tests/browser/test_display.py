@@ -14,9 +14,9 @@ from flask import Flask
 from playwright.sync_api import Page, expect
 from werkzeug.serving import make_server
 
-from chouette import commands
 from chouette.extensions import db
 from chouette.models import Member
+from chouette.services import commands
 from tests.factories import gen_member, gen_night, gen_table
 from tests.web.test_display import EIGHT, board_table, busy_table, play, seat
 

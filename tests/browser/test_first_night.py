@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from chouette.services import TABLE_DEFAULTS
+from chouette.services.tables import TABLE_DEFAULTS
 
 PASSWORD = "a-long-password"
 

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import Member
+from chouette.services import commands, tables
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
 pytestmark = pytest.mark.browser
@@ -31,7 +31,7 @@ def _table(server) -> tuple[int, int]:
                       {"type": "take", "cube": "Bob"}, {"type": "drop", "cube": "Cy"},
                       {"type": "take", "cube": "Dee"},
                       {"type": "result", "winner": "team", "kind": "single"}]:
-            commands.play(table.id, services.last_seq(table.id), event, owner)
+            commands.play(table.id, tables.last_seq(table.id), event, owner)
         db.session.commit()
         return night.id, table.id
 
@@ -40,7 +40,7 @@ def _play(server, table_id: int, *events: dict[str, object]) -> None:
     with server.app.app_context():
         owner = db.session.scalar(db.select(Member).where(Member.username == "org"))
         for event in events:
-            commands.play(table_id, services.last_seq(table_id), event, owner)
+            commands.play(table_id, tables.last_seq(table_id), event, owner)
         db.session.commit()
 
 

@@ -8,8 +8,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from chouette import commands, services
 from chouette.extensions import db
+from chouette.services import commands, members, tables
 from tests.browser.test_night_close import _shoot, _sign_in
 from tests.factories import gen_member, gen_night, gen_table
 
@@ -34,9 +34,9 @@ def test_typing_a_members_name_at_a_second_table_names_the_first(page: Page, liv
         "Marco already sits at the table Blue of Friday chouette")
     _shoot(page, screenshot, "identity-two-tables")
     with live_server.app.app_context():
-        assert services.last_seq(ids["red"]) == 0
+        assert tables.last_seq(ids["red"]) == 0
         commands.play(ids["blue"], 1, {"type": "leave", "player": "Marco"},
-                      db.session.get(services.members.Member, 1))
+                      db.session.get(members.Member, 1))
         db.session.remove()
     page.goto(f"{base}/tables/{ids['red']}")
     page.get_by_label("Name (a member or a guest)").fill("marco")

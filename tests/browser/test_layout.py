@@ -13,9 +13,10 @@ import datetime as dt
 import pytest
 from playwright.sync_api import Browser, expect
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import Member
+from chouette.services import commands, seasons
+from chouette.services import tables as tables_service
 from tests.browser.conftest import ARTIFACTS, OFF_SITE
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
@@ -33,7 +34,7 @@ def _night(server) -> dict[str, str]:
             gen_member("player", name=name)
         night = gen_night(opened_by_id=owner.id, date=dt.date(2026, 11, 21))
         tables = [gen_table(night, created_by_id=owner.id, name=f"Table {n}",
-                            settings=dict(services.TABLE_DEFAULTS)) for n in (1, 2)]
+                            settings=dict(tables_service.TABLE_DEFAULTS)) for n in (1, 2)]
         actor = db.session.get(Member, owner.id)
         for table, names in zip(tables, (["Ann", "Bob", "Cy", "Dee"], ["Eve", "Finn", "Gus"]), strict=True):
             events = [*({"type": "join", "player": n} for n in names), {"type": "order", "players": names},
@@ -41,8 +42,8 @@ def _night(server) -> dict[str, str]:
                       {"type": "result", "winner": "team", "kind": "gammon"},
                       {"type": "opening_roll", "box": 6, "team": 1}]
             for event in events:
-                commands.play(table.id, services.last_seq(table.id), event, actor)
-        season = services.create_season(name="Autumn", first=dt.date(2026, 9, 1),
+                commands.play(table.id, tables_service.last_seq(table.id), event, actor)
+        season = seasons.create_season(name="Autumn", first=dt.date(2026, 9, 1),
                                         last=dt.date(2026, 12, 31), currency="EUR", actor=actor)
         db.session.commit()
         night_id, table_id, season_id, member_id = night.id, tables[0].id, season.id, owner.id

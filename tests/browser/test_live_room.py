@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, BrowserContext, Page, expect
 
-from chouette import commands, services
 from chouette.engine import legal_moves
 from chouette.extensions import db
 from chouette.models import Member
+from chouette.services import commands, display, tables
 from tests.browser.conftest import OFF_SITE, start_live_server
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
@@ -35,7 +35,7 @@ class Room:
             self.members = {name: gen_member("player", name=name) for name in "ABCD"}
             night = gen_night(opened_by_id=self.owner.id)
             table = gen_table(night, created_by_id=self.owner.id,
-                              settings={**services.TABLE_DEFAULTS, **(settings or {})})
+                              settings={**tables.TABLE_DEFAULTS, **(settings or {})})
             self.table_id, self.night_id = table.id, night.id
 
     @property
@@ -47,7 +47,7 @@ class Room:
         with self.server.app.app_context():
             owner = db.session.get(Member, self.owner.id)
             for event in events:
-                commands.play(self.table_id, services.last_seq(self.table_id), event, owner)
+                commands.play(self.table_id, tables.last_seq(self.table_id), event, owner)
             db.session.commit()
 
     def state(self):
@@ -56,7 +56,7 @@ class Room:
 
     def seq(self) -> int:
         with self.server.app.app_context():
-            return services.last_seq(self.table_id)
+            return tables.last_seq(self.table_id)
 
 
 def device(browser: Browser, viewport: dict[str, int]) -> BrowserContext:
@@ -313,12 +313,12 @@ def test_a_table_played_from_everyones_phone_every_device_follows_without_reload
         night = gen_night(opened_by_id=owner.id)
         night_id = night.id
         table_id = gen_table(night, created_by_id=owner.id, settings={
-            **services.TABLE_DEFAULTS, "extras": True, "partner_min_players": 3}).id
+            **tables.TABLE_DEFAULTS, "extras": True, "partner_min_players": 3}).id
         # What the pages need of each member, read before the commits expire the rows.
         who = {m.name: SimpleNamespace(id=m.id, name=m.name, username=m.username)
                for m in (owner, *members.values())}
         for event in [*({"type": "join", "player": n} for n in names), {"type": "order", "players": names}]:
-            commands.play(table_id, services.last_seq(table_id), event, owner)
+            commands.play(table_id, tables.last_seq(table_id), event, owner)
         db.session.commit()
     owner, members = who["Olga"], {name: who[name] for name in names}
     room = object.__new__(Room)
@@ -341,7 +341,7 @@ def test_a_table_played_from_everyones_phone_every_device_follows_without_reload
         for page in everyone:
             expect(live(page, room)).to_have_attribute("data-version", version)
         with app.app_context():
-            shown = services.display_version(None)
+            shown = display.display_version(None)
         expect(tv.locator("#display-board")).to_have_attribute("data-version", shown)
 
     def act(click) -> None:

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from chouette import commands, services
 from chouette.extensions import db
+from chouette.services import commands, tables
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
 SIZES = {"phone": (390, 844), "tablet": (1024, 768), "desktop": (1920, 1080)}
@@ -38,10 +38,10 @@ def test_closing_mid_game_asks_first_and_an_admin_reopens_the_night(page: Page, 
         night = gen_night(name="Friday chouette", opened_by_id=owner.id)
         table = gen_table(night, name="Upstairs", created_by_id=owner.id)
         for name in ("Ann", "Bob", "Cy", "Dee"):
-            commands.play(table.id, services.last_seq(table.id), {"type": "join", "player": name}, owner)
-        commands.play(table.id, services.last_seq(table.id), {"type": "order", "players": ["Ann", "Bob", "Cy", "Dee"]},
+            commands.play(table.id, tables.last_seq(table.id), {"type": "join", "player": name}, owner)
+        commands.play(table.id, tables.last_seq(table.id), {"type": "order", "players": ["Ann", "Bob", "Cy", "Dee"]},
                       owner)
-        commands.play(table.id, services.last_seq(table.id), {"type": "double", "by": "box", "cubes": ["Cy"]}, owner)
+        commands.play(table.id, tables.last_seq(table.id), {"type": "double", "by": "box", "cubes": ["Cy"]}, owner)
         ids = {"night": night.id, "owner": owner.username, "admin": admin.username}
         db.session.remove()
     base = live_server.url

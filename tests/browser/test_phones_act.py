@@ -14,8 +14,8 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from chouette import commands, services
 from chouette.extensions import db
+from chouette.services import commands, tables
 from tests.browser.conftest import ARTIFACTS, OFF_SITE
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
@@ -57,10 +57,10 @@ def test_players_make_their_own_decisions_from_their_phones(live_server, browser
         members = {name: gen_member("player", name=name) for name in PLAYERS}
         night = gen_night(opened_by_id=olga.id, name="Friday")
         table_id = gen_table(night, created_by_id=olga.id, name="Upstairs", settings={
-            **services.TABLE_DEFAULTS, "extras": True, "partner_min_players": 3}).id
+            **tables.TABLE_DEFAULTS, "extras": True, "partner_min_players": 3}).id
         for event in ([{"type": "join", "player": n} for n in PLAYERS]
                       + [{"type": "order", "players": PLAYERS}]):
-            commands.play(table_id, services.last_seq(table_id), event, olga)
+            commands.play(table_id, tables.last_seq(table_id), event, olga)
         logins = {"Olga": olga.username, **{n: m.username for n, m in members.items()}}
         db.session.commit()
     url = f"{base}/tables/{table_id}"

@@ -9,8 +9,8 @@ import random
 import pytest
 from playwright.sync_api import Page, expect
 
-from chouette import commands, services
 from chouette.extensions import db
+from chouette.services import commands, exports, tables
 from chouette.table import fold, new_table
 from chouette.table.simulate import random_night
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
@@ -32,12 +32,12 @@ def _fill(server) -> int:
             night = gen_night(name=f"Friday {day}", date=__import__("datetime").date(2026, 11, day))
             for number in (1, 2):
                 table = gen_table(night, name=f"Table {number}",
-                                  settings={**services.TABLE_DEFAULTS, "beavers": True})
+                                  settings={**tables.TABLE_DEFAULTS, "beavers": True})
                 _state, events = random_night({"beavers": True}, names, 12, rng.choice,
                                               lambda: rng.randint(1, 6))
                 settings = table.settings
                 rows = commands.ledger_changes(new_table(settings), fold(settings, events))
-                services.append_events(table.id, 0, events, organizer, rows)
+                tables.append_events(table.id, 0, events, organizer, rows)
             night_id = night.id
         db.session.commit()
         return night_id
@@ -82,7 +82,7 @@ def test_score_sheet_prints_and_a_night_is_imported_through_the_form(live_server
     screenshot("score-sheet-print")
     page.emulate_media(media="screen")
     with live_server.app.app_context():
-        export = services.night_export(night_id)
+        export = exports.night_export(night_id)
     path = tmp_path / "night.json"
     path.write_text(json.dumps(export))
     page.goto(f"{live_server.url}/nights/import")

@@ -9,8 +9,8 @@ import datetime as dt
 import pytest
 from playwright.sync_api import Page, expect
 
-from chouette import commands, services
 from chouette.extensions import db
+from chouette.services import commands, seasons
 from tests.browser.test_display import CLUB
 from tests.browser.test_player_pages import SIZES, _sign_in
 from tests.factories import gen_member, gen_night, gen_table
@@ -30,7 +30,7 @@ def _club(server) -> dict[str, int]:
         tables = [gen_table(night, name=f"Table {n}").id for n in (1, 2)]
         busy_table(tables[0], organizer, CLUB[0], 4)
         busy_table(tables[1], organizer, CLUB[1], 3)
-        season = services.create_season(name="Autumn", first=dt.date(2026, 11, 1),
+        season = seasons.create_season(name="Autumn", first=dt.date(2026, 11, 1),
                                          last=dt.date(2026, 11, 30), currency="EUR", actor=organizer)
         commands.clear_cache()
         db.session.commit()

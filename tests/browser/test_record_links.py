@@ -9,8 +9,8 @@ import pathlib
 import pytest
 from playwright.sync_api import Browser, expect
 
-from chouette import commands
 from chouette.extensions import db
+from chouette.services import commands
 from tests.browser.conftest import ARTIFACTS, OFF_SITE
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 from tests.web.test_exports import write_log
@@ -51,7 +51,7 @@ def test_record_links_are_placed_well_and_download(browser: Browser, live_server
             link.scroll_into_view_if_needed()
             expect(link).to_be_visible()
             box = link.bounding_box()
-            assert box is not None and 0 <= box["x"] and box["x"] + box["width"] <= width, (name, width, box)
+            assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, (name, width, box)
             if page.evaluate("document.documentElement.scrollWidth - window.innerWidth") > 0:
                 wide.append(f"{name} at {width}")
             page.screenshot(path=str(folder / f"{name}-{width}.png"))

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import Member
+from chouette.services import commands, tables
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
 
@@ -19,14 +19,14 @@ def test_an_illegal_move_typed_on_the_board_is_refused_in_italian(page: Page, li
     with app.app_context():
         organizer = gen_member("organizer", name="Olga", locale="it")
         night = gen_night(opened_by_id=organizer.id)
-        table = gen_table(night, created_by_id=organizer.id, settings=dict(services.TABLE_DEFAULTS))
+        table = gen_table(night, created_by_id=organizer.id, settings=dict(tables.TABLE_DEFAULTS))
         owner = db.session.get(Member, organizer.id)
         names = ["Anna", "Bruno", "Carla"]
         for event in [*({"type": "join", "player": n} for n in names), {"type": "order", "players": names},
                       {"type": "opening_roll", "box": 3, "team": 1}]:
-            commands.play(table.id, services.last_seq(table.id), event, owner)
+            commands.play(table.id, tables.last_seq(table.id), event, owner)
         db.session.commit()
-        before = services.table_log(table.id)
+        before = tables.table_log(table.id)
         username, table_id = organizer.username, table.id
     base = live_server.url
     page.goto(f"{base}/auth/login")
@@ -42,4 +42,4 @@ def test_an_illegal_move_typed_on_the_board_is_refused_in_italian(page: Page, li
     expect(page.locator("input[name=move]")).to_have_value("24/18 13/8")
     screenshot("illegal-move-in-italian")
     with app.app_context():
-        assert services.table_log(table_id) == before
+        assert tables.table_log(table_id) == before

@@ -9,8 +9,9 @@ import datetime as dt
 import pytest
 from playwright.sync_api import Page, expect
 
-from chouette import commands, services
 from chouette.extensions import db
+from chouette.services import commands
+from chouette.services import nights as nights_service
 from tests.browser.test_settle_up import PHONE, TABLET, sign_in
 from tests.factories import gen_member, gen_night, gen_table
 from tests.web.test_money_services import play, play_night
@@ -30,7 +31,7 @@ def nights(live_server):
              {"type": "result", "winner": "team", "kind": "single"})
         commands.clear_cache()
         for night_id in (first["night"], second.id):
-            services.close_night(night_id, actor=organizer)
+            nights_service.close_night(night_id, actor=organizer)
         db.session.commit()
         db.session.remove()
 

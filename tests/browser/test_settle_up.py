@@ -9,8 +9,8 @@ import datetime as dt
 import pytest
 from playwright.sync_api import Page, expect
 
-from chouette import commands
 from chouette.extensions import db
+from chouette.services import commands
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 from tests.web.test_money_services import play, play_night
 

@@ -19,7 +19,7 @@ def _key(roll: tuple[int, int]) -> str:
 
 def _divide(expected: dict[str, int], got: dict[str, int]) -> str:
     lines = [f"{roll}: expected {expected[roll]}, got {got.get(roll)}" for roll in expected]
-    bad = [line for line, roll in zip(lines, expected) if expected[roll] != got.get(roll)]
+    bad = [line for line, roll in zip(lines, expected, strict=False) if expected[roll] != got.get(roll)]
     return "divide (roll: expected vs got)\n" + "\n".join(lines) + "\nwrong: " + ", ".join(bad)
 
 

@@ -46,7 +46,7 @@ def test_parse_of_str_round_trips_and_repr_evaluates_back(text):
     "text", ["24/x", "24", "24/18/", "/18", "off/3", "3/bar", "18/24", "6/6", "26/20", "13/*8", "6/4(5)", "6/4(0)", "24*/18", 17]
 )
 def test_unreadable_move_raises_notation_error_naming_input(text):
-    with pytest.raises(NotationError) as error:
+    with pytest.raises(NotationError, match=r"^move ") as error:
         Move.parse(text)
     assert repr(text) in str(error.value)
 

@@ -40,7 +40,7 @@ def test_position_id_puts_the_player_on_roll_second():
 
 @pytest.mark.parametrize("bad", ["4HPwATDgc/ABM", "4HPwATDgc/ABMAA", "4HPwATDgc/AB!A", "////////////////"[:14], ""])
 def test_bad_position_id_raises_format_error_naming_input(bad):
-    with pytest.raises(FormatError) as error:
+    with pytest.raises(FormatError, match=r"^Position ID ") as error:
         Position.from_id(bad)
     assert repr(bad) in str(error.value)
 
@@ -114,7 +114,7 @@ def test_xgid_without_max_cube_field_round_trips():
     ],
 )
 def test_bad_xgid_raises_format_error_naming_input(bad):
-    with pytest.raises(FormatError) as error:
+    with pytest.raises(FormatError, match=r"^XGID ") as error:
         parse_xgid(bad)
     assert repr(bad) in str(error.value)
 

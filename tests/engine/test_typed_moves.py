@@ -50,7 +50,7 @@ def test_unreadable_typed_move_raises_notation_error():
 
 
 def _refusal(position: Position, roll: tuple[int, int], typed: str) -> str:
-    with pytest.raises(IllegalMoveError) as error:
+    with pytest.raises(IllegalMoveError, match=r"^illegal move ") as error:
         match_move(position, roll, typed)
     message = str(error.value)
     assert repr(typed) in message and f"{max(roll)}-{min(roll)}" in message and position.id in message

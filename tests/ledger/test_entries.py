@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -62,7 +64,7 @@ def test_entries_keep_opaque_references_and_are_frozen_values():
     entry = Entry("Ann", -750, night_id="2026-11-20", table_id=3, game_id=12)
     assert entry == eval(repr(entry))
     assert hash(entry) == hash(Entry("Ann", -750, "2026-11-20", 3, 12))
-    with pytest.raises(AttributeError):
+    with pytest.raises(AttributeError, match="cannot assign"):
         entry.cents = 0  # type: ignore[misc]
 
 
@@ -76,7 +78,7 @@ def test_entries_keep_opaque_references_and_are_frozen_values():
     ],
 )
 def test_entry_refuses_bad_player_or_cents(player, cents, message):
-    with pytest.raises(LedgerError) as error:
+    with pytest.raises(LedgerError, match=re.escape(message)) as error:
         Entry(player, cents)
     assert str(error.value) == message
 
@@ -94,7 +96,7 @@ def test_entry_refuses_bad_player_or_cents(player, cents, message):
     ],
 )
 def test_payments_and_transfers_refuse_bad_values(kind, cls, payer, payee, cents, message):
-    with pytest.raises(LedgerError) as error:
+    with pytest.raises(LedgerError, match=re.escape(message.format(kind=kind))) as error:
         cls(payer, payee, cents)
     assert str(error.value) == message.format(kind=kind)
 
@@ -114,7 +116,7 @@ def test_check_balanced_accepts_books_that_sum_to_zero():
     ],
 )
 def test_check_balanced_refuses_books_that_do_not_sum_to_zero(books, message):
-    with pytest.raises(LedgerError) as error:
+    with pytest.raises(LedgerError, match=re.escape(message)) as error:
         check_balanced(books)
     assert str(error.value) == message
 

@@ -6,12 +6,13 @@ import doctest
 
 import pytest
 
-from chouette.ledger import entries, errors, money, partition, settle
+from chouette.ledger import entries, errors, games, money, partition, settle
 
 
 @pytest.mark.parametrize(
-    "module", [entries, errors, money, partition, settle], ids=lambda m: m.__name__
+    "module", [entries, errors, games, money, partition, settle], ids=lambda m: m.__name__
 )
 def test_ledger_docstring_examples_hold(module):
-    failed, _ = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    failed, attempted = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert attempted > 0, f"{module.__name__} has no examples: this test would test nothing"
     assert failed == 0

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -42,7 +44,7 @@ def test_pair_stake_is_symmetric_and_never_above_either(box, member):
     ],
 )
 def test_pair_stake_refuses_non_int_or_negative_stakes(box, member, message):
-    with pytest.raises(LedgerError) as error:
+    with pytest.raises(LedgerError, match=re.escape(message)) as error:
         pair_stake_cents(box, member)
     assert str(error.value) == message
 
@@ -64,7 +66,7 @@ def test_points_times_stake_is_cents(points, stake, expected):
     ],
 )
 def test_points_to_cents_refuses_non_int_input(points, stake, message):
-    with pytest.raises(LedgerError) as error:
+    with pytest.raises(LedgerError, match=re.escape(message)) as error:
         points_to_cents(points, stake)
     assert str(error.value) == message
 
@@ -136,7 +138,7 @@ def test_at_half_the_box_part_is_at_least_the_partner_part(total):
     ],
 )
 def test_split_share_refuses_bad_total_or_percent(total, percent, message):
-    with pytest.raises(LedgerError) as error:
+    with pytest.raises(LedgerError, match=re.escape(message)) as error:
         split_share(total, percent)
     assert str(error.value) == message
 
@@ -157,7 +159,7 @@ def test_cents_render_as_plain_decimal_for_csv(cents, text):
 
 
 def test_cents_to_decimal_refuses_float():
-    with pytest.raises(LedgerError) as error:
+    with pytest.raises(LedgerError, match="must be an int number of cents") as error:
         cents_to_decimal(12.5)
     assert str(error.value) == "cents must be an int number of cents, not 12.5"
 
@@ -177,12 +179,12 @@ def test_decimal_string_round_trips(cents):
 
 @pytest.mark.parametrize("text", ["", "12.505", "1,50", "abc", "12.", ".5", "--1", "1e3"])
 def test_parse_cents_refuses_what_is_not_an_amount(text):
-    with pytest.raises(LedgerError) as error:
+    with pytest.raises(LedgerError, match="not an amount with at most two decimals") as error:
         parse_cents(text)
     assert str(error.value) == f"not an amount with at most two decimals: {text!r}"
 
 
 def test_parse_cents_refuses_non_text():
-    with pytest.raises(LedgerError) as error:
+    with pytest.raises(LedgerError, match="not an amount with at most two decimals") as error:
         parse_cents(12.5)
     assert str(error.value) == "not an amount with at most two decimals: 12.5"

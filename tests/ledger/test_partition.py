@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from itertools import combinations
 
 import pytest
@@ -115,17 +116,17 @@ def test_twenty_values_after_pairing_are_still_exact_beyond_twenty_players():
     ],
 )
 def test_partition_refuses_zero_non_int_and_unbalanced_values(values, message):
-    with pytest.raises(LedgerError) as error:
+    with pytest.raises(LedgerError, match=re.escape(message)) as error:
         partition_zero_sum(values)
     assert str(error.value) == message
-    with pytest.raises(LedgerError) as error:
+    with pytest.raises(LedgerError, match=re.escape(message)) as error:
         most_zero_sum_masks(values)
     assert str(error.value) == message
 
 
 def test_the_exact_masks_refuse_more_than_the_limit():
     values = [1] * 20 + [-21]
-    with pytest.raises(LedgerError) as error:
+    with pytest.raises(LedgerError, match="takes at most 20 values") as error:
         most_zero_sum_masks(values)
     assert str(error.value) == "the exact partition takes at most 20 values, got 21"
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -63,7 +65,7 @@ def test_a_leaver_with_a_zero_balance_needs_no_transfer():
     ],
 )
 def test_settle_leaver_refuses_unknown_players_and_unbalanced_books(books, player, message):
-    with pytest.raises(LedgerError) as error:
+    with pytest.raises(LedgerError, match=re.escape(message)) as error:
         settle_leaver(books, player)
     assert str(error.value) == message
 
@@ -88,7 +90,7 @@ def test_after_the_leaver_settles_he_is_even_and_the_others_stay_consistent(case
     for name, cents in books.items():
         if name != leaver:
             # No one is pushed past zero: balances only move toward zero.
-            assert 0 <= after[name] * cents and abs(after[name]) <= abs(cents)
+            assert after[name] * cents >= 0 and abs(after[name]) <= abs(cents)
     for transfer in transfers:
         assert leaver in (transfer.payer, transfer.payee)
         assert transfer.cents > 0

@@ -27,7 +27,7 @@ def zero_sum_books(draw: st.DrawFn, max_players: int = 8) -> dict[str, int]:
     amounts = [amount * scale for amount in amounts]
     amounts.append(-sum(amounts))
     names = draw(st.permutations([f"P{index:02d}" for index in range(size)]))
-    return {name: cents for name, cents in zip(names, amounts) if cents}
+    return {name: cents for name, cents in zip(names, amounts, strict=False) if cents}
 
 
 @st.composite

@@ -10,11 +10,11 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from chouette import commands, services
 from chouette.engine import apply_move, legal_moves
 from chouette.engine.matchid import MatchState
 from chouette.extensions import db
 from chouette.models import ChouetteTable, LedgerEntry, Member
+from chouette.services import commands, exports, tables
 from chouette.table.match_rules import match_of
 from tests.factories import gen_member, gen_night
 from tests.web.test_play_pages import HTMX, sign_in
@@ -56,7 +56,7 @@ class MatchNight:
 
     def seq(self) -> int:
         with self.app.app_context():
-            return services.last_seq(self.table_id)
+            return tables.last_seq(self.table_id)
 
     def state(self):
         with self.app.app_context():
@@ -178,7 +178,7 @@ def test_a_stake_per_match_is_booked_in_the_ledger_with_the_winning_game(app, ni
     with app.app_context():
         totals = db.session.execute(select(LedgerEntry.player, func.sum(LedgerEntry.cents))
                                     .group_by(LedgerEntry.player)).all()
-    assert {player: cents for player, cents in totals} == {"Ann": 0, "Bob": 0}
+    assert dict(totals) == {"Ann": 0, "Bob": 0}
 
 
 def test_a_match_without_a_stake_writes_no_ledger_rows(app, night):
@@ -252,11 +252,11 @@ def test_a_night_with_a_match_exports_and_imports_to_the_same_ledger(app, night)
     night.post("olga", "double", {"by": "box"})
     night.post("olga", "answer", {"cube": "Bob", "answer": "drop"})
     with app.app_context():
-        exported = services.night_export(night.night_id)
-        before = services.night_ledger_totals(night.night_id)
+        exported = exports.night_export(night.night_id)
+        before = exports.night_ledger_totals(night.night_id)
         olga = db.session.get(Member, night.olga.id)
-        imported = services.import_night(exported, olga)
-        assert services.night_ledger_totals(imported.id) == before
+        imported = exports.import_night(exported, olga)
+        assert exports.night_ledger_totals(imported.id) == before
         assert before["Ann"][1] == 1000
         copy = next(t for t in imported.tables)
         assert match_of(commands.load_play(copy.id).state).scores == (2, 0)

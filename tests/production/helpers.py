@@ -14,9 +14,10 @@ from flask import Flask
 from sqlalchemy import select
 
 from app import create_app
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import ChouetteTable, LedgerEntry, TableEvent
+from chouette.services import commands
+from chouette.services import tables as tables_service
 from chouette.standings import games_money
 from chouette.table import TableState, fold
 from chouette.table.actions import legal_actions
@@ -50,8 +51,8 @@ def migrated_app(path: Path, **config: Any) -> Flask:
 def seat_table(table_id: int, organizer: Any) -> None:
     """Seat the scripted players in a fixed order (Ann in the box, Bob captain)."""
     for name in PLAYERS:
-        commands.play(table_id, services.last_seq(table_id), {"type": "join", "player": name}, organizer)
-    commands.play(table_id, services.last_seq(table_id), {"type": "order", "players": list(PLAYERS)}, organizer)
+        commands.play(table_id, tables_service.last_seq(table_id), {"type": "join", "player": name}, organizer)
+    commands.play(table_id, tables_service.last_seq(table_id), {"type": "order", "players": list(PLAYERS)}, organizer)
 
 
 def next_command(state: TableState, rng: random.Random) -> dict[str, Any]:
@@ -80,7 +81,7 @@ def check_consistency(app: Flask) -> dict[str, int]:
                                       .order_by(TableEvent.seq)).all()
             assert seqs == list(range(1, len(seqs) + 1)), f"table {table.id}: seqs {seqs}"
             events += len(seqs)
-            state = fold(table.settings, services.table_log(table.id))
+            state = fold(table.settings, tables_service.table_log(table.id))
             expected: dict[tuple[int, str], tuple[int, int]] = {}
             for game in games_money(state):
                 for player in set(game.points) | set(game.cents):

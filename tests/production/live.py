@@ -6,6 +6,7 @@ Used by the worker-kill test and by ``benchmarks/load.py``. Standard library onl
 
 from __future__ import annotations
 
+import http.client
 import http.cookiejar
 import os
 import re
@@ -112,6 +113,14 @@ class Gunicorn:
         self.stop()
 
 
+class ConnectionCut(ConnectionError):
+    """The connection failed or the answer was cut short (a killed worker, a reset, a timeout).
+
+    An ``OSError``, so ``except OSError`` catches every transport failure, including those that
+    ``http.client`` raises outside ``OSError`` (``IncompleteRead``, ``BadStatusLine``).
+    """
+
+
 class Client:
     """One browser: its own cookies, signing in through the real form, htmx-style posts."""
 
@@ -126,7 +135,7 @@ class Client:
                 headers: dict[str, str] | None = None) -> tuple[int, bytes, float]:
         """One request: status, body and seconds taken; HTTP errors are answers, not raised.
 
-        Connection failures (a killed worker) raise OSError.
+        Connection failures and answers cut short (a killed worker) raise ``ConnectionCut``.
         """
         body = urllib.parse.urlencode(data or {}, doseq=True).encode() if data is not None else None
         request = urllib.request.Request(self.base_url + path, data=body, method=method, headers=headers or {})
@@ -136,8 +145,13 @@ class Client:
                 content = response.read()
                 return response.status, content, time.perf_counter() - started
         except urllib.error.HTTPError as error:
-            content = error.read()
+            try:
+                content = error.read()
+            except (OSError, http.client.HTTPException) as cut:
+                raise ConnectionCut(f"{method} {path}: the error page was cut short: {cut!r}") from cut
             return error.code, content, time.perf_counter() - started
+        except (OSError, http.client.HTTPException) as error:
+            raise ConnectionCut(f"{method} {path}: {error!r}") from error
 
     def sign_in(self, username: str, password: str, page: str = "/") -> None:
         """Sign in through the form, then keep the CSRF token of ``page`` (the session's)."""

@@ -24,7 +24,6 @@ from flask import Flask, url_for
 from flask.testing import FlaskClient
 from sqlalchemy import func, select
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import (
     ChouetteTable,
@@ -36,6 +35,7 @@ from chouette.models import (
     Season,
     TableEvent,
 )
+from chouette.services import commands, seasons, tables
 from tests.conftest import AuthActions
 from tests.factories import gen_member, gen_night, gen_table
 from tests.web.test_authorization import PLAYER_ALLOWED, PUBLIC
@@ -96,15 +96,15 @@ def _club(app: Flask) -> dict[str, Any]:
         other_night = gen_night(opened_by_id=other.id)
         gen_table(other_night, created_by_id=other.id)
         for name in SEATED:
-            commands.play(table.id, services.last_seq(table.id), {"type": "join", "player": name}, owner)
-        commands.play(table.id, services.last_seq(table.id), {"type": "order", "players": list(SEATED)}, owner)
-        played = commands.play(table.id, services.last_seq(table.id),
+            commands.play(table.id, tables.last_seq(table.id), {"type": "join", "player": name}, owner)
+        commands.play(table.id, tables.last_seq(table.id), {"type": "order", "players": list(SEATED)}, owner)
+        played = commands.play(table.id, tables.last_seq(table.id),
                                {"type": "double", "by": "box", "cubes": ["Cy", "Dee"]}, owner)
         users = {"player": player.username, "seated player": seated.username, "other organizer": other.username,
                  "table organizer": owner.username, "admin": admin.username}
         ids = {"night_id": night.id, "table_id": table.id, "member_id": player.id}
         # A season over the nights: its payments and closing are any organizer's.
-        season = services.create_season(name="Season", first=night.date, last=night.date,
+        season = seasons.create_season(name="Season", first=night.date, last=night.date,
                                          currency=night.currency, actor=owner)
         ids["season_id"] = season.id
         db.session.remove()
@@ -157,7 +157,7 @@ def test_every_mutation_answers_each_role_as_the_policy_says_and_a_refusal_chang
             for htmx in (False, True):
                 with app.app_context():
                     before = _counts()
-                    seq = services.last_seq(club["ids"]["table_id"])
+                    seq = tables.last_seq(club["ids"]["table_id"])
                     db.session.remove()
                 headers = {"HX-Request": "true"} if htmx else {}
                 response = client.post(url, data=_form(seq), headers=headers)
@@ -188,14 +188,14 @@ def test_a_player_may_not_answer_someone_elses_cube(app):
     response = _answer(app, club, club["users"]["seated player"], "Dee")
     assert response.status_code == 403
     with app.app_context():
-        assert services.last_seq(club["ids"]["table_id"]) == club["seq"]
+        assert tables.last_seq(club["ids"]["table_id"]) == club["seq"]
 
 
 def test_a_player_not_at_the_table_may_not_answer_any_cube(app):
     club = _club(app)
     assert _answer(app, club, club["users"]["player"], "Cy").status_code == 403
     with app.app_context():
-        assert services.last_seq(club["ids"]["table_id"]) == club["seq"]
+        assert tables.last_seq(club["ids"]["table_id"]) == club["seq"]
 
 
 def test_a_seated_player_answers_his_own_cube(app):
@@ -203,8 +203,8 @@ def test_a_seated_player_answers_his_own_cube(app):
     response = _answer(app, club, club["users"]["seated player"], "Cy")
     assert response.status_code == 200, response.data[:500]
     with app.app_context():
-        assert services.last_seq(club["ids"]["table_id"]) == club["seq"] + 1
-        assert services.table_log(club["ids"]["table_id"])[-1] == {"type": "take", "cube": "Cy"}
+        assert tables.last_seq(club["ids"]["table_id"]) == club["seq"] + 1
+        assert tables.table_log(club["ids"]["table_id"])[-1] == {"type": "take", "cube": "Cy"}
 
 
 def test_another_tables_organizer_may_watch_but_not_run_the_table(app):
@@ -216,4 +216,4 @@ def test_another_tables_organizer_may_watch_but_not_run_the_table(app):
     response = client.post(f"/tables/{table_id}/result", data={"seq": club["seq"], "winner": "team", "kind": "single"})
     assert response.status_code == 403
     with app.app_context():
-        assert services.last_seq(table_id) == club["seq"]
+        assert tables.last_seq(table_id) == club["seq"]

@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import Member
 from chouette.ops import OpsError, check_database, sqlite_database
+from chouette.services import base, commands
+from chouette.services import tables as tables_service
 from tests.factories import gen_member, gen_table
 from tests.production.helpers import (
     check_consistency,
@@ -60,7 +61,7 @@ def _write_commands(app, organizer_id: int, tables: list[int], stop: threading.E
                 current = commands.load_play(table_id)
                 commands.play(table_id, current.seq, next_command(current.state, rng), actor)
                 played.append(table_id)
-            except (services.ServiceError, ValueError):
+            except (base.ServiceError, ValueError):
                 db.session.rollback()  # an undo with nothing to undo, and the like
             finally:
                 db.session.remove()
@@ -107,7 +108,7 @@ def test_backup_taken_while_commands_are_written_is_consistent_and_restores_to_a
         organizer = db.session.get(Member, organizer_id)
         played_after = commands.load_play(tables[0])
         commands.play(tables[0], played_after.seq, {"type": "join", "player": "Newcomer"}, organizer)
-        assert services.last_seq(tables[0]) == played_after.seq + 1
+        assert tables_service.last_seq(tables[0]) == played_after.seq + 1
         db.session.remove()
     check_consistency(copy)
     assert not list(tmp_path.glob(".*partial*")), "a temporary file was left behind"
@@ -122,14 +123,14 @@ def test_restore_replaces_the_database_and_keeps_the_replaced_one(club, tmp_path
         for _ in range(3):
             current = commands.load_play(tables[0])
             commands.play(tables[0], current.seq, {"type": "result", "winner": "box", "kind": "single"}, organizer)
-        after_seq = services.last_seq(tables[0])
+        after_seq = tables_service.last_seq(tables[0])
         db.session.remove()
         db.engine.dispose()
     result = app.test_cli_runner().invoke(args=["restore", "--yes", str(backup)])
     assert result.exit_code == 0, result.output
     assert "restored" in result.output and "before-restore" in result.output
     with app.app_context():
-        assert services.last_seq(tables[0]) == after_seq - 3
+        assert tables_service.last_seq(tables[0]) == after_seq - 3
         db.session.remove()
         db.engine.dispose()
     database = sqlite_database(app.config["SQLALCHEMY_DATABASE_URI"])

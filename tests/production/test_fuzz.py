@@ -20,8 +20,8 @@ from flask import Flask, url_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from chouette import commands, services
 from chouette.extensions import db
+from chouette.services import commands, exports, seasons, tables
 from tests.conftest import AuthActions, dispose, make_app
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
@@ -33,7 +33,7 @@ HOSTILE_NAMES = (SCRIPT, IMAGE, QUOTE, "Zoë 🎲")
 RAW_MARKUP = (SCRIPT, "<img src=x onerror=alert(1)>", "<b>Sons</b>")
 ESCAPED_SCRIPT = "&lt;script&gt;alert(1)&lt;/script&gt;"
 #: Endpoints that accept a larger body than MAX_CONTENT_LENGTH (a night export's upload).
-LARGER_BODIES = {"exports.import_night": services.MAX_IMPORT_BYTES + 64 * 1024}
+LARGER_BODIES = {"exports.import_night": exports.MAX_IMPORT_BYTES + 64 * 1024}
 
 #: Every form field name the app's forms use, and some they don't.
 FIELDS = (
@@ -73,18 +73,18 @@ def _seed(app: Flask) -> dict[str, Any]:
         gen_table(night, name=QUOTE, created_by_id=admin.id)
         seated = list(HOSTILE_NAMES)
         for name in seated:
-            commands.play(table.id, services.last_seq(table.id), {"type": "join", "player": name}, admin)
+            commands.play(table.id, tables.last_seq(table.id), {"type": "join", "player": name}, admin)
         for event in ({"type": "order", "players": seated},
                       {"type": "double", "by": "box", "cubes": seated[2:]},
                       {"type": "take", "cube": seated[2]}, {"type": "drop", "cube": seated[3]},
                       {"type": "result", "winner": "team", "kind": "gammon"},
                       {"type": "double", "by": "box", "cubes": [seated[0]]}):
             try:
-                commands.play(table.id, services.last_seq(table.id), event, admin)
+                commands.play(table.id, tables.last_seq(table.id), event, admin)
             except Exception:  # noqa: BLE001 (the rotation decides who may double next)
                 db.session.rollback()
         ids = {"night_id": night.id, "table_id": table.id, "member_id": admin.id}
-        season = services.create_season(name=QUOTE, first=night.date, last=night.date,
+        season = seasons.create_season(name=QUOTE, first=night.date, last=night.date,
                                         currency=night.currency, actor=admin)
         ids["season_id"] = season.id
         db.session.remove()
@@ -183,7 +183,7 @@ def test_every_post_survives_hypothesis_forms_with_a_clear_4xx(hostile):
         def post(form, htmx, current_seq):
             if current_seq:  # past the "page out of date" check, on to the rules
                 with app.app_context():
-                    form = {**form, "seq": str(services.last_seq(ids["table_id"]))}
+                    form = {**form, "seq": str(tables.last_seq(ids["table_id"]))}
                     db.session.remove()
             response = client.post(url, data=form, headers={"HX-Request": "true"} if htmx else {})
             status = response.status_code

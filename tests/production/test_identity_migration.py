@@ -12,9 +12,9 @@ import json
 
 from sqlalchemy import select, text
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import LedgerEntry, Member, MemberName, Payment, SeatMember
+from chouette.services import commands, identity
 from tests.production.test_postgres_migrations import _flask, empty_app  # noqa: F401 (the fixture)
 
 BEFORE = "8e4f5a6b7c82"  # the revision before the members by id
@@ -60,7 +60,7 @@ def test_the_upgrade_makes_names_unique_and_matches_old_seats_once(empty_app):  
         assert len(db.session.scalars(select(MemberName)).all()) == 5
         # The joins spelled exactly as a member are his; "marco" stays a guest.
         assert dict(db.session.execute(select(SeatMember.seq, SeatMember.member_id)).all()) == {1: 1, 2: 3, 3: 4}
-        assert services.identity.seat_members(1) == {"Cy": 1, "Zoe Two": 3, "Marco": 4}
+        assert identity.seat_members(1) == {"Cy": 1, "Zoe Two": 3, "Marco": 4}
         assert dict(db.session.execute(select(LedgerEntry.player, LedgerEntry.member_id)).all()) \
             == {"Cy": 1, "marco": None}
         assert set(db.session.execute(select(Payment.payer_id, Payment.payee_id)).all()) == {(None, 1)}

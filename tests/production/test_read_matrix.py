@@ -25,8 +25,8 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 
-from chouette import commands, services
 from chouette.extensions import db
+from chouette.services import commands, ledger, seasons, tables
 from tests.conftest import AuthActions, dispose, make_app
 from tests.factories import gen_member, gen_night, gen_table
 
@@ -125,13 +125,13 @@ def _club(app: Flask) -> dict[str, Any]:
         eve = gen_member("player", name="Eve")
         night = gen_night(opened_by_id=owner.id)
         table = gen_table(night, created_by_id=owner.id,
-                          settings={**services.TABLE_DEFAULTS, "per_player_stakes": True})
+                          settings={**tables.TABLE_DEFAULTS, "per_player_stakes": True})
         events = [{"type": "join", "player": name, "stake_cents": stake} for name, stake in STAKES.items()]
         events += [{"type": "order", "players": list(STAKES)}, {"type": "result", "winner": "box", "kind": "single"}]
         for event in events:
-            commands.play(table.id, services.last_seq(table.id), event, owner)
-        assert services.night_balances(night.id) == {"Ann": 689, "Bob": -117, "Cy": -229, "Dee": -343}
-        season = services.create_season(name="Season", first=night.date, last=night.date,
+            commands.play(table.id, tables.last_seq(table.id), event, owner)
+        assert ledger.night_balances(night.id) == {"Ann": 689, "Bob": -117, "Cy": -229, "Dee": -343}
+        season = seasons.create_season(name="Season", first=night.date, last=night.date,
                                          currency=night.currency, actor=owner)
         users = {"played": cy.username, "absent": eve.username, "organizer": owner.username,
                  "treasurer": treasurer.username, "admin": admin.username}

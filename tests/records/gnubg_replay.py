@@ -49,7 +49,7 @@ def check_import():
     games = match["games"]
     if len(games) != len(spec["games"]):
         problems.append(f"{len(games)} games read, expected {len(spec['games'])}")
-    for number, (game, want) in enumerate(zip(games, spec["games"]), start=1):
+    for number, (game, want) in enumerate(zip(games, spec["games"], strict=False), start=1):
         got = game["info"]
         score = [got["score-X"], got["score-O"]]
         if score != want["score"]:
@@ -63,7 +63,7 @@ def check_import():
         actions = imported_actions(game)
         if len(actions) != len(want["actions"]):
             problems.append(f"game {number}: {len(actions)} actions read, expected {len(want['actions'])}")
-        for index, (action, expected) in enumerate(zip(actions, want["actions"]), start=1):
+        for index, (action, expected) in enumerate(zip(actions, want["actions"], strict=False), start=1):
             seen = [action["action"], SIDES[action["player"]]]
             if seen != [expected["type"], expected["player"]]:
                 problems.append(f"game {number} action {index}: {seen!r}, expected {[expected['type'], expected['player']]!r}")

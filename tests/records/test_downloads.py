@@ -10,8 +10,8 @@ import zipfile
 
 import pytest
 
-from chouette import commands
 from chouette.extensions import db
+from chouette.services import commands
 from tests.factories import gen_member, gen_night, gen_table
 from tests.records.games import table_log
 from tests.web.test_exports import write_log

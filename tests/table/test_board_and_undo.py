@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import pathlib
+import re
 
 import pytest
 
@@ -28,7 +29,7 @@ def test_opening_roll_higher_die_moves_first_with_both_dice():
 
 def test_illegal_move_refused_with_reason_and_nothing_changes():
     state = run(seated("ABC"), opening())
-    with pytest.raises(TableError) as info:
+    with pytest.raises(TableError, match="no die or dice of 5-3 move a checker 6 pips") as info:
         apply_event(state, {"type": "move", "move": "24/18"})
     assert "24/18" in str(info.value)
     assert state.game.position == Position.initial() and state.game.dice == (5, 3)
@@ -36,7 +37,7 @@ def test_illegal_move_refused_with_reason_and_nothing_changes():
 
 def test_malformed_move_refused():
     state = run(seated("ABC"), opening())
-    with pytest.raises(TableError):
+    with pytest.raises(TableError, match="move 'hello': cannot read 'hello'"):
         apply_event(state, {"type": "move", "move": "hello"})
 
 
@@ -97,7 +98,7 @@ def test_result_from_an_unfinished_or_malformed_position_is_refused():
     with pytest.raises(TableError, match="not finished"):
         apply_event(seated("ABC"), {"type": "result", "position_id": "4HPwATDgc/ABMA",
                                     "on_roll": "box"})
-    with pytest.raises(TableError):
+    with pytest.raises(TableError, match="Position ID 'not-an-id!!!!!': not base64"):
         apply_event(seated("ABC"), {"type": "result", "position_id": "not-an-id!!!!!",
                                     "on_roll": "box"})
 
@@ -138,8 +139,13 @@ def test_undo_of_a_move_takes_it_back_until_the_next_roll():
 def test_refused_event_leaves_the_state_unchanged():
     state = run(seated("ABCD"), double("box", "B"))
     snapshot = (seats(state), state.game.to_dict(), len(state.effective))
-    for bad in (take("C"), result("box"), {"type": "move", "move": "13/8"}, {"type": "nope"},
-                {"type": "join", "player": "A"}, "garbage", {"type": "double", "by": 7}):
-        with pytest.raises(TableError):
+    for bad, said in ((take("C"), "C's cube was not doubled"),
+                      (result("box"), "answer the open double first (waiting: B)"),
+                      ({"type": "move", "move": "13/8"}, "roll the dice before moving"),
+                      ({"type": "nope"}, "unknown event type 'nope'"),
+                      ({"type": "join", "player": "A"}, "A is already at the table"),
+                      ("garbage", "an event must be an object with a type, not 'garbage'"),
+                      ({"type": "double", "by": 7}, "the doubler needs a name")):
+        with pytest.raises(TableError, match=re.escape(said)):
             apply_event(state, bad)
     assert (seats(state), state.game.to_dict(), len(state.effective)) == snapshot

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from chouette.table import TableError, apply_event
@@ -180,7 +182,7 @@ def test_nothing_else_while_a_double_awaits_answers():
 def test_members_may_double_at_the_same_moment_before_answers():
     state = run(seated("ABCD"), double("C"), double("D"))
     assert state.game.member_doubles == ["C", "D"]
-    with pytest.raises(TableError):
+    with pytest.raises(TableError, match=re.escape("answer the open double first (waiting: the box on D's cube)")):
         apply_event(run(state, take("C")), double("B"))
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from chouette.table import TableError, apply_event, new_table
@@ -136,8 +138,10 @@ def test_unknown_player_is_refused():
 
 
 def test_reserved_and_empty_names_are_refused():
-    for name in ("box", "Team", "", "   ", None, 3):
-        with pytest.raises(TableError):
+    for name, said in (("box", "'box' is a word the table uses"), ("Team", "'Team' is a word the table uses"),
+                       ("", "the player needs a name"), ("   ", "the player needs a name"),
+                       (None, "the player needs a name"), (3, "the player needs a name")):
+        with pytest.raises(TableError, match=re.escape(said)):
             apply_event(new_table(), {"type": "join", "player": name})
 
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from chouette.commands import decider, decision_owner
+from chouette.services.commands import decider, decision_owner
 from chouette.table import TableError, TableState, apply_event, new_table
 
 from .helpers import cents, double, drop, result, run, seated, take

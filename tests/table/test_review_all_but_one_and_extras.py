@@ -232,7 +232,7 @@ def test_extras_in_single_cube_mode():
 
 def test_extras_with_per_player_stakes_play_at_the_lower_stake_of_giver_and_taker():
     state = new_table({"per_player_stakes": True, "stake_cents": 100, "extras": True})
-    for name, stake in zip("ABCDE", (100, 100, 30, 100, 50)):
+    for name, stake in zip("ABCDE", (100, 100, 30, 100, 50), strict=False):
         state = apply_event(state, join(name, stake_cents=stake))
     state = run(state, {"type": "order", "players": list("ABCDE")}, double("box"),
                 drop("B"), drop("C"), drop("D"), take("E"), extra("C"), result("team"))

@@ -6,9 +6,9 @@ import pytest
 from sqlalchemy import func, select
 
 from app import create_app
-from chouette import services
 from chouette.extensions import db
 from chouette.models import LoginFailure, Member, utcnow
+from chouette.services import base, members
 from tests.concurrency import at_once
 from tests.conftest import csrf_token_from, dispose, make_app
 from tests.factories import PASSWORD, gen_member
@@ -59,18 +59,18 @@ def test_setup_with_passwords_that_differ_keeps_what_was_typed_and_creates_nobod
 
 def test_first_admin_service_refuses_a_second_admin(app):
     with app.app_context():
-        services.create_first_admin(name="Ann", username="ann", password="long-enough")
-        with pytest.raises(services.AlreadySetUp):
-            services.create_first_admin(name="Eve", username="eve", password="long-enough")
+        members.create_first_admin(name="Ann", username="ann", password="long-enough")
+        with pytest.raises(base.AlreadySetUp, match="already set up"):
+            members.create_first_admin(name="Eve", username="eve", password="long-enough")
     assert _member_count(app) == 1
 
 
 def test_two_first_visitors_at_once_make_one_admin(app):
     """The setup page's race: several first visitors submit at the same moment (on PostgreSQL
     too, where read committed would let each see an empty club without the table lock)."""
-    results = at_once(app, 4, lambda number: services.create_first_admin(
+    results = at_once(app, 4, lambda number: members.create_first_admin(
         name=f"First {number}", username=f"first{number}", password="long-enough"),
-        refused=(services.AlreadySetUp,))
+        refused=(base.AlreadySetUp,))
     assert sorted(results) == ["ok", "refused", "refused", "refused"], results
     assert _member_count(app) == 1
 
@@ -177,9 +177,9 @@ def test_failures_older_than_the_window_no_longer_count(app):
         window = app.config["LOGIN_FAILURE_WINDOW"]
         past = utcnow() - window - window
         for _ in range(5):
-            with pytest.raises(services.LoginRefused):
-                services.authenticate(member.username, "wrong", "1.2.3.4", now=past)
-        assert services.authenticate(member.username, PASSWORD, "1.2.3.4").id == member.id
+            with pytest.raises(base.LoginRefused, match="Wrong username or password"):
+                members.authenticate(member.username, "wrong", "1.2.3.4", now=past)
+        assert members.authenticate(member.username, PASSWORD, "1.2.3.4").id == member.id
 
 
 def test_a_successful_sign_in_clears_the_failures(app, auth):
@@ -232,7 +232,7 @@ def test_a_new_password_ends_the_members_other_sessions(app, client, login_as):
     member = login_as("player")
     with app.test_request_context():
         admin = gen_member("admin")
-        services.update_member(member.id, name=member.name, role="player", locale=None, active=True, password="brand-new-pass", actor=admin)
+        members.update_member(member.id, name=member.name, role="player", locale=None, active=True, password="brand-new-pass", actor=admin)
     assert client.get("/nights/").status_code == 302
 
 
@@ -240,7 +240,7 @@ def test_deactivating_a_member_signs_him_out(app, client, login_as):
     member = login_as("organizer")
     with app.test_request_context():
         admin = gen_member("admin")
-        services.update_member(member.id, name=member.name, role="organizer", locale=None, active=False, actor=admin)
+        members.update_member(member.id, name=member.name, role="organizer", locale=None, active=False, actor=admin)
     assert client.get("/nights/").status_code == 302
 
 

@@ -25,7 +25,7 @@ def _mutations(app: Flask) -> list[tuple[str, str]]:
 
         for rule in app.url_map.iter_rules():
             if {"POST", "PUT", "PATCH", "DELETE"} & set(rule.methods or ()) and rule.endpoint not in PUBLIC:
-                found.append((rule.endpoint, url_for(rule.endpoint, **{name: 1 for name in rule.arguments})))
+                found.append((rule.endpoint, url_for(rule.endpoint, **dict.fromkeys(rule.arguments, 1))))
     return sorted(found)
 
 

@@ -21,7 +21,6 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import (
     ChouetteTable,
@@ -32,7 +31,7 @@ from chouette.models import (
     TableEvent,
     TableSnapshot,
 )
-from chouette.services import exports
+from chouette.services import commands, exports, ledger, nights, tables
 from chouette.services.game_lines import lines_of, stored_lines
 from chouette.services.stored_facts import clear_player_cache
 from chouette.table import fold
@@ -102,10 +101,10 @@ def _in_a_thread(work: Callable[[], Any]) -> Any:
 
 def _stored_equal_folded(table_id: int) -> None:
     """The table's stored game lines are exactly the lines of its log folded."""
-    table = services.get_table(table_id)
+    table = tables.get_table(table_id)
     stored, stale = stored_lines([table])
     assert stale == {}
-    truth = lines_of(fold(table.settings, services.table_log(table_id)))
+    truth = lines_of(fold(table.settings, tables.table_log(table_id)))
     assert stored[table_id] == {n: line for n, line in truth.items() if line is not None}
 
 
@@ -121,7 +120,7 @@ def test_a_poll_and_a_command_on_another_table_go_through_while_an_import_reads_
     phone = _sign_in(app, "player")
     organizer = _sign_in(app, "organizer")
     seen: dict[str, int] = {}
-    module, name = (services, "read_night_export") if phase == "reading" else (exports, "_check_table")
+    module, name = (exports, "read_night_export") if phase == "reading" else (exports, "_check_table")
     step = getattr(module, name)
 
     def step_while_others_play(*args: Any, **kwargs: Any) -> Any:
@@ -138,7 +137,7 @@ def test_a_poll_and_a_command_on_another_table_go_through_while_an_import_reads_
     assert response.status_code == 303
     assert seen == {"poll": 200, "command": 303}
     with app.app_context():
-        assert services.last_seq(other) == 4  # Zed's join landed, during the import
+        assert tables.last_seq(other) == 4  # Zed's join landed, during the import
 
 
 def test_a_poll_goes_through_while_an_import_writes(app, client, login_as, monkeypatch):
@@ -177,16 +176,16 @@ def test_a_large_import_stores_its_game_lines_and_its_ledger_folds_nothing(
     assert response.status_code == 303
     night_id = int(response.headers["Location"].rstrip("/").split("/")[-1])
     with app.app_context():
-        (table,) = services.get_night(night_id).tables
+        (table,) = nights.get_night(night_id).tables
         _stored_equal_folded(table.id)
-        assert services.last_seq(table.id) == len(big_log)
+        assert tables.last_seq(table.id) == len(big_log)
     commands.clear_cache()
     applied = WORK.events
     page = client.get(f"/nights/{night_id}/ledger")
     assert page.status_code == 200 and "Marathon" in page.data.decode()
     assert WORK.events == applied
     with app.app_context():
-        assert services.night_ledger(night_id).is_consistent
+        assert ledger.night_ledger(night_id).is_consistent
 
 
 # --------------------------------------------------------------------------- ledger from lines
@@ -223,7 +222,7 @@ def test_a_players_ledger_folds_no_log_and_shows_the_game_in_progress(app, clien
     page = client.get(f"/nights/{played['night_id']}/ledger")
     assert page.status_code == 200 and WORK.events == applied
     with app.app_context():
-        book = services.night_ledger(played["night_id"])
+        book = ledger.night_ledger(played["night_id"])
     assert book.is_consistent
     assert [(game.number, game.final) for game in book.games] == [(1, True), (2, True), (3, True), (4, False)]
     assert book.games[-1].cents == {"Ann": -100, "Bob": 100}  # Ann's drop, booked at once
@@ -234,15 +233,15 @@ def test_a_table_written_without_lines_is_folded_once_then_read_from_its_rows(ap
         night = gen_night()
         table_id = gen_table(night).id
         write_log(table_id, KNOWN, None)  # a builder writing a whole log: no lines
-        assert stored_lines([services.get_table(table_id)])[1] == {table_id: len(KNOWN)}
+        assert stored_lines([tables.get_table(table_id)])[1] == {table_id: len(KNOWN)}
         commands.clear_cache()
         applied = WORK.events
-        first = services.night_ledger(night.id)
+        first = ledger.night_ledger(night.id)
         assert WORK.events - applied == len(KNOWN)
         _stored_equal_folded(table_id)
         commands.clear_cache()
         applied = WORK.events
-        second = services.night_ledger(night.id)
+        second = ledger.night_ledger(night.id)
         assert WORK.events == applied
         assert [g.cents for g in first.games] == [g.cents for g in second.games]
         assert second.is_consistent and second.total_cents == 0
@@ -258,7 +257,7 @@ def test_stored_game_lines_are_the_fold_of_the_log_through_undo_and_corrections(
         _stored_equal_folded(table_id)
         commands.clear_cache()
         applied = WORK.events
-        assert services.night_ledger(night.id).is_consistent
+        assert ledger.night_ledger(night.id).is_consistent
         assert WORK.events == applied
 
 
@@ -270,10 +269,10 @@ def test_lines_behind_the_log_are_not_trusted(app):
         play_log(table_id, KNOWN[:8], organizer)
         # One event written without its lines: the mark stays behind, and the next
         # command cannot move it either (its lines would rest on stale ones).
-        services.append_events(table_id, 8, [KNOWN[8]], organizer)
+        tables.append_events(table_id, 8, [KNOWN[8]], organizer)
         play_log(table_id, KNOWN[9:], organizer)
-        table = services.get_table(table_id)
+        table = tables.get_table(table_id)
         assert stored_lines([table])[1] == {table_id: len(KNOWN)}
-        book = services.night_ledger(night.id)
+        book = ledger.night_ledger(night.id)
         assert book.is_consistent
         _stored_equal_folded(table_id)

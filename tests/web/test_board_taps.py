@@ -190,6 +190,6 @@ def test_hops_read_what_taps_write(text):
 
 
 def test_no_legal_play_gives_one_node_and_no_target():
-    closed = Position.from_points({25: 2, 6: 13}, {p: 2 for p in range(1, 7)} | {12: 3})
+    closed = Position.from_points({25: 2, 6: 13}, dict.fromkeys(range(1, 7), 2) | {12: 3})
     graph = tap_graph(closed, (6, 5))
     assert graph.nodes == ((),) and encode(graph) == "" and offered_targets(graph, 0) == {}

@@ -11,8 +11,8 @@ import string
 
 from babel.messages.pofile import read_po
 
-from chouette import services
 from chouette.refusals import CLUB_WORDS, say
+from chouette.services import exports, money, tables
 from chouette.table import TableError, apply_event
 from tests.conftest import make_app
 from tests.factories import PASSWORD, gen_member
@@ -157,8 +157,8 @@ def test_italian_pages_leave_no_english_label(app, client):
     with app.app_context():
         organizer = gen_member("organizer", name="Olga", locale="it")
         ids = play_night(organizer)
-        plan = services.night_settle_up(ids["night"])
-        services.record_payment(ids["night"], payer=plan.transfers[0].payer, payee=plan.transfers[0].payee,
+        plan = money.night_settle_up(ids["night"])
+        money.record_payment(ids["night"], payer=plan.transfers[0].payer, payee=plan.transfers[0].payee,
                                 cents=100, method="cash", actor=organizer)
         username = organizer.username
     client.post("/auth/login", data={"username": username, "password": PASSWORD})
@@ -195,8 +195,8 @@ def test_a_player_who_never_played_a_game_leaves_no_column_on_the_score_sheet(ap
                {"type": "result", "winner": "box", "kind": "single"})
     with app.app_context():
         assert "Zed" in table.state().players
-        sheet = services.table_sheet(services.get_table(table.id))
+        sheet = exports.table_sheet(tables.get_table(table.id))
         assert sheet.players == ["A", "B", "C"]
-        header = services.score_sheet_csv(table.night_id).splitlines()[0]
+        header = exports.score_sheet_csv(table.night_id).splitlines()[0]
     columns = header.split(",")
     assert "Zed" not in columns and columns[columns.index("A"):columns.index("A") + 3] == ["A", "B", "C"]

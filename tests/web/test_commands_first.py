@@ -13,9 +13,9 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from chouette import commands, services
 from chouette.extensions import db, read_only
 from chouette.models import Member, TableEvent
+from chouette.services import base, commands
 from chouette.web.gate import Gate
 from tests.conftest import dispose, make_app
 from tests.web.test_play_pages import Table, post, sign_in
@@ -95,7 +95,7 @@ def test_a_command_overtaken_between_its_read_and_its_write_is_refused_and_write
         worker.start()
         worker.join(WAIT)
         assert not worker.is_alive()
-        with pytest.raises(services.TableChanged):
+        with pytest.raises(base.TableChanged, match="The table changed while you were deciding"):
             commands.play(table.id, seq, {"type": "opening_roll", "box": 6, "team": 1}, owner)
         db.session.rollback()
         written = db.session.scalars(select(TableEvent).where(TableEvent.table_id == table.id,

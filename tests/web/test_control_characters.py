@@ -15,9 +15,9 @@ import pytest
 from flask import url_for
 from sqlalchemy import func, select
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import LoginFailure, TableEvent
+from chouette.services import commands, exports, members, seasons, tables
 from chouette.table import TableError, fold
 from chouette.table.errors import LogError
 from tests.conftest import AuthActions
@@ -41,8 +41,8 @@ def club(app):
         night = gen_night(opened_by_id=admin.id)
         table = gen_table(night, created_by_id=admin.id)
         for name in ("Ann", "Bob", "Cy"):
-            commands.play(table.id, services.last_seq(table.id), {"type": "join", "player": name}, admin)
-        season = services.create_season(name="Autumn", first=night.date, last=night.date,
+            commands.play(table.id, tables.last_seq(table.id), {"type": "join", "player": name}, admin)
+        season = seasons.create_season(name="Autumn", first=night.date, last=night.date,
                                         currency=night.currency, actor=admin)
         ids = {"night_id": night.id, "table_id": table.id, "member_id": admin.id,
                "season_id": season.id, "name": "Ann"}
@@ -71,7 +71,7 @@ def test_every_route_refuses_a_nul_in_its_query_or_form_and_writes_nothing(app, 
         assert AuthActions(client).login("boss").status_code == 303
     headers = {"HX-Request": "true"} if htmx else {}
     with app.app_context():
-        seq = services.last_seq(club["table_id"])
+        seq = tables.last_seq(club["table_id"])
         before = _rows()
         db.session.remove()
     gets, posts = _routes(app, club, "GET"), _routes(app, club, "POST")
@@ -117,11 +117,11 @@ def test_a_guest_with_a_control_character_is_never_seated(app, client, club, cha
     AuthActions(client).login("boss")
     table_id = club["table_id"]
     with app.app_context():
-        seq = services.last_seq(table_id)
+        seq = tables.last_seq(table_id)
     response = client.post(f"/tables/{table_id}/join", data={"player": f"Nul{char}Guy", "seq": str(seq)})
     assert response.status_code == 400
     with app.app_context():
-        assert services.last_seq(table_id) == seq
+        assert tables.last_seq(table_id) == seq
     if char.isspace():  # NEL: the rules collapse whitespace in a name to one space
         assert fold({}, [{"type": "join", "player": f"Nul{char}Guy"}]).players == ["Nul Guy"]
         return
@@ -129,9 +129,9 @@ def test_a_guest_with_a_control_character_is_never_seated(app, client, club, cha
         # And the rules refuse it too, wherever the event comes from (a command, the fold).
         with pytest.raises(TableError, match="a name cannot hold a control character"):
             commands.play(table_id, seq, {"type": "join", "player": f"Nul{char}Guy"},
-                          db.session.get(services.members.Member, club["member_id"]))
+                          db.session.get(members.Member, club["member_id"]))
         db.session.rollback()
-        assert services.last_seq(table_id) == seq
+        assert tables.last_seq(table_id) == seq
     with pytest.raises(LogError, match="control character"):
         fold({}, [{"type": "join", "player": f"Nul{char}Guy"}])
 
@@ -145,12 +145,12 @@ def test_a_text_area_may_still_send_line_breaks(app, client, club):
     AuthActions(client).login("boss")
     table_id = club["table_id"]
     with app.app_context():
-        seq = services.last_seq(table_id)
+        seq = tables.last_seq(table_id)
     response = client.post(f"/tables/{table_id}/order",
                            data={"how": "record", "players": "Ann\r\nBob\r\nCy", "seq": str(seq)})
     assert response.status_code == 303, response.data[:500]
     with app.app_context():
-        assert services.last_seq(table_id) == seq + 1
+        assert tables.last_seq(table_id) == seq + 1
 
 
 def _export(client, night_id: int) -> dict:
@@ -191,7 +191,7 @@ def test_an_import_with_a_control_character_is_refused_whole(app, client, club, 
 
 def test_the_import_command_refuses_a_control_character_too(app, club, tmp_path):
     with app.app_context():
-        export = services.night_export(club["night_id"])
+        export = exports.night_export(club["night_id"])
         db.session.remove()
     export["tables"][0]["events"].append({"type": "join", "player": "Nul\u0000Guy"})
     path = tmp_path / "night.json"

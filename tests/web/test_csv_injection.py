@@ -10,8 +10,8 @@ import io
 
 import pytest
 
-from chouette import services
 from chouette.extensions import db
+from chouette.services import money, seasons
 from chouette.services.csv_cells import FORMULA_STARTS, safe_cell
 from tests.factories import gen_member, gen_night, gen_table
 from tests.web.test_exports import play_log
@@ -48,9 +48,9 @@ def hostile(app):
         night = gen_night(name=NIGHT_NAME, date=dt.date(2026, 11, 21))
         table = gen_table(night, name=TABLE_NAME)
         play_log(table.id, HOSTILE_LOG, organizer)
-        services.record_payment(night.id, payer=SUM_CMD, payee=HYPERLINK, cents=100, method="cash",
+        money.record_payment(night.id, payer=SUM_CMD, payee=HYPERLINK, cents=100, method="cash",
                                 actor=organizer)
-        season = services.create_season(name="+Autumn", first=dt.date(2026, 10, 1),
+        season = seasons.create_season(name="+Autumn", first=dt.date(2026, 10, 1),
                                         last=dt.date(2026, 12, 31), currency="EUR", actor=organizer)
         db.session.commit()
         return {"night": night.id, "season": season.id}

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import Member
+from chouette.services import commands, night_rows, nights, tables
 from chouette.table.actions import board_events
 from tests.factories import gen_member, gen_night, gen_table
 from tests.web.test_database import sqlite_only
@@ -25,7 +25,7 @@ def play(table_id: int, organizer: Member, *events: Mapping[str, Any]) -> comman
     """Make each command at the table's current seq, as the live table page would."""
     played = None
     for event in events:
-        played = commands.play(table_id, services.last_seq(table_id), event, organizer)
+        played = commands.play(table_id, tables.last_seq(table_id), event, organizer)
     assert played is not None
     return played
 
@@ -93,7 +93,7 @@ def new_table(app: Flask, night_id: int, name: str, build=None, *args: Any) -> i
     """A table of the night, built by ``build(table_id, organizer, *args)``; no transaction is
     left open (the test client's requests need the SQLite write lock)."""
     with app.app_context():
-        table_id = gen_table(services.get_night(night_id), name=name).id
+        table_id = gen_table(night_rows.get_night(night_id), name=name).id
         if build is not None:
             build(table_id, *args)
         db.session.commit()
@@ -130,9 +130,9 @@ def test_htmx_gets_the_polled_fragment_alone(app, client, htmx, organizer, night
     assert "<html" not in html and "Table one" in html
     assert "sse-connect" not in html  # the stream is the page's, never swapped away
     with app.app_context():
-        from chouette import services
+        from chouette.services import display as display_service
 
-        assert f'data-version="{services.display_version(None)}"' in html
+        assert f'data-version="{display_service.display_version(None)}"' in html
 
 
 def test_display_is_read_only(app, client, night_id):
@@ -333,7 +333,7 @@ def test_closed_nights_are_not_shown(app, client, htmx, organizer, night_id):
     html = first.get_data(as_text=True)
     assert "Still playing" in html and "Long gone" not in html
     with app.app_context():
-        services.close_night(night_id, actor=organizer)
+        nights.close_night(night_id, actor=organizer)
     after = client.get("/display", headers={**htmx, "If-None-Match": etag_of(first)})
     assert after.status_code == 200 and "Still playing" not in after.get_data(as_text=True)
 
@@ -364,7 +364,7 @@ def test_one_nights_screen_shows_only_that_night(app, client, htmx, night_id):
 def test_a_closed_nights_screen_says_so(app, client, htmx, organizer, night_id):
     new_table(app, night_id, "Table one")
     with app.app_context():
-        services.close_night(night_id, actor=organizer)
+        nights.close_night(night_id, actor=organizer)
     response = client.get(f"/display/{night_id}", headers=htmx)
     assert response.status_code == 200
     html = response.get_data(as_text=True)
@@ -486,8 +486,8 @@ def test_the_status_names_the_box_when_he_must_answer(app, client, htmx, organiz
 
 def test_extra_cubes_show_on_the_lone_takers_row(app, client, htmx, organizer, night_id):
     with app.app_context():
-        table = gen_table(services.get_night(night_id), name="Extras",
-                          settings={**services.TABLE_DEFAULTS, "extras": True})
+        table = gen_table(night_rows.get_night(night_id), name="Extras",
+                          settings={**tables.TABLE_DEFAULTS, "extras": True})
         table_id = table.id
         seat(table_id, organizer, ["Ann", "Bob", "Cy", "Dee"])
         play(table_id, organizer, {"type": "double", "by": "box", "cubes": ["Bob", "Cy", "Dee"]},

@@ -56,7 +56,7 @@ def test_500_page_rolls_back_what_the_request_was_writing(tmp_path: Path):
 def _refusing_app(tmp_path: Path):
     """A test app with routes that raise the domain refusals a table command can raise."""
     from chouette.engine.errors import IllegalMoveError
-    from chouette.services import TableChanged
+    from chouette.services.base import TableChanged
     from chouette.table import TableError
 
     app = make_app(tmp_path)

@@ -11,11 +11,12 @@ import random
 import pytest
 from sqlalchemy import func, select
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.ledger import parse_cents
 from chouette.models import ChouetteTable, LedgerEntry, Night, TableEvent
 from chouette.replay import summarize
+from chouette.services import commands, exports, members, night_rows, tables
+from chouette.services import nights as nights_service
 from chouette.standings import money
 from chouette.table import fold, new_table
 from chouette.table.simulate import random_night
@@ -43,15 +44,15 @@ KNOWN_TOTALS = {"Ann": (-6, -600), "Bob": (10, 1000), "Cy": (-4, -400)}
 def play_log(table_id: int, events, actor) -> None:
     """Play ``events`` at the table one command at a time, as the organizer would."""
     for event in events:
-        commands.play(table_id, services.last_seq(table_id), event, actor)
+        commands.play(table_id, tables.last_seq(table_id), event, actor)
 
 
 def write_log(table_id: int, events, actor) -> None:
     """Write a whole log at once with the ledger rows it produces (faster than command by
     command; the same sums per game and player)."""
-    settings = services.get_table(table_id).settings
+    settings = tables.get_table(table_id).settings
     rows = commands.ledger_changes(new_table(settings), fold(settings, events))
-    services.append_events(table_id, 0, events, actor, rows)
+    tables.append_events(table_id, 0, events, actor, rows)
 
 
 def random_log(seed: int, games: int, *, board: bool = False, settings=None):
@@ -80,14 +81,13 @@ def night(app):
         organizer = gen_member("organizer")
         night = gen_night(name="Friday <b>night</b>", currency="EUR")
         first = gen_table(night, name="Table 1")
-        second = gen_table(night, name="Table 2", settings={**services.TABLE_DEFAULTS, "stake_cents": 250,
+        second = gen_table(night, name="Table 2", settings={**tables.TABLE_DEFAULTS, "stake_cents": 250,
                                                              "beavers": True, "jacoby": True})
         play_log(first.id, KNOWN, organizer)
         write_log(second.id, random_log(7, 6, board=True) + [{"type": "undo"}], organizer)
         commands.clear_cache()
         db.session.commit()
-        ids = {"night_id": night.id, "tables": [first.id, second.id], "organizer_id": organizer.id}
-    return ids
+        return {"night_id": night.id, "tables": [first.id, second.id], "organizer_id": organizer.id}
 
 
 # --------------------------------------------------------------------------- content
@@ -268,7 +268,7 @@ def test_import_creates_a_new_night_with_the_same_ledger(app, client, night, log
     assert new_id != night["night_id"]
     with app.app_context():
         assert ledger_of(new_id) == ledger_of(night["night_id"])
-        imported = services.get_night(new_id)
+        imported = night_rows.get_night(new_id)
         assert imported.name == "Friday <b>night</b>" and [t.name for t in imported.tables] == ["Table 1", "Table 2"]
         assert imported.tables[0].preset == "club-standard"
 
@@ -325,12 +325,12 @@ def test_import_refuses_unknown_settings_a_bad_date_and_eventless_tables(app, cl
 def test_import_refuses_an_oversized_file(app, client, night, login_as):
     login_as("organizer")
     before = _night_counts(app)
-    response = _upload(client, b" " * (services.MAX_IMPORT_BYTES + 100 * 1024))
+    response = _upload(client, b" " * (exports.MAX_IMPORT_BYTES + 100 * 1024))
     assert response.status_code == 413
     assert "too large" in response.data.decode()
     assert _night_counts(app) == before
-    with pytest.raises(services.ImportTooLarge):
-        services.read_night_export(b" " * (services.MAX_IMPORT_BYTES + 1))
+    with pytest.raises(exports.ImportTooLarge, match=r"too large \(at most 5 MB\)"):
+        exports.read_night_export(b" " * (exports.MAX_IMPORT_BYTES + 1))
 
 
 def test_import_accepts_a_file_larger_than_an_ordinary_form(app, client, night, login_as):
@@ -358,14 +358,14 @@ def test_import_without_a_file_says_so(client, login_as):
 def test_a_closed_night_is_imported_closed(app, client, night, login_as):
     login_as("organizer")
     with app.app_context():
-        services.close_night(night["night_id"], actor=db.session.get(type(services.get_member(night["organizer_id"])), night["organizer_id"]),
+        nights_service.close_night(night["night_id"], actor=db.session.get(type(members.get_member(night["organizer_id"])), night["organizer_id"]),
                              confirm_games=True)
     export = json.loads(client.get(f"/nights/{night['night_id']}/night.json").data)
     assert export["night"]["closed"] is True
     response = _upload(client, json.dumps(export).encode())
     new_id = int(response.headers["Location"].rstrip("/").split("/")[-1])
     with app.app_context():
-        assert not services.get_night(new_id).is_open
+        assert not night_rows.get_night(new_id).is_open
         assert ledger_of(new_id) == ledger_of(night["night_id"])
 
 
@@ -374,9 +374,9 @@ def test_a_closed_night_is_imported_closed(app, client, night, login_as):
 
 def test_round_trip_to_an_empty_database_gives_the_same_ledger_to_the_cent(app, night, tmp_path):
     with app.app_context():
-        export = services.to_json(services.night_export(night["night_id"]))
+        export = exports.to_json(exports.night_export(night["night_id"]))
         original = ledger_of(night["night_id"])
-        totals = services.night_ledger_totals(night["night_id"])
+        totals = exports.night_ledger_totals(night["night_id"])
     assert original and totals["Bob"][1] != 0
     fresh_dir = tmp_path / "fresh"
     fresh_dir.mkdir()
@@ -384,11 +384,11 @@ def test_round_trip_to_an_empty_database_gives_the_same_ledger_to_the_cent(app, 
     try:
         with fresh.app_context():
             assert db.session.scalar(select(func.count(Night.id))) == 0
-            imported = services.import_night(services.read_night_export(export.encode()), None)
+            imported = exports.import_night(exports.read_night_export(export.encode()), None)
             assert ledger_of(imported.id) == original
-            assert services.night_ledger_totals(imported.id) == totals
+            assert exports.night_ledger_totals(imported.id) == totals
             # The imported logs are the same events, and fold to the same tables.
-            again = services.to_json(services.night_export(imported.id))
+            again = exports.to_json(exports.night_export(imported.id))
             assert json.loads(again)["tables"] == json.loads(export)["tables"]
     finally:
         dispose(fresh)
@@ -410,7 +410,7 @@ def test_cli_export_then_import_round_trips(app, night, tmp_path):
 
 def test_cli_import_refuses_an_illegal_log_with_the_event_number(app, night, tmp_path):
     with app.app_context():
-        export = services.night_export(night["night_id"])
+        export = exports.night_export(night["night_id"])
     export["tables"][0]["events"][5] = {"type": "take", "cube": "Nobody"}
     path = tmp_path / "bad.json"
     path.write_text(json.dumps(export))

@@ -64,8 +64,8 @@ def test_an_unknown_or_malformed_event_is_shown_by_its_type(app):
 
 
 def test_the_live_table_says_its_log_in_words_and_escapes_names(app, client, login_as):
-    from chouette import commands, services
     from chouette.extensions import db
+    from chouette.services import commands, tables
     from tests.factories import gen_member, gen_night, gen_table
 
     with app.app_context():
@@ -74,7 +74,7 @@ def test_the_live_table_says_its_log_in_words_and_escapes_names(app, client, log
         for event in ({"type": "join", "player": "<b>Ann</b>"}, {"type": "join", "player": "Bob"},
                       {"type": "order", "players": ["<b>Ann</b>", "Bob"]},
                       {"type": "double", "by": "box", "cubes": ["Bob"]}):
-            commands.play(table.id, services.last_seq(table.id), event, organizer)
+            commands.play(table.id, tables.last_seq(table.id), event, organizer)
         db.session.commit()
         table_id = table.id
     login_as("player", locale="it")

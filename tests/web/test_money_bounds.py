@@ -16,10 +16,10 @@ import pytest
 from flask import url_for
 from sqlalchemy import func, select
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.ledger import cents_to_decimal
 from chouette.models import LedgerEntry, Member, Payment
+from chouette.services import commands, money, seasons, tables
 from chouette.table.cube_rules import MAX_CUBE
 from chouette.table.settings import MAX_STAKE_CENTS
 from tests.conftest import AuthActions
@@ -29,7 +29,7 @@ from tests.factories import gen_member, gen_night, gen_table
 def _play(table_id: int, *events) -> None:
     actor = db.session.scalar(select(Member).where(Member.username == "boss"))
     for event in events:
-        commands.play(table_id, services.last_seq(table_id), event, actor)
+        commands.play(table_id, tables.last_seq(table_id), event, actor)
 
 
 def _doubles(cube: int, members: list[str]) -> list[dict]:
@@ -54,7 +54,7 @@ def club(app):
     with app.app_context():
         admin = gen_member("admin", username="boss", name="Boss")
         night = gen_night(opened_by_id=admin.id)
-        season = services.create_season(name="Autumn", first=night.date, last=night.date,
+        season = seasons.create_season(name="Autumn", first=night.date, last=night.date,
                                         currency=night.currency, actor=admin)
         ids = {"night_id": night.id, "member_id": admin.id, "season_id": season.id, "admin": admin}
         db.session.remove()
@@ -63,9 +63,9 @@ def club(app):
 
 def _table(app, club, players, **settings) -> int:
     with app.app_context():
-        table_id = gen_table(db.session.get(services.money.Night, club["night_id"]),
+        table_id = gen_table(db.session.get(money.Night, club["night_id"]),
                              created_by_id=club["member_id"],
-                             settings={**services.TABLE_DEFAULTS, "partner_min_players": 0, **settings}).id
+                             settings={**tables.TABLE_DEFAULTS, "partner_min_players": 0, **settings}).id
         for name, stake in players:
             event = {"type": "join", "player": name}
             if stake is not None:
@@ -78,7 +78,7 @@ def _table(app, club, players, **settings) -> int:
 
 def _seq(app, table_id: int) -> str:
     with app.app_context():
-        return str(services.last_seq(table_id))
+        return str(tables.last_seq(table_id))
 
 
 def _ledger(app, club) -> dict[str, int]:
@@ -86,7 +86,7 @@ def _ledger(app, club) -> dict[str, int]:
         rows = db.session.execute(select(LedgerEntry.player, func.sum(LedgerEntry.cents))
                                   .where(LedgerEntry.night_id == club["night_id"])
                                   .group_by(LedgerEntry.player)).all()
-        return {player: cents for player, cents in rows}
+        return dict(rows)
 
 
 def _every_page_answers(app, client, club, table_id: int, names: list[str]) -> None:
@@ -204,12 +204,12 @@ def test_a_players_stake_past_the_bound_is_refused_with_the_reason(app, client, 
 
 def test_the_table_stake_goes_up_to_the_bound(app, client, club):
     AuthActions(client).login("boss")
-    form = {**{key: value for key, value in services.TABLE_DEFAULTS.items() if not isinstance(value, bool)},
+    form = {**{key: value for key, value in tables.TABLE_DEFAULTS.items() if not isinstance(value, bool)},
             "name": "High", "stake_cents": "1000000.00"}
     response = client.post(f"/nights/{club['night_id']}/tables/new", data=form)
     assert response.status_code == 303, response.data[:500]
     with app.app_context():
-        table = services.get_table(int(response.headers["Location"].rstrip("/").split("/")[-1]))
+        table = tables.get_table(int(response.headers["Location"].rstrip("/").split("/")[-1]))
         assert table.settings["stake_cents"] == MAX_STAKE_CENTS
     response = client.post(f"/nights/{club['night_id']}/tables/new", data={**form, "stake_cents": "1000000.01"})
     assert response.status_code == 422 and b"That stake is too large." in response.data

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from chouette import commands, services
 from chouette.extensions import db
+from chouette.services import commands, tables
 from tests.conftest import dispose, make_app
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
@@ -19,13 +19,13 @@ def dropped_night(app, currency: str = "EUR") -> None:
     with app.app_context():
         organizer = gen_member("organizer")
         night = gen_night(name="Friday", currency=currency)
-        table = gen_table(night, settings={**services.TABLE_DEFAULTS, "stake_cents": 123450})
+        table = gen_table(night, settings={**tables.TABLE_DEFAULTS, "stake_cents": 123450})
         events = [{"type": "join", "player": name} for name in ("Ann", "Bob", "Cy")]
         events += [{"type": "order", "players": ["Ann", "Bob", "Cy"]},
                    {"type": "double", "by": "box", "cubes": ["Bob", "Cy"]},
                    {"type": "drop", "cube": "Bob"}]
         for event in events:
-            commands.play(table.id, services.last_seq(table.id), event, organizer)
+            commands.play(table.id, tables.last_seq(table.id), event, organizer)
         db.session.commit()
 
 

@@ -10,9 +10,9 @@ import re
 import pytest
 from sqlalchemy import select
 
-from chouette import services
 from chouette.extensions import db
 from chouette.models import LedgerEntry, Payment, PaymentVoid
+from chouette.services import money, nights
 from tests.conftest import csrf_token_from
 from tests.factories import gen_member, gen_night, gen_table
 from tests.web.test_money_services import play_night
@@ -286,7 +286,7 @@ def test_payments_need_the_csrf_token(csrf_app, login_as):
 def test_recording_payments_on_a_closed_night_is_allowed(app, client, login_as, night):
     login_as("organizer")
     with app.app_context():
-        services.close_night(night, actor=gen_member("organizer"))
+        nights.close_night(night, actor=gen_member("organizer"))
     assert _pay(client, night).status_code == 303
     assert _payments(app) == [("Bob", "Ann", 400, "cash")]
 
@@ -300,7 +300,7 @@ def iou_nights(app):
     with app.app_context():
         first = _night_with({"Ann": 400, "Bob": -400}, name="First", on=dt.date(2026, 11, 13))
         clerk = gen_member("organizer")
-        services.record_payment(first, payer="Bob", payee="Ann", cents=400, method="iou", actor=clerk)
+        money.record_payment(first, payer="Bob", payee="Ann", cents=400, method="iou", actor=clerk)
         second = _night_with({"Bob": 100, "Dee": -100}, name="Second", on=dt.date(2026, 11, 20))
     return first, second
 
@@ -427,7 +427,7 @@ def test_money_is_formatted_for_the_language_and_currency(app, client, login_as,
 
 def test_undo_a_payment_signed_out_and_as_player_is_refused(app, client, login_as, night):
     with app.app_context():
-        services.record_payment(night, payer="Bob", payee="Ann", cents=400, method="cash",
+        money.record_payment(night, payer="Bob", payee="Ann", cents=400, method="cash",
                                 actor=gen_member("organizer"))
     response = client.post(f"/nights/{night}/payments/undo")
     assert response.status_code == 302 and "/auth/login" in response.headers["Location"]
@@ -454,7 +454,7 @@ def test_undo_the_last_payment(app, client, login_as, night, htmx, role):
 
 def test_a_player_sees_no_undo_button(app, client, login_as, night):
     with app.app_context():
-        services.record_payment(night, payer="Bob", payee="Ann", cents=400, method="cash",
+        money.record_payment(night, payer="Bob", payee="Ann", cents=400, method="cash",
                                 actor=gen_member("organizer"))
     login_as("player", name="Cy")
     html = client.get(f"/nights/{night}/settle").get_data(as_text=True)

@@ -9,9 +9,9 @@ import datetime as dt
 import pytest
 from sqlalchemy import func, select
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import Member, Night, NightReopening, TableFactsRow
+from chouette.services import base, commands, night_rows, nights, seasons, tables
 from tests.conftest import csrf_token_from
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
@@ -29,8 +29,8 @@ def club(app):
         downstairs = gen_table(night, name="Downstairs", created_by_id=owner.id)
         for table in (upstairs, downstairs):
             for name in "ABCD":
-                commands.play(table.id, services.last_seq(table.id), {"type": "join", "player": name}, owner)
-            commands.play(table.id, services.last_seq(table.id), {"type": "order", "players": list("ABCD")}, owner)
+                commands.play(table.id, tables.last_seq(table.id), {"type": "join", "player": name}, owner)
+            commands.play(table.id, tables.last_seq(table.id), {"type": "order", "players": list("ABCD")}, owner)
         commands.play(upstairs.id, 5, {"type": "double", "by": "box", "cubes": ["C"]}, owner)
         db.session.commit()
         return {"night": night.id, "owner": owner.id, "owner_username": owner.username,
@@ -57,8 +57,8 @@ def _sign_in(client, username: str) -> None:
 
 def test_closing_with_a_game_in_progress_is_refused_naming_the_table_and_what_is_pending(app, club):
     with app.test_request_context():
-        with pytest.raises(services.GamesInProgress) as refused:
-            services.close_night(club["night"], actor=_member(club["owner"]))
+        with pytest.raises(nights.GamesInProgress, match="A game is still in progress") as refused:
+            nights.close_night(club["night"], actor=_member(club["owner"]))
         [game] = refused.value.games
         assert (game.table, game.game) == ("Upstairs", 1)
         assert "the box's double waits for C" in game.pending
@@ -71,10 +71,10 @@ def test_closing_with_a_game_in_progress_is_refused_naming_the_table_and_what_is
 
 def test_a_confirmed_close_closes_and_leaves_the_game_unfinished(app, club):
     with app.test_request_context():
-        night = services.close_night(club["night"], actor=_member(club["owner"]), confirm_games=True)
+        night = nights.close_night(club["night"], actor=_member(club["owner"]), confirm_games=True)
         assert not night.is_open and night.closed_by_id == club["owner"]
         assert commands.load_play(club["upstairs"]).state.game is not None
-        with pytest.raises(services.NightClosed):
+        with pytest.raises(base.NightClosed, match="This night is closed"):
             commands.play(club["upstairs"], 6, {"type": "drop", "cube": "C"}, _member(club["owner"]))
 
 
@@ -83,7 +83,7 @@ def test_what_a_game_waits_for_is_said_for_each_kind_of_pending_answer(app, club
         owner = _member(club["owner"])
         commands.play(club["downstairs"], 5, {"type": "double", "by": "C"}, owner)
         commands.play(club["upstairs"], 6, {"type": "take", "cube": "C"}, owner)
-        games = {game.table: game.pending for game in services.games_in_progress(club["night"])}
+        games = {game.table: game.pending for game in nights.games_in_progress(club["night"])}
     assert games == {"Upstairs": "in play, no cube answer pending",
                      "Downstairs": "the box has to answer the double of C"}
 
@@ -93,25 +93,25 @@ def test_a_night_without_a_game_in_progress_closes_without_confirmation(app, clu
         owner = _member(club["owner"])
         commands.play(club["upstairs"], 6, {"type": "drop", "cube": "C"}, owner)
         commands.play(club["upstairs"], 7, RESULT, owner)
-        assert services.games_in_progress(club["night"]) == []
-        services.close_night(club["night"], actor=owner)
+        assert nights.games_in_progress(club["night"]) == []
+        nights.close_night(club["night"], actor=owner)
     assert not _night(app, club["night"]).is_open
 
 
 @pytest.mark.parametrize("role", ["organizer", "player"])
 def test_only_the_organizer_who_opened_the_night_or_an_admin_closes_it(app, club, role):
     with app.test_request_context():
-        with pytest.raises(services.NotYourNight):
-            services.close_night(club["night"], actor=gen_member(role), confirm_games=True)
+        with pytest.raises(nights.NotYourNight, match="closed by the organizer who opened it, or by an admin"):
+            nights.close_night(club["night"], actor=gen_member(role), confirm_games=True)
         assert _night(app, club["night"]).is_open
-        services.close_night(club["night"], actor=gen_member("admin"), confirm_games=True)
+        nights.close_night(club["night"], actor=gen_member("admin"), confirm_games=True)
     assert not _night(app, club["night"]).is_open
 
 
 def test_a_night_opened_outside_the_pages_is_closed_by_any_organizer(app):
     with app.test_request_context():
         night_id = gen_night().id  # no opener recorded (an import, a script)
-        services.close_night(night_id, actor=gen_member("organizer"))
+        nights.close_night(night_id, actor=gen_member("organizer"))
     assert not _night(app, night_id).is_open
 
 
@@ -126,64 +126,65 @@ def test_a_night_closed_by_nobody_known_says_when_it_closed(app, client, login_a
 def test_an_admin_reopens_a_night_saying_why_and_it_is_logged(app, club):
     with app.test_request_context():
         owner, admin = _member(club["owner"]), gen_member("admin", name="Ada")
-        closed = services.close_night(club["night"], actor=owner, confirm_games=True)
+        closed = nights.close_night(club["night"], actor=owner, confirm_games=True)
         closed_at = closed.closed_at
-        entry = services.reopen_night(club["night"], actor=admin, reason="  Closed by mistake,\n C still to answer ")
+        entry = nights.reopen_night(club["night"], actor=admin, reason="  Closed by mistake,\n C still to answer ")
         assert (entry.reopened_by_id, entry.reason) == (admin.id, "Closed by mistake, C still to answer")
         assert (entry.closed_at, entry.closed_by_id) == (closed_at, owner.id)
-        assert services.get_night(club["night"]).is_open
+        assert night_rows.get_night(club["night"]).is_open
         # The game goes on where it stopped: C drops, the drop is booked.
         commands.play(club["upstairs"], 6, {"type": "drop", "cube": "C"}, owner)
-        assert [e.reason for e in services.night_reopenings(club["night"])] == ["Closed by mistake, C still to answer"]
+        assert [e.reason for e in nights.night_reopenings(club["night"])] == ["Closed by mistake, C still to answer"]
 
 
 def test_reopening_drops_the_facts_stored_at_closing_and_the_next_close_stores_them_again(app, club):
     with app.test_request_context():
         owner, admin = _member(club["owner"]), gen_member("admin")
-        services.close_night(club["night"], actor=owner, confirm_games=True)
+        nights.close_night(club["night"], actor=owner, confirm_games=True)
         stored = dict(db.session.execute(select(TableFactsRow.table_id, TableFactsRow.seq)).all())
         assert stored == {club["upstairs"]: 6, club["downstairs"]: 5}
-        services.reopen_night(club["night"], actor=admin, reason="C wants to drop")
+        nights.reopen_night(club["night"], actor=admin, reason="C wants to drop")
         assert db.session.scalar(select(func.count()).select_from(TableFactsRow)) == 0
         commands.play(club["upstairs"], 6, {"type": "drop", "cube": "C"}, owner)
         commands.play(club["upstairs"], 7, RESULT, owner)
-        services.close_night(club["night"], actor=owner)
+        nights.close_night(club["night"], actor=owner)
         stored = dict(db.session.execute(select(TableFactsRow.table_id, TableFactsRow.seq)).all())
         assert stored == {club["upstairs"]: 8, club["downstairs"]: 5}
 
 
-@pytest.mark.parametrize(("role", "reason", "refusal"), [
-    ("organizer", "a reason", services.NotYourNight),
-    ("player", "a reason", services.NotYourNight),
-    ("admin", "   ", services.ServiceError),
-    ("admin", "x" * 201, services.ServiceError),
+@pytest.mark.parametrize(("role", "reason", "refusal", "said"), [
+    ("organizer", "a reason", nights.NotYourNight, "Only an admin reopens a night"),
+    ("player", "a reason", nights.NotYourNight, "Only an admin reopens a night"),
+    ("admin", "   ", base.ServiceError, "Say why the night is reopened"),
+    ("admin", "x" * 201, base.ServiceError, "Say why the night is reopened"),
 ])
-def test_reopening_is_an_admins_with_a_reason_and_a_refusal_changes_nothing(app, club, role, reason, refusal):
+def test_reopening_is_an_admins_with_a_reason_and_a_refusal_changes_nothing(app, club, role, reason, refusal,
+                                                                          said):
     with app.test_request_context():
-        services.close_night(club["night"], actor=_member(club["owner"]), confirm_games=True)
-        with pytest.raises(refusal):
-            services.reopen_night(club["night"], actor=gen_member(role), reason=reason)
+        nights.close_night(club["night"], actor=_member(club["owner"]), confirm_games=True)
+        with pytest.raises(refusal, match=said):
+            nights.reopen_night(club["night"], actor=gen_member(role), reason=reason)
         assert db.session.scalar(select(func.count()).select_from(NightReopening)) == 0
         assert db.session.scalar(select(func.count()).select_from(TableFactsRow)) == 2
     assert not _night(app, club["night"]).is_open
 
 
 def test_an_open_night_is_not_reopened(app, club):
-    with app.test_request_context(), pytest.raises(services.ServiceError, match="This night is open"):
-        services.reopen_night(club["night"], actor=gen_member("admin"), reason="why not")
+    with app.test_request_context(), pytest.raises(base.ServiceError, match="This night is open"):
+        nights.reopen_night(club["night"], actor=gen_member("admin"), reason="why not")
 
 
 def test_a_night_of_a_closed_season_stays_closed(app):
     with app.test_request_context():
         owner, admin = gen_member("organizer"), gen_member("admin")
         night = gen_night(opened_by_id=owner.id, date=dt.date(2026, 3, 6))
-        services.close_night(night.id, actor=owner)
-        season = services.create_season(name="Spring", first=dt.date(2026, 3, 1), last=dt.date(2026, 5, 31),
+        nights.close_night(night.id, actor=owner)
+        season = seasons.create_season(name="Spring", first=dt.date(2026, 3, 1), last=dt.date(2026, 5, 31),
                                         currency="EUR", actor=owner)
-        services.close_season(season.id, actor=owner)
+        seasons.close_season(season.id, actor=owner)
         night_id = night.id
-        with pytest.raises(services.ServiceError, match="The season Spring is closed"):
-            services.reopen_night(night_id, actor=admin, reason="a late result")
+        with pytest.raises(base.ServiceError, match="The season Spring is closed"):
+            nights.reopen_night(night_id, actor=admin, reason="a late result")
     assert not _night(app, night_id).is_open
 
 
@@ -264,7 +265,7 @@ def test_without_a_game_in_progress_the_night_page_closes_with_a_confirm_button(
 def test_an_admin_reopens_in_the_page_and_the_page_shows_it(app, club, client):
     with app.app_context():
         username = gen_member("admin", name="Ada").username
-        services.close_night(club["night"], actor=_member(club["owner"]), confirm_games=True)
+        nights.close_night(club["night"], actor=_member(club["owner"]), confirm_games=True)
     _sign_in(client, username)
     page = client.get(f"/nights/{club['night']}")
     assert b"Reopen the night" in page.data and b'name="reason"' in page.data
@@ -280,7 +281,7 @@ def test_an_admin_reopens_in_the_page_and_the_page_shows_it(app, club, client):
 def test_reopening_without_a_reason_in_the_page_says_why_and_changes_nothing(app, club, client):
     with app.app_context():
         username = gen_member("admin").username
-        services.close_night(club["night"], actor=_member(club["owner"]), confirm_games=True)
+        nights.close_night(club["night"], actor=_member(club["owner"]), confirm_games=True)
     _sign_in(client, username)
     response = client.post(f"/nights/{club['night']}/reopen", data={"reason": ""},
                            headers={"Referer": f"http://localhost/nights/{club['night']}"})
@@ -291,7 +292,7 @@ def test_reopening_without_a_reason_in_the_page_says_why_and_changes_nothing(app
 
 def test_an_organizer_may_not_reopen_a_night(app, club, client):
     with app.app_context():
-        services.close_night(club["night"], actor=_member(club["owner"]), confirm_games=True)
+        nights.close_night(club["night"], actor=_member(club["owner"]), confirm_games=True)
     _sign_in(client, club["owner_username"])
     assert client.post(f"/nights/{club['night']}/reopen", data={"reason": "mine"}).status_code == 403
     assert not _night(app, club["night"]).is_open

@@ -14,9 +14,10 @@ from collections.abc import Callable
 
 from sqlalchemy import event, func, select, text
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent, TableFactsRow
+from chouette.services import base, commands, night_rows, nights
+from chouette.services import tables as tables_service
 from tests.concurrency import at_once, second_node
 from tests.factories import gen_member, gen_night, gen_table
 
@@ -33,8 +34,8 @@ def _night_with_tables(app, count: int) -> tuple[int, int, list[int]]:
         tables = [gen_table(night, created_by_id=organizer.id).id for _ in range(count)]
         for table_id in tables:
             for name in "ABCD":
-                commands.play(table_id, services.last_seq(table_id), {"type": "join", "player": name}, organizer)
-            commands.play(table_id, services.last_seq(table_id), {"type": "order", "players": list("ABCD")},
+                commands.play(table_id, tables_service.last_seq(table_id), {"type": "join", "player": name}, organizer)
+            commands.play(table_id, tables_service.last_seq(table_id), {"type": "order", "players": list("ABCD")},
                           organizer)
         db.session.commit()
         return night.id, organizer.id, tables
@@ -45,8 +46,8 @@ def _closed_facts(app, night_id: int) -> dict[int, tuple[int, int | None]]:
     with app.app_context():
         tables = db.session.scalars(select(ChouetteTable.id).where(ChouetteTable.night_id == night_id)).all()
         stored = dict(db.session.execute(select(TableFactsRow.table_id, TableFactsRow.seq)).all())
-        assert not services.get_night(night_id).is_open
-        return {table_id: (services.last_seq(table_id), stored.get(table_id)) for table_id in tables}
+        assert not night_rows.get_night(night_id).is_open
+        return {table_id: (tables_service.last_seq(table_id), stored.get(table_id)) for table_id in tables}
 
 
 def _wait_blocked_or_done(app, thread: threading.Thread) -> None:
@@ -94,7 +95,7 @@ def test_a_result_being_written_on_one_node_while_another_closes_lands_before_th
             try:
                 commands.play(table_id, 5, RESULT, db.session.get(Member, organizer_id))
                 outcome["result"] = "ok"
-            except services.NightClosed:
+            except base.NightClosed:
                 outcome["result"] = "refused"
             finally:
                 db.session.remove()
@@ -102,7 +103,7 @@ def test_a_result_being_written_on_one_node_while_another_closes_lands_before_th
     def close() -> None:
         with app.app_context():
             try:
-                services.close_night(night_id, actor=db.session.get(Member, organizer_id))
+                nights.close_night(night_id, actor=db.session.get(Member, organizer_id))
                 outcome["close"] = "ok"
             finally:
                 db.session.remove()
@@ -134,11 +135,11 @@ def test_a_result_posted_after_the_close_on_another_node_is_refused(app):
             assert played.table.night.is_open
             db.session.commit()
         with app.app_context():
-            services.close_night(night_id, actor=db.session.get(Member, organizer_id))
+            nights.close_night(night_id, actor=db.session.get(Member, organizer_id))
         with node.app_context():
             try:
                 commands.play(table_id, 5, RESULT, db.session.get(Member, organizer_id))
-            except services.NightClosed:
+            except base.NightClosed:
                 pass
             else:
                 raise AssertionError("a result landed on a closed night")
@@ -160,22 +161,22 @@ def test_results_posted_on_two_nodes_while_the_night_closes_never_land_after_it(
             deadline = time.monotonic() + PATIENCE
             while len(accepted) < 8 and time.monotonic() < deadline:  # let the results flow first
                 time.sleep(0.001)
-            services.close_night(night_id, actor=member)
+            nights.close_night(night_id, actor=member)
             return
         table_id = tables[number % 4]
         started.wait(PATIENCE)
         for _ in range(400):
             try:
-                commands.play(table_id, services.last_seq(table_id), RESULT, member)
+                commands.play(table_id, tables_service.last_seq(table_id), RESULT, member)
                 accepted.append(table_id)
-            except services.TableChanged:
+            except base.TableChanged:
                 pass
             finally:
                 db.session.commit()
         raise AssertionError("the night never closed")
 
     with second_node(app) as node:
-        results = at_once(app, 9, attempt, refused=(services.NightClosed,), nodes=[app, node])
+        results = at_once(app, 9, attempt, refused=(base.NightClosed,), nodes=[app, node])
     assert sorted(results) == ["ok"] + ["refused"] * 8, results
     ends = _closed_facts(app, night_id)
     assert all(last == stored for last, stored in ends.values()), ends

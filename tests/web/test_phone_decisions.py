@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from chouette import commands
+from chouette.services import commands
 from chouette.table import fold
 from tests.factories import PASSWORD, gen_member
 from tests.web.test_play_pages import HTMX, Table, post, sign_in

@@ -14,9 +14,9 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import LedgerEntry, Member
+from chouette.services import commands, nights, tables
 from tests.conftest import csrf_token_from
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
@@ -39,7 +39,7 @@ class Table:
                                     locale=locale)
             night = gen_night(opened_by_id=self.owner.id)
             table = gen_table(night, created_by_id=self.owner.id,
-                              settings={**services.TABLE_DEFAULTS, **(settings or {})})
+                              settings={**tables.TABLE_DEFAULTS, **(settings or {})})
             self.id = table.id
             self.night_id = night.id
 
@@ -52,7 +52,7 @@ class Table:
         with self.app.app_context():
             owner = db.session.get(Member, self.owner.id)
             for event in events:
-                commands.play(self.id, services.last_seq(self.id), event, owner)
+                commands.play(self.id, tables.last_seq(self.id), event, owner)
             db.session.commit()
 
     def seat(self, names: str = "ABCD") -> None:
@@ -62,11 +62,11 @@ class Table:
 
     def seq(self) -> int:
         with self.app.app_context():
-            return services.last_seq(self.id)
+            return tables.last_seq(self.id)
 
     def log(self) -> list[dict[str, Any]]:
         with self.app.app_context():
-            return services.table_log(self.id)
+            return tables.table_log(self.id)
 
     def ledger_rows(self) -> int:
         with self.app.app_context():
@@ -419,7 +419,7 @@ def test_missing_seq_is_refused(app, client, table):
     assert table.log() == before
 
 
-@pytest.mark.parametrize("action, data, message", [
+@pytest.mark.parametrize(("action", "data", "message"), [
     ("roll", {"how": "dice", "die1": "7", "die2": "1"}, "A die is a number from 1 to 6, not 7."),
     ("roll", {"how": "dice", "die1": "x<b>", "die2": "1"}, "A die is a number from 1 to 6, not x&lt;b&gt;."),
     ("roll", {"how": "dice", "die1": "", "die2": "1"}, "A die is a number from 1 to 6"),
@@ -470,7 +470,7 @@ def test_closed_night_refuses_actions(app, client, table):
     table.seat("ABCD")
     sign_in(client, table.owner)
     with app.app_context():
-        services.close_night(table.night_id, actor=db.session.get(Member, table.owner.id))
+        nights.close_night(table.night_id, actor=db.session.get(Member, table.owner.id))
     before = table.log()
     response = post(client, table, "double", {"by": "C"}, htmx=True)
     assert response.status_code == 422 and "closed" in response.get_data(as_text=True)
@@ -539,7 +539,7 @@ def test_commands_refuse_another_tables_organizer(app, table):
     with app.app_context():
         stranger = gen_member("organizer")
         with pytest.raises(commands.NotAllowed, match="you may watch it"):
-            commands.play(table.id, services.last_seq(table.id), {"type": "double", "by": "C"}, stranger)
+            commands.play(table.id, tables.last_seq(table.id), {"type": "double", "by": "C"}, stranger)
         db.session.rollback()
     assert table.log()[-1]["type"] == "order"
 
@@ -548,9 +548,9 @@ def test_the_table_creator_runs_it_though_another_opened_the_night(app, client):
     with app.app_context():
         opener = gen_member("organizer")
         creator = gen_member("organizer")
-        night = services.open_night(name="Fri", on=__import__("datetime").date(2026, 11, 21),
+        night = nights.open_night(name="Fri", on=__import__("datetime").date(2026, 11, 21),
                                     currency="EUR", actor=opener)
-        created = services.create_table(night.id, name="T1", settings={}, actor=creator)
+        created = tables.create_table(night.id, name="T1", settings={}, actor=creator)
         table_id = created.id
         assert created.created_by_id == creator.id
         creator_login, opener_login = creator.username, opener.username
@@ -735,7 +735,7 @@ def test_position_view_shows_any_position_and_changes_nothing(app, client, table
     assert table.log() == before
 
 
-@pytest.mark.parametrize("text, message", [
+@pytest.mark.parametrize(("text", "message"), [
     ("4HPw<script>ABMA", "expected 14 characters"),
     ("4HPw!TDgc/ABMA", "not base64"),
     ("short", "expected 14 characters"),

@@ -9,9 +9,9 @@ import xml.etree.ElementTree as ET
 import pytest
 from sqlalchemy import select
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import Member
+from chouette.services import commands, players, stored_facts
 from chouette.services.facts import table_facts
 from chouette.table import fold
 from chouette.web.charts import ChartPoint, balance_chart
@@ -30,7 +30,7 @@ def known(app):
         table = gen_table(gen_night(name="Friday"), name="Table 1")
         play_log(table.id, KNOWN, organizer)
         commands.clear_cache()
-        services.clear_player_cache()
+        stored_facts.clear_player_cache()
         db.session.commit()
         return table.id
 
@@ -42,10 +42,8 @@ def seats_of(records) -> dict[str, dict[int, tuple[str, int, bool]]]:
         pairs = dict(record.pairs)
         for cube in record.cubes:
             member = cube.member
-            if member in record.captains:  # who started it and each acting captain
-                seat = ("captain", pairs.get(member, 0))
-            else:
-                seat = ("member", pairs.get(member, 0))
+            # who started it and each acting captain
+            seat = ("captain" if member in record.captains else "member", pairs.get(member, 0))
             seats.setdefault(member, {})[record.number] = (*seat, record.voided)
         for player in (record.box, record.partner):
             if player:
@@ -63,9 +61,9 @@ def _chart(html: str) -> ET.Element:
 
 def test_history_counts_seats_and_results_for_a_known_night(app, known):
     with app.app_context():
-        bob = services.player_history("Bob")
-        ann = services.player_history("Ann")
-        cy = services.player_history("Cy")
+        bob = players.player_history("Bob")
+        ann = players.player_history("Ann")
+        cy = players.player_history("Cy")
     assert [(r, t.games, t.won, t.lost) for r, t in bob.roles.items()] == [
         ("box", 2, 2, 0), ("partner", 0, 0, 0), ("captain", 1, 1, 0), ("member", 0, 0, 0)]
     assert [(r, t.games, t.won, t.lost) for r, t in ann.roles.items()] == [
@@ -79,9 +77,9 @@ def test_history_counts_seats_and_results_for_a_known_night(app, known):
 
 def test_history_names_each_decision_and_how_it_ended(app, known):
     with app.app_context():
-        bob = services.player_history("Bob")
-        cy = services.player_history("Cy")
-        ann = services.player_history("Ann")
+        bob = players.player_history("Bob")
+        cy = players.player_history("Cy")
+        ann = players.player_history("Ann")
     take = bob.decisions["take"]
     # Bob took the box's double as a member (won 2) and, as the box, took Ann's (won 4).
     assert (take.count, take.won, take.lost, take.points, take.cents) == (2, 2, 0, 6, {"EUR": 600})
@@ -125,7 +123,7 @@ def test_a_voided_game_counts_no_seat_and_no_decision(app, known):
         play_log(known, [{"type": "correct", "game": 2, "reason": "wrong result", "void": True}],
                  organizer)
         db.session.commit()
-        bob = services.player_history("Bob")
+        bob = players.player_history("Bob")
     assert bob.voided == 1
     assert bob.decisions["take"].count == 1 and bob.decisions_as["take"] == {"member": 1}
 

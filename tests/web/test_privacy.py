@@ -11,8 +11,8 @@ import re
 
 import pytest
 
-from chouette import commands, services
 from chouette.extensions import db
+from chouette.services import commands, money, seasons, tables
 from tests.conftest import dispose, make_app
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 from tests.web.test_money_pages import _night_with
@@ -20,7 +20,7 @@ from tests.web.test_money_pages import _night_with
 
 def _play(table_id: int, actor, *events) -> None:
     for event in events:
-        commands.play(table_id, services.last_seq(table_id), event, actor)
+        commands.play(table_id, tables.last_seq(table_id), event, actor)
 
 
 @pytest.fixture
@@ -31,11 +31,11 @@ def two_nights(app):
         clerk = gen_member("organizer", name="Clerk")
         first = _night_with({"Ann": 700, "Bob": -400, "Cy": -300}, name="First", on=dt.date(2026, 11, 13))
         second = _night_with({"Ann": -250, "Dee": 250}, name="Second", on=dt.date(2026, 11, 20))
-        services.record_payment(first, payer="Bob", payee="Ann", cents=400, method="iou", actor=clerk)
-        services.record_payment(second, payer="Ann", payee="Dee", cents=250, method="cash", actor=clerk)
-        season = services.create_season(name="Autumn", first=dt.date(2026, 11, 1), last=dt.date(2026, 11, 30),
+        money.record_payment(first, payer="Bob", payee="Ann", cents=400, method="iou", actor=clerk)
+        money.record_payment(second, payer="Ann", payee="Dee", cents=250, method="cash", actor=clerk)
+        season = seasons.create_season(name="Autumn", first=dt.date(2026, 11, 1), last=dt.date(2026, 11, 30),
                                          currency="EUR", actor=clerk)
-        services.record_season_payment(season.id, payer="Cy", payee="Ann", cents=300, method="cash", actor=clerk)
+        seasons.record_season_payment(season.id, payer="Cy", payee="Ann", cents=300, method="cash", actor=clerk)
         return first, second, season.id
 
 

@@ -18,8 +18,9 @@ import pytest
 from flask import Flask
 
 from app import create_app
-from chouette import push, services
+from chouette import push
 from chouette.extensions import db
+from chouette.services import display, nights
 from tests.factories import gen_member
 from tests.web.test_play_pages import Table, sign_in
 
@@ -97,7 +98,7 @@ def test_closing_the_night_moves_the_table_version(app, table):
     try:
         assert reader.next_version() == f"{seq}-1"
         with app.app_context():
-            services.close_night(table.night_id, actor=db.session.get(Member, table.owner.id))
+            nights.close_night(table.night_id, actor=db.session.get(Member, table.owner.id))
             db.session.commit()
         assert reader.next_version() == f"{seq}-0"
     finally:
@@ -113,7 +114,7 @@ def test_a_screen_stream_moves_with_any_table_of_its_night(app, table):
         second = reader.next_version()
         assert second != first
         with app.app_context():
-            assert second == services.display_version(None)
+            assert second == display.display_version(None)
     finally:
         reader.close()
 
@@ -208,7 +209,7 @@ def test_a_screen_stream_is_public_and_404s_for_no_such_night(app, client, table
     try:
         assert response.status_code == 200 and response.mimetype == "text/event-stream"
         with app.app_context():
-            expected = services.display_version(table.night_id)
+            expected = display.display_version(table.night_id)
         assert reader.next_version() == expected
     finally:
         reader.close()
@@ -250,5 +251,5 @@ def test_a_stream_with_no_time_left_sends_the_version_and_ends(app, client, tabl
     app.config["PUSH_STREAM_SECONDS"] = 0.0
     body = client.get(f"/display/{table.night_id}/stream").get_data(as_text=True)
     with app.app_context():
-        assert body == f"retry: {push.RETRY_MS}\nevent: changed\ndata: {services.display_version(table.night_id)}\n\n"
+        assert body == f"retry: {push.RETRY_MS}\nevent: changed\ndata: {display.display_version(table.night_id)}\n\n"
     assert push.hub(app).streams() == 0

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from flask import Flask, request, request_started
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import Member
+from chouette.services import commands, nights, tables
 from tests.factories import gen_member, gen_night, gen_table
 from tests.web.test_display import seat
 
@@ -60,7 +60,7 @@ def test_a_command_sends_the_poll_to_flask_and_the_screen_changes(app, client, s
     assert client.get("/display", headers={**HTMX, "If-None-Match": etag}).status_code == 304
     with app.app_context():
         organizer = db.session.get(Member, night["organizer_id"])
-        commands.play(night["table_id"], services.last_seq(night["table_id"]),
+        commands.play(night["table_id"], tables.last_seq(night["table_id"]),
                       {"type": "double", "by": "box", "cubes": ["Cy"]}, organizer)
         db.session.commit()
     answered, seen = shortcut.answered, len(reached)
@@ -75,7 +75,7 @@ def test_a_closed_night_sends_its_screen_to_flask(app, client, screen, night):
     etag = client.get(path, headers=HTMX).headers["ETag"]
     assert client.get(path, headers={**HTMX, "If-None-Match": etag}).status_code == 304
     with app.app_context():
-        services.close_night(night["night_id"], actor=db.session.get(Member, night["organizer_id"]))
+        nights.close_night(night["night_id"], actor=db.session.get(Member, night["organizer_id"]))
     closed = client.get(path, headers={**HTMX, "If-None-Match": etag})
     assert closed.status_code == 200 and "closed" in closed.get_data(as_text=True).lower()
 
@@ -122,14 +122,14 @@ def test_one_members_take_on_the_boxs_double_sends_the_poll_to_flask(app, client
     shortcut, reached = screen
     with app.app_context():
         organizer = db.session.get(Member, night["organizer_id"])
-        commands.play(night["table_id"], services.last_seq(night["table_id"]),
+        commands.play(night["table_id"], tables.last_seq(night["table_id"]),
                       {"type": "double", "by": "box", "cubes": ["Bob", "Cy"]}, organizer)
         db.session.commit()
     etag = client.get("/display", headers=HTMX).headers["ETag"]
     assert client.get("/display", headers={**HTMX, "If-None-Match": etag}).status_code == 304
     with app.app_context():
         organizer = db.session.get(Member, night["organizer_id"])
-        commands.play(night["table_id"], services.last_seq(night["table_id"]),
+        commands.play(night["table_id"], tables.last_seq(night["table_id"]),
                       {"type": "take", "cube": "Bob"}, organizer)
         db.session.commit()
     answered, seen = shortcut.answered, len(reached)

@@ -14,13 +14,13 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
-from chouette import commands, services
 from chouette.engine import Position, RulesError, match_move
 from chouette.engine.errors import Phrase
 from chouette.extensions import db
 from chouette.ledger import LedgerError, parse_cents
 from chouette.models import ChouetteTable, LedgerEntry, Night, TableEvent
 from chouette.refusals import say
+from chouette.services import base, commands, tables
 from chouette.table import LogError, TableError, fold
 from tests.factories import PASSWORD
 from tests.web.test_play_pages import Table as PlayTable
@@ -51,7 +51,7 @@ class Table(PlayTable):
         """The log and the number of ledger rows: a refusal changes neither."""
         with self.app.app_context():
             rows = db.session.scalar(select(func.count(LedgerEntry.id))) or 0
-            return services.table_log(self.id), rows
+            return tables.table_log(self.id), rows
 
     def sign_in(self, client) -> None:
         response = client.post("/auth/login", data={"username": self.owner.username, "password": PASSWORD})
@@ -217,8 +217,8 @@ def test_an_import_refused_in_italian_keeps_the_event_number(app, client, login_
 
 def test_a_table_setting_the_rules_refuse_is_said_in_italian(app):
     with app.test_request_context(headers={"Accept-Language": "it"}), \
-            pytest.raises(services.ServiceError) as refused:
-        services.normalize_settings({**services.TABLE_DEFAULTS, "partner_min_players": 2})
+            pytest.raises(base.ServiceError, match="con due giocatori") as refused:
+        tables.normalize_settings({**tables.TABLE_DEFAULTS, "partner_min_players": 2})
     assert "con due giocatori non resta nessuno da sorteggiare come socio del box" in str(refused.value)
 
 
@@ -227,7 +227,7 @@ def test_a_table_setting_the_rules_refuse_is_said_in_italian(app):
 
 def test_say_translates_nested_reasons_and_keeps_the_event_number(app):
     events = [{"type": "join", "player": p} for p in ("Anna", "Bruno")] + [{"type": "join", "player": "Anna"}]
-    with pytest.raises(LogError) as refused:
+    with pytest.raises(LogError, match="Anna is already at the table") as refused:
         fold({}, events)
     assert str(refused.value) == "event 3: Anna is already at the table"
     with app.test_request_context(headers={"Accept-Language": "it"}):
@@ -245,13 +245,13 @@ def test_say_translates_the_rules_words_but_never_a_players_name(app):
 def test_say_falls_back_on_the_english_text_without_a_template(app):
     with app.test_request_context(headers={"Accept-Language": "it"}):
         assert say(ValueError("plain words")) == "plain words"
-        assert say(services.ServiceError("già tradotto")) == "già tradotto"
+        assert say(base.ServiceError("già tradotto")) == "già tradotto"
 
 
 def test_say_translates_engine_and_ledger_refusals(app):
-    with pytest.raises(RulesError) as illegal:
+    with pytest.raises(RulesError, match="illegal move") as illegal:
         match_move(Position.initial(), (3, 1), "24/18 13/8")
-    with pytest.raises(LedgerError) as amount:
+    with pytest.raises(LedgerError, match="not an amount") as amount:
         parse_cents("12.345")
     with app.test_request_context(headers={"Accept-Language": "it"}):
         assert say(illegal.value).startswith("24/18 13/8 non si può giocare con 3-1: ")
@@ -271,7 +271,7 @@ def test_say_translates_each_item_of_a_waiting_list(app):
     events = [{"type": "join", "player": p} for p in names] + [
         {"type": "order", "players": names}, {"type": "double", "by": "Bruno"}, {"type": "double", "by": "Carla"},
         {"type": "double", "by": "box", "cubes": ["Dario"]}]
-    with pytest.raises(LogError) as refused:
+    with pytest.raises(LogError, match="answer the open double first") as refused:
         fold({}, events)
     assert str(refused.value) == ("event 8: answer the open double first "
                                   "(waiting: the box on Bruno's cube, the box on Carla's cube)")

@@ -13,8 +13,9 @@ import re
 import pytest
 from markupsafe import escape
 
-from chouette import commands, services
 from chouette.extensions import db
+from chouette.services import commands, exports, players, stored_facts, tables
+from chouette.services import sheet as sheet_service
 from tests.factories import gen_member, gen_night, gen_table
 from tests.web.test_exports import write_log
 
@@ -31,7 +32,7 @@ def _answer(kind: str, cube: str) -> dict[str, object]:
     return {"type": kind, "cube": cube}
 
 
-SETTINGS = {**services.TABLE_DEFAULTS, "beavers": True, "raccoons": True, "partner_min_players": 6}
+SETTINGS = {**tables.TABLE_DEFAULTS, "beavers": True, "raccoons": True, "partner_min_players": 6}
 #: Box A with C as partner. Game 1: the box doubles B D E F, all drop but F, whose take
 #: becomes a drop (all but one). Game 2: D (captain) drops, E beavers, the box raccoons, E
 #: plays on as captain, doubles and the box drops: E has beaten the box and F plays on as
@@ -66,14 +67,14 @@ def night(app):
         table = gen_table(night, name="Table 1", settings=dict(SETTINGS))
         write_log(table.id, NIGHT, organizer)
         commands.clear_cache()
-        services.clear_player_cache()
+        stored_facts.clear_player_cache()
         db.session.commit()
         return {"night_id": night.id, "table_id": table.id, "organizer": organizer.username}
 
 
-def _sheet(app, night) -> list[services.SheetGame]:
+def _sheet(app, night) -> list[sheet_service.SheetGame]:
     with app.app_context():
-        _night, sheets = services.score_sheet(night["night_id"])
+        _night, sheets = exports.score_sheet(night["night_id"])
         return [row.game for row in sheets[0].rows]
 
 
@@ -112,7 +113,7 @@ def test_the_csv_says_everything_the_sheet_says(app, client, night, login_as):
     assert rows[2]["rules_changed"] == "stake_cents=200 (was 100); extras=true (was false)"
     for row, game in zip(rows, games, strict=True):
         assert row["box"] == game.box and row["partner"] == (game.partner or "")
-        assert row["events"] == "; ".join(services.line_words(line) for line in game.lines)
+        assert row["events"] == "; ".join(sheet_service.line_words(line) for line in game.lines)
         assert {p: row[p] for p in PLAYERS} == {p: str(game.points[p]) if p in game.points else ""
                                                 for p in PLAYERS}
 
@@ -134,7 +135,7 @@ def test_the_printed_sheet_and_the_history_show_the_same_games(app, client, nigh
             for extra in game.extras:
                 assert f"extra {extra.giver}→{extra.taker}" in row
             for line in game.lines:
-                assert str(escape(services.line_words(line))) in row
+                assert str(escape(sheet_service.line_words(line))) in row
     assert [f"Partner's share: {g.partner_points:+d}" in sheet for g in games] == [True] * 3
 
 
@@ -142,7 +143,7 @@ def test_player_pages_agree_with_the_sheet_and_count_acting_captaincies(app, cli
     login_as("organizer")
     games = _sheet(app, night)
     with app.app_context():
-        histories = {name: services.player_history(name) for name in PLAYERS}
+        histories = {name: players.player_history(name) for name in PLAYERS}
     for name, history in histories.items():
         on_sheet = {g.number: (g.role_of(name), g.points.get(name, 0)) for g in games
                     if g.role_of(name)}
@@ -165,5 +166,5 @@ def test_a_player_who_never_played_a_game_has_no_column(app, client, login_as):
                              {"type": "order", "players": ["Ann", "Bob"]},
                              {"type": "result", "winner": "box", "kind": "single"}], organizer)
         commands.clear_cache()
-        _night, sheets = services.score_sheet(table.night_id)
+        _night, sheets = exports.score_sheet(table.night_id)
     assert sheets[0].players == ["Ann", "Bob"]

@@ -9,9 +9,9 @@ import datetime as dt
 import pytest
 from sqlalchemy import func, select
 
-from chouette import services
 from chouette.extensions import db
 from chouette.models import Payment, PaymentVoid, Season
+from chouette.services import nights, seasons
 from tests.conftest import csrf_token_from
 from tests.factories import gen_member
 from tests.web.test_money_pages import _night_with
@@ -30,8 +30,8 @@ def season(app) -> int:
         first = _night_with({"Ann": 700, "Bob": -400, "Cy": -300}, "First", dt.date(2026, 10, 2))
         second = _night_with({"Ann": -200, "Bob": 200}, "Second", dt.date(2026, 10, 9))
         for night_id in (first, second):
-            services.close_night(night_id, actor=organizer)
-        season = services.create_season(name="Autumn", first=dt.date(2026, 10, 1), last=dt.date(2026, 12, 31),
+            nights.close_night(night_id, actor=organizer)
+        season = seasons.create_season(name="Autumn", first=dt.date(2026, 10, 1), last=dt.date(2026, 12, 31),
                                          currency="EUR", actor=organizer)
         return season.id
 

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
-from chouette import services
 from chouette.extensions import db
 from chouette.models import LoginFailure, MemberSession
+from chouette.services import base, members
 from tests.concurrency import at_once, second_node
 from tests.factories import PASSWORD, gen_member
 
@@ -88,13 +88,13 @@ def test_the_sign_in_limit_holds_under_concurrent_tries_on_two_nodes(app):
         member = gen_member("player")
     limit = app.config["LOGIN_MAX_FAILURES"]
     with second_node(app) as node:
-        results = at_once(app, 20, lambda number: services.authenticate(
-            member.username, "wrong-password", ADDRESS), refused=(services.TooManyAttempts,),
+        results = at_once(app, 20, lambda number: members.authenticate(
+            member.username, "wrong-password", ADDRESS), refused=(base.TooManyAttempts,),
             nodes=[app, node])
     checked = [result for result in results if result.startswith("LoginRefused")]
     assert len(checked) == limit and results.count("refused") == 20 - limit, results
     with app.app_context():
         assert db.session.scalar(select(func.count(LoginFailure.id))) == limit
         # ... and the right password is refused too until the window ends.
-        with pytest.raises(services.TooManyAttempts):
-            services.authenticate(member.username, PASSWORD, ADDRESS)
+        with pytest.raises(base.TooManyAttempts, match="Too many failed sign-ins"):
+            members.authenticate(member.username, PASSWORD, ADDRESS)

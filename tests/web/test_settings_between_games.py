@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 
-from chouette import commands, services
 from chouette.replay import summarize
+from chouette.services import commands
+from chouette.services import sheet as sheet_service
 from tests.web.test_play_pages import Table, post, sign_in
 
 #: The form as the page fills it in: the table's rules in force (the defaults).
@@ -53,8 +54,8 @@ def test_the_organizer_changes_the_house_rules_between_games(app, client, table)
     card = client.get(table.url).get_data(as_text=True)
     rules = card[card.index(f'id="rules-card-{table.id}"'):]
     assert "€2.50 a point. <small class=\"rule-since\">From game 2.</small>" in rules
-    assert "From game 2</strong>: Stake per point: €2.50 (was €1.00); Jacoby rule: on (was off); " \
-           "Consulting: Only after a cube is turned (was Free)" in rules
+    assert ("From game 2</strong>: Stake per point: €2.50 (was €1.00); Jacoby rule: on (was off); "
+            "Consulting: Only after a cube is turned (was Free)") in rules
     assert "House rules changed, from the next game: Stake per point: 2.50, Jacoby rule: on" in card
 
 
@@ -147,4 +148,4 @@ def test_replay_of_a_log_with_settings_events_the_card_and_the_sheet(app, client
     assert "From game 2." in printed and "Dalla partita 2." in printed
     with app.app_context():
         state = commands.load_play(table.id).state
-        assert services.table_games(state)[2].rules_changed == {"cube_mode": ("multi", "single")}
+        assert sheet_service.table_games(state)[2].rules_changed == {"cube_mode": ("multi", "single")}

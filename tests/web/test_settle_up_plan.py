@@ -8,10 +8,10 @@ import datetime as dt
 
 import pytest
 
-from chouette import services
 from chouette.extensions import db
 from chouette.ledger import Transfer, apply_payments, settle_up
 from chouette.models import LedgerEntry
+from chouette.services import money, seasons
 from tests.factories import gen_member, gen_night, gen_table
 
 # The fewest transfers: Bob -> Eve 1.00, Cy -> Eve 4.00, Dee -> Ann 2.00. After Dee pays Ann
@@ -38,14 +38,14 @@ def _night_with(balances: dict[str, int]) -> int:
 
 
 def _pay(night_id: int, payer: str, payee: str, cents: int, organizer, method: str = "cash") -> None:
-    services.record_payment(night_id, payer=payer, payee=payee, cents=cents, method=method, actor=organizer)
+    money.record_payment(night_id, payer=payer, payee=payee, cents=cents, method=method, actor=organizer)
 
 
 def test_a_partial_payment_changes_only_the_transfer_it_pays(app, organizer):
     night_id = _night_with(BOOKS)
-    assert services.night_settle_up(night_id).transfers == PLAN
+    assert money.night_settle_up(night_id).transfers == PLAN
     _pay(night_id, "Dee", "Ann", 100, organizer)
-    plan = services.night_settle_up(night_id)
+    plan = money.night_settle_up(night_id)
     assert plan.transfers == [Transfer("Bob", "Eve", 100), Transfer("Cy", "Eve", 400),
                               Transfer("Dee", "Ann", 100)]
     # What a fresh settle-up of the open balances would have said instead.
@@ -54,13 +54,13 @@ def test_a_partial_payment_changes_only_the_transfer_it_pays(app, organizer):
 
 def test_with_nothing_paid_the_night_is_settled_with_the_fewest_transfers(app, organizer):
     night_id = _night_with(BOOKS)
-    assert services.night_settle_up(night_id).transfers == settle_up(BOOKS)
+    assert money.night_settle_up(night_id).transfers == settle_up(BOOKS)
 
 
 def test_a_payment_beside_the_plan_reroutes_only_the_transfers_of_its_payer_and_payee(app, organizer):
     night_id = _night_with(BOOKS)
     _pay(night_id, "Cy", "Ann", 100, organizer)  # Cy was to pay Eve; Dee was to pay Ann
-    plan = services.night_settle_up(night_id)
+    plan = money.night_settle_up(night_id)
     assert plan.transfers == [Transfer("Bob", "Eve", 100), Transfer("Cy", "Eve", 300),
                               Transfer("Dee", "Ann", 100), Transfer("Dee", "Eve", 100)]
     assert all(cents == 0 for cents in apply_payments(plan.open_balances, plan.transfers).values())
@@ -69,12 +69,12 @@ def test_a_payment_beside_the_plan_reroutes_only_the_transfers_of_its_payer_and_
 def test_an_early_leaver_is_settled_with_the_nights_own_transfers(app, organizer):
     night_id = _night_with(BOOKS)
     _pay(night_id, "Dee", "Ann", 100, organizer)
-    plan = services.night_settle_up(night_id, leaver="Eve")
+    plan = money.night_settle_up(night_id, leaver="Eve")
     assert plan.leaver_transfers == [Transfer("Bob", "Eve", 100), Transfer("Cy", "Eve", 400)]
     assert all(transfer in plan.transfers for transfer in plan.leaver_transfers)
     _pay(night_id, "Cy", "Eve", 400, organizer)
-    assert services.night_settle_up(night_id, leaver="Eve").leaver_transfers == [Transfer("Bob", "Eve", 100)]
-    assert services.night_settle_up(night_id).transfers == [Transfer("Bob", "Eve", 100),
+    assert money.night_settle_up(night_id, leaver="Eve").leaver_transfers == [Transfer("Bob", "Eve", 100)]
+    assert money.night_settle_up(night_id).transfers == [Transfer("Bob", "Eve", 100),
                                                             Transfer("Dee", "Ann", 100)]
 
 
@@ -82,19 +82,19 @@ def test_paying_off_an_iou_changes_no_transfer_of_the_night(app, organizer):
     night_id = _night_with(BOOKS)
     _pay(night_id, "Dee", "Ann", 100, organizer)
     _pay(night_id, "Bob", "Eve", 100, organizer, method="iou")
-    held = services.night_settle_up(night_id).transfers
+    held = money.night_settle_up(night_id).transfers
     assert held == [Transfer("Cy", "Eve", 400), Transfer("Dee", "Ann", 100)]
-    services.pay_iou(night_id, payer="Bob", payee="Eve", cents=100, method="cash", actor=organizer)
-    assert services.night_settle_up(night_id).transfers == held
+    money.pay_iou(night_id, payer="Bob", payee="Eve", cents=100, method="cash", actor=organizer)
+    assert money.night_settle_up(night_id).transfers == held
 
 
 def test_undoing_a_payment_gives_back_the_plan_before_it(app, organizer):
     night_id = _night_with(BOOKS)
     _pay(night_id, "Dee", "Ann", 100, organizer)
-    before = services.night_settle_up(night_id).transfers
+    before = money.night_settle_up(night_id).transfers
     _pay(night_id, "Cy", "Ann", 100, organizer)
-    services.undo_last_payment(night_id, actor=organizer)
-    assert services.night_settle_up(night_id).transfers == before
+    money.undo_last_payment(night_id, actor=organizer)
+    assert money.night_settle_up(night_id).transfers == before
 
 
 def test_the_page_after_a_partial_tick_keeps_the_other_transfers(app, client, login_as, htmx):
@@ -117,8 +117,8 @@ def test_a_partial_payment_at_a_season_changes_only_the_transfer_it_pays(app, or
 
     night_with(BOOKS, "October", dt.date(2026, 10, 2))
     season = autumn(organizer)
-    assert services.season_settle_up(season.id).transfers == PLAN
-    services.record_season_payment(season.id, payer="Dee", payee="Ann", cents=100, method="cash",
+    assert seasons.season_settle_up(season.id).transfers == PLAN
+    seasons.record_season_payment(season.id, payer="Dee", payee="Ann", cents=100, method="cash",
                                    actor=organizer)
-    assert services.season_settle_up(season.id).transfers == [
+    assert seasons.season_settle_up(season.id).transfers == [
         Transfer("Bob", "Eve", 100), Transfer("Cy", "Eve", 400), Transfer("Dee", "Ann", 100)]

@@ -11,9 +11,9 @@ import random
 import pytest
 from sqlalchemy import delete, select
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import Member, TableFactsRow, TableSnapshot
+from chouette.services import commands, exports, players, tables
 from chouette.services.stored_facts import clear_player_cache
 from chouette.table import SNAPSHOT_VERSION, TableError, apply_event, fold, new_table
 from chouette.table.actions import legal_actions
@@ -34,7 +34,7 @@ def full(state):
 
 def folded(table_id):
     """The table's state folded from its whole log (the truth)."""
-    return fold(services.get_table(table_id).settings, services.table_log(table_id))
+    return fold(tables.get_table(table_id).settings, tables.table_log(table_id))
 
 
 def cold(table_id):
@@ -97,9 +97,9 @@ def test_only_the_latest_snapshots_are_kept(app, known):
         captain = commands.load_play(table_id).state.captain
         play_log(table_id, [{"type": "double", "by": "box", "cubes": [captain]},
                             {"type": "take", "cube": captain}], organizer)
-        assert sorted(stored(table_id)) == [8, 11, 12, 13][-services.SNAPSHOTS_KEPT:]
+        assert sorted(stored(table_id)) == [8, 11, 12, 13][-tables.SNAPSHOTS_KEPT:]
         play_log(table_id, [{"type": "result", "winner": "box", "kind": "single"}], organizer)
-        assert sorted(stored(table_id)) == [8, 11, 12, 13, 16][-services.SNAPSHOTS_KEPT:]
+        assert sorted(stored(table_id)) == [8, 11, 12, 13, 16][-tables.SNAPSHOTS_KEPT:]
         assert full(cold(table_id)) == full(folded(table_id))
 
 
@@ -186,7 +186,7 @@ def test_a_snapshot_of_another_format_or_other_settings_is_not_used(app, known):
         db.session.commit()
         assert first_reason(cold(table_id)) is None
         db.session.execute(TableSnapshot.__table__.update().values(version=SNAPSHOT_VERSION))
-        table = services.get_table(table_id)
+        table = tables.get_table(table_id)
         table.settings = {**table.settings, "jacoby": not table.settings["jacoby"]}
         db.session.commit()
         state = cold(table_id)
@@ -207,9 +207,9 @@ def test_append_events_refuses_snapshots_at_other_seqs_and_writes_nothing(app):
         organizer = gen_member("organizer")
         table = gen_table()
         with pytest.raises(ValueError, match="not at the seqs written"):
-            services.append_events(table.id, 0, [{"type": "join", "player": "Ann"}], organizer,
+            tables.append_events(table.id, 0, [{"type": "join", "player": "Ann"}], organizer,
                                    snapshots={5: new_table({}).snapshot()})
-        assert services.last_seq(table.id) == 0 and stored(table.id) == {}
+        assert tables.last_seq(table.id) == 0 and stored(table.id) == {}
 
 
 def test_the_builders_snapshots_are_those_the_commands_write(app, known):
@@ -217,7 +217,7 @@ def test_the_builders_snapshots_are_those_the_commands_write(app, known):
     with app.app_context():
         organizer = db.session.get(Member, organizer_id)
         other = gen_table(name="Built at once")
-        services.append_events(other.id, 0, KNOWN, organizer, (),
+        tables.append_events(other.id, 0, KNOWN, organizer, (),
                                commands.log_snapshots(other.settings, KNOWN))
         assert stored(other.id) == stored(table_id)
 
@@ -228,9 +228,9 @@ def test_an_imported_night_gets_the_snapshots_of_its_last_games(app, known):
         organizer = db.session.get(Member, organizer_id)
         play_log(table_id, [{"type": "result", "winner": "team", "kind": "single"}, UNDO,
                             {"type": "result", "winner": "team", "kind": "gammon"}], organizer)
-        export = services.night_export(services.get_table(table_id).night_id)
+        export = exports.night_export(tables.get_table(table_id).night_id)
         export["night"]["name"] = "Friday, imported"
-        night = services.import_night(export, organizer)
+        night = exports.import_night(export, organizer)
         (imported,) = night.tables
         assert stored(imported.id) == stored(table_id)
         assert sorted(stored(imported.id)) == [12, 13, 15]  # 13: a result undone at 14
@@ -273,12 +273,12 @@ def answers(table_ids, names):
     result = {}
     for table_id in table_ids:
         result[table_id] = full(commands.load_play(table_id).state)
-    night_id = services.get_table(table_ids[0]).night_id
+    night_id = tables.get_table(table_ids[0]).night_id
     result["sheet"] = [(sheet.players, [row.totals for row in sheet.rows], sheet.cents)
-                       for sheet in services.score_sheet(night_id)[1]]
-    result["totals"] = services.night_ledger_totals(night_id)
+                       for sheet in exports.score_sheet(night_id)[1]]
+    result["totals"] = exports.night_ledger_totals(night_id)
     for name in names:
-        history = services.player_history(name)
+        history = players.player_history(name)
         result[name] = (history.points, history.cents, history.voided,
                         [(g.table_id, g.game, g.role, g.points, g.cents) for g in history.games],
                         {r: (t.games, t.won, t.lost) for r, t in history.roles.items()},

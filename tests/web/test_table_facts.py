@@ -16,9 +16,9 @@ from hypothesis import event as note
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from chouette import commands, services
 from chouette.extensions import db
 from chouette.models import Member, TableFactsRow
+from chouette.services import commands, exports, night_rows, nights, players, tables
 from chouette.services.facts import TableFacts, facts_since, table_facts
 from chouette.services.stored_facts import (
     FACTS_VERSION,
@@ -45,7 +45,7 @@ def page_of(client, name: str) -> str:
 
 
 def folded_facts(table_id):
-    return table_facts(services.get_table(table_id).settings, services.table_log(table_id))
+    return table_facts(tables.get_table(table_id).settings, tables.table_log(table_id))
 
 
 @pytest.fixture
@@ -93,7 +93,7 @@ def test_the_player_page_stores_each_tables_facts_at_its_seq(app, client, known,
     with app.app_context():
         row = row_of(table_id)
         assert (row.seq, row.version, row.settings) == (
-            services.last_seq(table_id), FACTS_VERSION, services.get_table(table_id).settings)
+            tables.last_seq(table_id), FACTS_VERSION, tables.get_table(table_id).settings)
         assert TableFacts.from_dict(row.facts) == folded_facts(table_id)
 
 
@@ -107,7 +107,7 @@ def test_a_cold_process_reads_the_stored_facts(app, client, known, login_as):
         row.facts = {**row.facts, "decisions": [d for d in row.facts["decisions"] if d[0] != "Bob"]}
         db.session.commit()
         clear_player_cache()
-        assert services.player_history("Bob").decisions["take"].count == 0
+        assert players.player_history("Bob").decisions["take"].count == 0
 
 
 def test_closing_a_night_stores_its_tables_facts(app, known):
@@ -115,10 +115,10 @@ def test_closing_a_night_stores_its_tables_facts(app, known):
     table_id, organizer_id = known
     with app.app_context():
         assert row_of(table_id) is None
-        night_id = services.get_table(table_id).night_id
-        services.close_night(night_id, actor=db.session.get(Member, organizer_id))
+        night_id = tables.get_table(table_id).night_id
+        nights.close_night(night_id, actor=db.session.get(Member, organizer_id))
         row = row_of(table_id)
-        assert row is not None and row.seq == services.last_seq(table_id)
+        assert row is not None and row.seq == tables.last_seq(table_id)
         assert TableFacts.from_dict(row.facts) == folded_facts(table_id)
 
 
@@ -126,26 +126,26 @@ def test_an_imported_closed_night_has_its_facts_stored(app, known):
     table_id, organizer_id = known
     with app.app_context():
         organizer = db.session.get(Member, organizer_id)
-        night_id = services.get_table(table_id).night_id
-        services.close_night(night_id, actor=organizer)
-        exported = services.night_export(night_id)
+        night_id = tables.get_table(table_id).night_id
+        nights.close_night(night_id, actor=organizer)
+        exported = exports.night_export(night_id)
         exported["night"]["name"] = "Friday, again"
-        night = services.import_night(exported, actor=organizer)
-        imported = services.get_night(night.id).tables[0].id
+        night = exports.import_night(exported, actor=organizer)
+        imported = night_rows.get_night(night.id).tables[0].id
         row = row_of(imported)
-        assert row is not None and row.seq == services.last_seq(imported)
+        assert row is not None and row.seq == tables.last_seq(imported)
         assert TableFacts.from_dict(row.facts) == folded_facts(imported)
 
 
 def test_when_the_table_moves_its_stored_facts_follow_the_log(app, known):
     table_id, organizer_id = known
     with app.app_context():
-        services.player_history("Bob")
+        players.player_history("Bob")
         organizer = db.session.get(Member, organizer_id)
         play_log(table_id, [{"type": "result", "winner": "team", "kind": "single"}], organizer)
         clear_player_cache()
-        assert services.player_history("Bob").decisions["take"].count == 2
-        assert row_of(table_id).seq == services.last_seq(table_id)
+        assert players.player_history("Bob").decisions["take"].count == 2
+        assert row_of(table_id).seq == tables.last_seq(table_id)
         assert TableFacts.from_dict(row_of(table_id).facts) == folded_facts(table_id)
 
 
@@ -162,11 +162,11 @@ def test_facts_stored_during_a_night_brought_up_to_date_equal_the_fold(app, seed
         for start in range(0, len(events), 9):
             play_log(table_id, events[start:start + 9], organizer)
             clear_player_cache()
-            history = services.player_history(names[start % len(names)])
-            assert row_of(table_id).seq == services.last_seq(table_id)
+            history = players.player_history(names[start % len(names)])
+            assert row_of(table_id).seq == tables.last_seq(table_id)
             assert TableFacts.from_dict(row_of(table_id).facts) == folded_facts(table_id)
             clear_player_cache()
-            assert services.player_history(history.name) == history
+            assert players.player_history(history.name) == history
 
 
 def test_facts_stored_while_a_later_undone_correction_was_in_force_are_not_brought_forward():
@@ -183,23 +183,23 @@ def test_facts_stored_while_a_later_undone_correction_was_in_force_are_not_broug
 def test_stored_facts_of_another_format_or_other_settings_are_folded_again(app, known):
     table_id, _ = known
     with app.app_context():
-        services.player_history("Bob")
+        players.player_history("Bob")
         row = row_of(table_id)
         row.facts, row.version = {**row.facts, "decisions": []}, FACTS_VERSION + 1
         db.session.commit()
         clear_player_cache()
-        assert services.player_history("Bob").decisions["take"].count == 2
+        assert players.player_history("Bob").decisions["take"].count == 2
         assert row_of(table_id).version == FACTS_VERSION
         row = row_of(table_id)
         row.facts, row.settings = {**row.facts, "decisions": []}, {**row.settings, "jacoby": True}
         db.session.commit()
         clear_player_cache()
-        assert services.player_history("Bob").decisions["take"].count == 2
+        assert players.player_history("Bob").decisions["take"].count == 2
         row = row_of(table_id)
         row.facts = {"decisions": "unreadable"}
         db.session.commit()
         clear_player_cache()
-        assert services.player_history("Bob").decisions["take"].count == 2
+        assert players.player_history("Bob").decisions["take"].count == 2
 
 
 def test_stored_facts_equal_the_fold_after_corrections_and_undos(app, client, login_as):
@@ -225,12 +225,12 @@ def test_stored_facts_equal_the_fold_after_corrections_and_undos(app, client, lo
 def test_storing_the_same_facts_twice_or_older_ones_keeps_one_row_at_the_latest_seq(app, known):
     table_id, _organizer_id = known
     with app.app_context():
-        settings = dict(services.get_table(table_id).settings)
+        settings = dict(tables.get_table(table_id).settings)
         facts = folded_facts(table_id)
-        seq = services.last_seq(table_id)
+        seq = tables.last_seq(table_id)
         store_facts({table_id: (seq, settings, facts)})
         store_facts({table_id: (seq, settings, facts)})
-        older = table_facts(settings, services.table_log(table_id)[:8])
+        older = table_facts(settings, tables.table_log(table_id)[:8])
         store_facts({table_id: (8, settings, older)})
         assert db.session.scalar(select(func.count()).select_from(TableFactsRow)) == 1
         assert row_of(table_id).seq == seq
@@ -240,9 +240,9 @@ def test_storing_the_same_facts_twice_or_older_ones_keeps_one_row_at_the_latest_
 def test_two_workers_storing_the_same_facts_at_once_both_succeed(app, known, caplog):
     table_id, _ = known
     with app.app_context():
-        settings = dict(services.get_table(table_id).settings)
+        settings = dict(tables.get_table(table_id).settings)
         facts = folded_facts(table_id)
-        seq = services.last_seq(table_id)
+        seq = tables.last_seq(table_id)
         db.session.commit()
     start = threading.Barrier(2)
     errors = []

@@ -7,43 +7,43 @@ import threading
 import pytest
 from sqlalchemy import func, select
 
-from chouette import services
 from chouette.extensions import db
 from chouette.models import LedgerEntry, TableEvent
+from chouette.services import base, nights, tables
 from tests.factories import gen_event, gen_member, gen_night, gen_table
 
 
 def _seqs(app, table_id):
     with app.app_context():
-        return [event.seq for event in services.table_events(table_id)]
+        return [event.seq for event in tables.table_events(table_id)]
 
 
 def test_append_events_numbers_them_after_the_expected_seq(app):
     with app.app_context():
         table = gen_table()
         organizer = gen_member("organizer")
-        written = services.append_events(table.id, 0, [{"type": "join", "player": "Ann"}, {"type": "join", "player": "Bob"}], organizer)
+        written = tables.append_events(table.id, 0, [{"type": "join", "player": "Ann"}, {"type": "join", "player": "Bob"}], organizer)
         assert [event.seq for event in written] == [1, 2]
-        services.append_events(table.id, 2, [{"type": "leave", "player": "Ann"}], None)
-        assert services.table_log(table.id) == [
+        tables.append_events(table.id, 2, [{"type": "leave", "player": "Ann"}], None)
+        assert tables.table_log(table.id) == [
             {"type": "join", "player": "Ann"},
             {"type": "join", "player": "Bob"},
             {"type": "leave", "player": "Ann"},
         ]
-        assert services.last_seq(table.id) == 3
-        assert services.table_events(table.id)[0].actor_id == organizer.id
+        assert tables.last_seq(table.id) == 3
+        assert tables.table_events(table.id)[0].actor_id == organizer.id
 
 
 def test_append_at_a_stale_seq_raises_table_changed_and_writes_nothing(app):
     with app.app_context():
         table = gen_table()
-        services.append_events(table.id, 0, [{"type": "join", "player": "Ann"}], None)
-        with pytest.raises(services.TableChanged, match="The table changed"):
-            services.append_events(
+        tables.append_events(table.id, 0, [{"type": "join", "player": "Ann"}], None)
+        with pytest.raises(base.TableChanged, match="The table changed"):
+            tables.append_events(
                 table.id, 0, [{"type": "join", "player": "Bob"}], None,
-                ledger_rows=[services.LedgerRow(1, "Bob", 1, 100), services.LedgerRow(1, "Ann", -1, -100)],
+                ledger_rows=[tables.LedgerRow(1, "Bob", 1, 100), tables.LedgerRow(1, "Ann", -1, -100)],
             )
-        assert services.table_log(table.id) == [{"type": "join", "player": "Ann"}]
+        assert tables.table_log(table.id) == [{"type": "join", "player": "Ann"}]
         assert db.session.scalar(select(func.count(LedgerEntry.id))) == 0
 
 
@@ -52,16 +52,16 @@ def test_append_beyond_the_last_seq_is_refused_so_the_log_has_no_gap(app):
         table = gen_table()
         table_id = table.id
         gen_event(table, 1)
-        with pytest.raises(services.TableChanged):
-            services.append_events(table_id, 5, [{"type": "join", "player": "Zed"}], None)
+        with pytest.raises(base.TableChanged, match="The table changed while you were deciding"):
+            tables.append_events(table_id, 5, [{"type": "join", "player": "Zed"}], None)
     assert _seqs(app, table_id) == [1]
 
 
 def test_ledger_rows_are_written_with_the_event_that_settles_the_game(app):
     with app.app_context():
         table = gen_table()
-        rows = [services.LedgerRow(1, "Ann", 2, 200), services.LedgerRow(1, "Bob", -2, -200)]
-        services.append_events(table.id, 0, [{"type": "result", "winner": "box", "kind": "single"}], None, rows)
+        rows = [tables.LedgerRow(1, "Ann", 2, 200), tables.LedgerRow(1, "Bob", -2, -200)]
+        tables.append_events(table.id, 0, [{"type": "result", "winner": "box", "kind": "single"}], None, rows)
         entries = db.session.scalars(select(LedgerEntry).order_by(LedgerEntry.player)).all()
         assert [(e.player, e.points, e.cents, e.seq, e.game, e.night_id) for e in entries] == [
             ("Ann", 2, 200, 1, 1, table.night_id),
@@ -73,31 +73,31 @@ def test_ledger_rows_that_do_not_sum_to_zero_are_refused(app):
     with app.app_context():
         table_id = gen_table().id
         with pytest.raises(ValueError, match="does not sum to zero"):
-            services.append_events(table_id, 0, [{"type": "result"}], None, [services.LedgerRow(1, "Ann", 1, 100)])
+            tables.append_events(table_id, 0, [{"type": "result"}], None, [tables.LedgerRow(1, "Ann", 1, 100)])
     assert _seqs(app, table_id) == []
 
 
 def test_an_event_without_a_type_is_refused(app):
     with app.app_context():
         table = gen_table()
-        with pytest.raises(services.ServiceError, match="needs a type"):
-            services.append_events(table.id, 0, [{"player": "Ann"}], None)
+        with pytest.raises(base.ServiceError, match="needs a type"):
+            tables.append_events(table.id, 0, [{"player": "Ann"}], None)
 
 
 def test_a_closed_night_refuses_new_events(app):
     with app.app_context():
         night = gen_night()
         table = gen_table(night)
-        services.close_night(night.id, actor=gen_member("organizer"))
-        with pytest.raises(services.NightClosed):
-            services.append_events(table.id, 0, [{"type": "join", "player": "Ann"}], None)
+        nights.close_night(night.id, actor=gen_member("organizer"))
+        with pytest.raises(base.NightClosed, match="This night is closed"):
+            tables.append_events(table.id, 0, [{"type": "join", "player": "Ann"}], None)
 
 
 def test_the_unique_key_refuses_a_second_event_at_the_same_seq(app):
     with app.app_context():
         table = gen_table()
         gen_event(table, 1)
-        with pytest.raises(Exception, match="UNIQUE|unique|duplicate"):
+        with pytest.raises(Exception, match=r"UNIQUE|unique|duplicate"):
             gen_event(table, 1)
         db.session.rollback()
 
@@ -114,9 +114,9 @@ def test_concurrent_appends_at_the_same_seq_one_wins_every_loser_gets_table_chan
         with app.app_context():
             barrier.wait()
             try:
-                services.append_events(table.id, 0, [{"type": "join", "player": f"P{number}"}], None)
+                tables.append_events(table.id, 0, [{"type": "join", "player": f"P{number}"}], None)
                 result = "won"
-            except services.TableChanged:
+            except base.TableChanged:
                 result = "changed"
             except Exception as error:  # noqa: BLE001 (anything else fails the rule under test)
                 result = f"error: {error!r}"
@@ -143,15 +143,15 @@ def test_many_threads_appending_until_each_succeeds_leave_a_log_without_gap_or_d
         done = 0
         while done < per_thread:
             with app.app_context():
-                seq = services.last_seq(table.id)
+                seq = tables.last_seq(table.id)
                 db.session.commit()  # end the read; the append re-checks under the lock
                 try:
-                    services.append_events(
+                    tables.append_events(
                         table.id, seq, [{"type": "join", "player": f"T{number}-{done}"}], None,
-                        [services.LedgerRow(done + 1, f"T{number}", 1, 50), services.LedgerRow(done + 1, "box", -1, -50)],
+                        [tables.LedgerRow(done + 1, f"T{number}", 1, 50), tables.LedgerRow(done + 1, "box", -1, -50)],
                     )
                     done += 1
-                except services.TableChanged:
+                except base.TableChanged:
                     changed[number] += 1
                 except Exception as error:  # noqa: BLE001 (reported by the assertion below)
                     errors.append(repr(error))
@@ -166,7 +166,7 @@ def test_many_threads_appending_until_each_succeeds_leave_a_log_without_gap_or_d
     total = threads_count * per_thread
     assert _seqs(app, table.id) == list(range(1, total + 1))
     with app.app_context():
-        players = [event.payload["player"] for event in services.table_events(table.id)]
+        players = [event.payload["player"] for event in tables.table_events(table.id)]
         assert len(set(players)) == total  # every success recorded once, none lost
         assert db.session.scalar(select(func.sum(LedgerEntry.cents))) == 0
         assert db.session.scalar(select(func.count(LedgerEntry.id))) == 2 * total
@@ -183,7 +183,7 @@ def test_the_database_refuses_to_change_or_delete_a_logged_event(app, statement)
         with pytest.raises(Exception, match="the table log is append-only"):
             db.session.execute(text(statement))
         db.session.rollback()
-        assert services.table_log(table.id) == [{"type": "join", "player": "P1"}]
+        assert tables.table_log(table.id) == [{"type": "join", "player": "P1"}]
 
 
 def test_the_migrations_make_the_log_append_only_too(tmp_path):
@@ -212,15 +212,15 @@ def _append_from_another_process(database_uri: str, table_id: int, worker: int, 
     done = 0
     with app.app_context():
         while done < count:
-            seq = services.last_seq(table_id)
+            seq = tables.last_seq(table_id)
             db.session.commit()
             try:
-                services.append_events(
+                tables.append_events(
                     table_id, seq, [{"type": "join", "player": f"W{worker}-{done}"}], None,
-                    [services.LedgerRow(1000 * worker + done, f"W{worker}", 1, 100), services.LedgerRow(1000 * worker + done, "box", -1, -100)],
+                    [tables.LedgerRow(1000 * worker + done, f"W{worker}", 1, 100), tables.LedgerRow(1000 * worker + done, "box", -1, -100)],
                 )
                 done += 1
-            except services.TableChanged:
+            except base.TableChanged:
                 retries += 1
         db.engine.dispose()
     return retries
@@ -240,7 +240,7 @@ def test_processes_appending_to_one_table_leave_a_log_without_gap_or_duplicate(a
     total = workers * per_worker
     assert _seqs(app, table_id) == list(range(1, total + 1))
     with app.app_context():
-        players = [event.payload["player"] for event in services.table_events(table_id)]
+        players = [event.payload["player"] for event in tables.table_events(table_id)]
         assert sorted(players) == sorted(f"W{w}-{n}" for w in range(workers) for n in range(per_worker))
         assert db.session.scalar(select(func.sum(LedgerEntry.cents))) == 0
         assert db.session.scalar(select(func.count(LedgerEntry.id))) == 2 * total

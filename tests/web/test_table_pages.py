@@ -7,9 +7,9 @@ import re
 import pytest
 from sqlalchemy import select
 
-from chouette import services
 from chouette.extensions import db
 from chouette.models import ChouetteTable
+from chouette.services import base, nights, tables
 from tests.conftest import csrf_token_from
 from tests.factories import gen_member, gen_night, gen_table
 
@@ -43,27 +43,27 @@ def test_new_table_signed_out_redirects_and_creates_nothing(app, client, night):
     with app.app_context():
         gen_member("admin")
     assert client.get(f"/nights/{night.id}/tables/new").status_code == 302
-    assert client.post(f"/nights/{night.id}/tables/new", data=_form(services.TABLE_DEFAULTS)).status_code == 302
+    assert client.post(f"/nights/{night.id}/tables/new", data=_form(tables.TABLE_DEFAULTS)).status_code == 302
     assert _tables(app) == []
 
 
 def test_a_player_may_not_create_a_table(app, client, login_as, night):
     login_as("player")
     assert client.get(f"/nights/{night.id}/tables/new").status_code == 403
-    assert client.post(f"/nights/{night.id}/tables/new", data=_form(services.TABLE_DEFAULTS)).status_code == 403
+    assert client.post(f"/nights/{night.id}/tables/new", data=_form(tables.TABLE_DEFAULTS)).status_code == 403
     assert _tables(app) == []
 
 
-@pytest.mark.parametrize("preset", list(services.PRESETS))
+@pytest.mark.parametrize("preset", list(tables.PRESETS))
 def test_an_organizer_creates_a_table_from_each_preset(app, client, login_as, night, preset):
     login_as("organizer")
     form = client.get(f"/nights/{night.id}/tables/new?preset={preset}")
     assert form.status_code == 200
-    response = client.post(f"/nights/{night.id}/tables/new", data=_form(services.PRESETS[preset]))
+    response = client.post(f"/nights/{night.id}/tables/new", data=_form(tables.PRESETS[preset]))
     assert response.status_code == 303
     [table] = _tables(app)
     assert response.headers["Location"] == f"/tables/{table.id}"
-    assert table.settings == services.PRESETS[preset]
+    assert table.settings == tables.PRESETS[preset]
     assert table.preset == preset
 
 
@@ -92,7 +92,7 @@ def test_choosing_a_preset_fills_in_its_settings_as_page_and_as_fragment(app, cl
 
 def test_custom_settings_are_stored_as_typed(app, client, login_as, night):
     login_as("organizer")
-    settings = {**services.TABLE_DEFAULTS, "cube_mode": "single", "stake_cents": 250, "consulting": "after_cube", "box_retention": "net_positive"}
+    settings = {**tables.TABLE_DEFAULTS, "cube_mode": "single", "stake_cents": 250, "consulting": "after_cube", "box_retention": "net_positive"}
     assert client.post(f"/nights/{night.id}/tables/new", data=_form(settings)).status_code == 303
     [table] = _tables(app)
     assert table.settings == settings
@@ -119,7 +119,7 @@ def test_custom_settings_are_stored_as_typed(app, client, login_as, night):
 )
 def test_bad_settings_are_refused_with_the_reason_and_kept(app, client, login_as, night, change, message):
     login_as("organizer")
-    data = {**_form(services.TABLE_DEFAULTS, name="Kept name"), **change}
+    data = {**_form(tables.TABLE_DEFAULTS, name="Kept name"), **change}
     response = client.post(f"/nights/{night.id}/tables/new", data=data)
     assert response.status_code == 422
     assert message in response.data
@@ -132,8 +132,8 @@ def test_bad_settings_are_refused_with_the_reason_and_kept(app, client, login_as
 
 def test_a_second_table_with_the_same_name_tonight_is_refused(app, client, login_as, night):
     login_as("organizer")
-    client.post(f"/nights/{night.id}/tables/new", data=_form(services.TABLE_DEFAULTS, name="Main"))
-    response = client.post(f"/nights/{night.id}/tables/new", data=_form(services.TABLE_DEFAULTS, name="Main"))
+    client.post(f"/nights/{night.id}/tables/new", data=_form(tables.TABLE_DEFAULTS, name="Main"))
+    response = client.post(f"/nights/{night.id}/tables/new", data=_form(tables.TABLE_DEFAULTS, name="Main"))
     assert response.status_code == 422
     assert b"There is already a table called Main tonight." in response.data
     assert len(_tables(app)) == 1
@@ -142,8 +142,8 @@ def test_a_second_table_with_the_same_name_tonight_is_refused(app, client, login
 def test_a_closed_night_gets_no_new_table(app, client, login_as, night):
     organizer = login_as("organizer")
     with app.test_request_context():
-        services.close_night(night.id, actor=organizer)
-    response = client.post(f"/nights/{night.id}/tables/new", data=_form(services.TABLE_DEFAULTS))
+        nights.close_night(night.id, actor=organizer)
+    response = client.post(f"/nights/{night.id}/tables/new", data=_form(tables.TABLE_DEFAULTS))
     assert response.status_code == 422
     assert b"This night is closed: no new tables." in response.data
     assert _tables(app) == []
@@ -152,7 +152,7 @@ def test_a_closed_night_gets_no_new_table(app, client, login_as, night):
 def test_table_page_shows_the_house_rules_card_as_page_and_as_fragment(app, client, login_as, htmx):
     login_as("player")
     with app.app_context():
-        table = gen_table(name="Window", settings=services.PRESETS["money-night"], preset="money-night")
+        table = gen_table(name="Window", settings=tables.PRESETS["money-night"], preset="money-night")
     page = client.get(f"/tables/{table.id}")
     assert page.status_code == 200 and b"<html" in page.data and b"Window" in page.data
     assert b"Money night: beavers, raccoons, automatic doubles (cap 1), Jacoby" in page.data
@@ -164,9 +164,9 @@ def test_table_page_shows_the_house_rules_card_as_page_and_as_fragment(app, clie
 def test_house_rules_card_states_every_setting_in_words(app, client, login_as):
     login_as("player")
     with app.app_context():
-        table = gen_table(settings={**services.PRESETS["money-night"], "stake_cents": 250})
+        table = gen_table(settings={**tables.PRESETS["money-night"], "stake_cents": 250})
     page = client.get(f"/tables/{table.id}").data.decode()
-    for key in services.TABLE_DEFAULTS:
+    for key in tables.TABLE_DEFAULTS:
         assert f'data-setting="{key}"' in page, key
     assert "€2.50 a point." in page
     assert "On, at most 1: a tied opening roll turns the cube." in page
@@ -202,10 +202,10 @@ def test_creating_a_table_needs_the_csrf_token(csrf_app):
     client = csrf_app.test_client()
     token = csrf_token_from(client.get("/auth/login").data)
     client.post("/auth/login", data={"username": organizer.username, "password": PASSWORD, "csrf_token": token})
-    assert client.post(f"/nights/{night.id}/tables/new", data=_form(services.TABLE_DEFAULTS)).status_code == 400
+    assert client.post(f"/nights/{night.id}/tables/new", data=_form(tables.TABLE_DEFAULTS)).status_code == 400
     assert _tables(csrf_app) == []
     token = csrf_token_from(client.get(f"/nights/{night.id}/tables/new").data)
-    data = {**_form(services.TABLE_DEFAULTS), "csrf_token": token}
+    data = {**_form(tables.TABLE_DEFAULTS), "csrf_token": token}
     assert client.post(f"/nights/{night.id}/tables/new", data=data).status_code == 303
 
 
@@ -213,14 +213,14 @@ def test_the_web_knows_every_table_setting_with_the_rules_defaults():
     """The form, the card and the presets cover exactly the settings of chouette.table."""
     from chouette.table import Settings
 
-    assert Settings().to_dict() == services.TABLE_DEFAULTS
-    for preset in services.PRESETS.values():
+    assert Settings().to_dict() == tables.TABLE_DEFAULTS
+    for preset in tables.PRESETS.values():
         assert Settings.from_dict(preset).to_dict() == preset
 
 
 def test_a_mandatory_beaver_without_beavers_is_refused(app, client, login_as, night):
     login_as("organizer")
-    data = {**_form(services.TABLE_DEFAULTS), "all_but_one": "mandatory_beaver"}
+    data = {**_form(tables.TABLE_DEFAULTS), "all_but_one": "mandatory_beaver"}
     response = client.post(f"/nights/{night.id}/tables/new", data=data)
     assert response.status_code == 422
     assert b"A mandatory beaver needs beavers." in response.data
@@ -229,18 +229,18 @@ def test_a_mandatory_beaver_without_beavers_is_refused(app, client, login_as, ni
 
 def test_settings_refused_by_the_rules_are_refused_by_the_service(app):
     with app.test_request_context():
-        with pytest.raises(services.ServiceError, match="Unknown table setting: colour"):
-            services.normalize_settings({"colour": "green"})
-        with pytest.raises(services.ServiceError, match="stake_cents is a whole number"):
-            services.normalize_settings({"stake_cents": 2.5})
-        with pytest.raises(services.ServiceError, match="cube_mode cannot be triple"):
-            services.normalize_settings({"cube_mode": "triple"})
+        with pytest.raises(base.ServiceError, match="Unknown table setting: colour"):
+            tables.normalize_settings({"colour": "green"})
+        with pytest.raises(base.ServiceError, match="stake_cents is a whole number"):
+            tables.normalize_settings({"stake_cents": 2.5})
+        with pytest.raises(base.ServiceError, match="cube_mode cannot be triple"):
+            tables.normalize_settings({"cube_mode": "triple"})
 
 
 def test_a_table_without_partners_says_so_on_its_card(app, client, login_as):
     login_as("player")
     with app.app_context():
-        table = gen_table(settings={**services.TABLE_DEFAULTS, "partner_min_players": 0, "same_value_same_action": True})
+        table = gen_table(settings={**tables.TABLE_DEFAULTS, "partner_min_players": 0, "same_value_same_action": True})
     page = client.get(f"/tables/{table.id}").data
     assert b"No box partner at this table." in page
     assert b"On: cubes of the same value doubled together must all be taken or all dropped by the box." in page

@@ -15,6 +15,7 @@ night).
 
 from __future__ import annotations
 
+import random
 import secrets
 import threading
 from collections import OrderedDict
@@ -22,15 +23,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from flask import current_app
 from flask_babel import gettext as _
 from sqlalchemy import select
 
-from chouette import services
 from chouette.engine import SecretsDice, legal_moves
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent, TableSnapshot
 from chouette.refusals import say
-from chouette.services import identity
+from chouette.services import base, identity, tables
+from chouette.services import base as base_service
+from chouette.services import tables as tables_service
 from chouette.services.game_lines import changed_lines
 from chouette.standings import money_changes
 from chouette.table import (
@@ -53,7 +56,7 @@ ANSWERS = ("take", "drop", "beaver", "raccoon")
 _CACHE_SIZE = 64
 
 
-class NotAllowed(services.ServiceError):
+class NotAllowed(base.ServiceError):
     """The signed-in member may not make this command (e.g. another player's cube)."""
 
 
@@ -116,8 +119,8 @@ def clear_cache() -> None:
 
 def load_play(table_id: int) -> TablePlay:
     """The table and its current state. Raises NotFound."""
-    table = services.get_table(table_id)
-    seq = services.last_seq(table_id)
+    table = tables_service.get_table(table_id)
+    seq = tables_service.last_seq(table_id)
     generation = identity.rename_generation()
     cached = _cache.get(table_id, generation)
     if cached is not None and cached[0] == seq and cached[1].initial_settings.to_dict() == _settings(table):
@@ -125,6 +128,11 @@ def load_play(table_id: int) -> TablePlay:
     state = _fold_table(table, seq, cached)
     _cache.put(table_id, seq, state, generation)
     return TablePlay(table, state, seq, generation)
+
+
+def _state_of(table_id: int) -> TableState:
+    """A table's current state (for ``identity``, which reads who sits where)."""
+    return load_play(table_id).state
 
 
 def _settings(table: ChouetteTable) -> dict[str, Any]:
@@ -195,13 +203,13 @@ def log_snapshots(settings: Mapping[str, Any], events: Sequence[Mapping[str, Any
     for seq, event in enumerate(events, start=1):
         before, state = state, apply_event(state, event)
         if finishes_game(before, state, event):
-            ends = [*ends, (seq, state)][-services.SNAPSHOTS_KEPT:]
+            ends = [*ends, (seq, state)][-tables.SNAPSHOTS_KEPT:]
     return {seq: ended.snapshot() for seq, ended in ends}
 
 
-def ledger_changes(before: TableState, after: TableState) -> list[services.LedgerRow]:
+def ledger_changes(before: TableState, after: TableState) -> list[tables.LedgerRow]:
     """The ledger rows that take the money of ``before`` to that of ``after``, per game."""
-    return [services.LedgerRow(*change) for change in money_changes(before, after)]
+    return [tables.LedgerRow(*change) for change in money_changes(before, after)]
 
 
 def is_organizer(member: Member | None) -> bool:
@@ -402,17 +410,17 @@ def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Memb
     """
     current = load_play(table_id)
     if current.seq != expected_seq:
-        raise services.TableChanged(table_id, expected_seq)
+        raise base.TableChanged(table_id, expected_seq)
     if not isinstance(event, Mapping):
         raise TableError(_("That is not a table action."))
     if event.get("type") == "join":  # a member's name seats that member, by id
-        event = identity.resolve_join(current.table, event)
+        event = identity.resolve_join(current.table, event, _state_of)
     authorize(actor, current.state, event, current.table)
     after = apply_event(current.state, event)
     rows = ledger_changes(current.state, after)
     snapshots = ({expected_seq + 1: after.snapshot()}
                  if finishes_game(current.state, after, event) else None)
-    services.append_events(table_id, expected_seq, [dict(event)], actor, rows, snapshots,
+    tables_service.append_events(table_id, expected_seq, [dict(event)], actor, rows, snapshots,
                            changed_lines(current.state, after))
     _cache.put(table_id, expected_seq + 1, after, current.generation)
     return TablePlay(current.table, after, expected_seq + 1, current.generation)
@@ -450,11 +458,19 @@ def dice_event(state: TableState, die: Callable[[], int]) -> dict[str, Any]:
 
 def server_event(state: TableState, kind: str) -> dict[str, Any]:
     """Build a chance event with the server's dice (``secrets``): order, partner, dice."""
-    dice = SecretsDice()
+    dice: Callable[[], int] = SecretsDice()
+    choose: Callable[[list[str]], str] = secrets.choice
+    seed = current_app.config.get("DICE_SEED")
+    if seed is not None:
+        # Tests only (config.py refuses DICE_SEED outside TESTING, and never reads it from the
+        # environment): the chance of a table is drawn from the seed and the number of its
+        # events, so the same actions roll the same dice and a failure can be replayed.
+        rng = random.Random(f"{seed}:{len(state.effective)}")
+        dice, choose = (lambda: rng.randint(1, 6)), rng.choice
     if kind == "order_roll":
         return order_roll_event(state, dice)
     if kind == "partner_draw":
-        return partner_draw_event(state, secrets.choice)
+        return partner_draw_event(state, choose)
     if kind == "roll":
         return dice_event(state, dice)
     raise TableError(_("Unknown action."))
@@ -468,23 +484,24 @@ def open_match(night_id: int, *, name: str, players: Sequence[str], settings: Ma
     Raises ServiceError (the players or settings make no match: nothing is written),
     NotFound, NightClosed.
     """
-    checked = services.normalize_match_settings(settings)
+    checked = tables_service.normalize_match_settings(settings)
     events: list[dict[str, Any]] = [{"type": "join", "player": p} for p in players]
     events.append({"type": "order", "players": list(players)})
     try:
         state = fold(checked, events)
     except TableError as error:
-        raise services.ServiceError(say(error.__cause__ if isinstance(error.__cause__, TableError)
+        raise base_service.ServiceError(say(error.__cause__ if isinstance(error.__cause__, TableError)
                                         else error)) from error
     if len(state.players) != 2:
-        raise services.ServiceError(_("A match is between two players."))
+        raise base_service.ServiceError(_("A match is between two players."))
     # A member's name seats that member, by id, as at any table (identity.resolve_join).
-    joins = [identity.resolve_join(None, {"type": "join", "player": p}) for p in state.players]
+    joins = [identity.resolve_join(None, {"type": "join", "player": p}, _state_of)
+             for p in state.players]
     seated = [str(join["player"]) for join in joins]
     if len(set(seated)) != 2:
-        raise services.ServiceError(_("A match is between two players."))
-    table = services.create_table(night_id, name=name, settings=checked, actor=actor)
-    services.append_events(table.id, 0, [*joins, {"type": "order", "players": seated}], actor)
+        raise base_service.ServiceError(_("A match is between two players."))
+    table = tables_service.create_table(night_id, name=name, settings=checked, actor=actor)
+    tables_service.append_events(table.id, 0, [*joins, {"type": "order", "players": seated}], actor)
     return table
 
 

@@ -1,0 +1,40 @@
+"""A night's row: found, or locked against its close (``lock_night``); a currency code's shape.
+
+Below the services that touch a night (tables, ledger, money, seasons) and the one that opens,
+closes and reopens it (``nights``), so that none of them imports another back.
+"""
+
+from __future__ import annotations
+
+import re
+
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from chouette.extensions import db
+from chouette.models import Night
+from chouette.services.base import NotFound
+
+CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
+
+
+def get_night(night_id: int) -> Night:
+    """The night with this id. Raises NotFound."""
+    night = db.session.get(Night, night_id)
+    if night is None:
+        raise NotFound(_("No such night."))
+    return night
+
+
+def lock_night(night_id: int, *, exclusive: bool) -> Night:
+    """The night, read afresh with its row locked until the transaction ends: ``exclusive``
+    to close or reopen it (``SELECT ... FOR UPDATE``), shared by the commands that need it
+    open (``FOR SHARE``: they do not wait for each other, only for a close). SQLite's writing
+    transactions hold the whole database's lock from their start (``BEGIN IMMEDIATE``) and
+    need no row lock. Raises NotFound."""
+    query = (select(Night).where(Night.id == night_id).with_for_update(read=not exclusive)
+             .execution_options(populate_existing=True))
+    night = db.session.scalar(query)
+    if night is None:
+        raise NotFound(_("No such night."))
+    return night
