@@ -65,7 +65,7 @@ def test_the_record_command_writes_a_match_log_as_its_whole_match(tmp_path):
 
     state = _crawford_match()
     path = tmp_path / "match.json"
-    path.write_text(json.dumps({"table": Settings.for_match(3).to_dict(), "events": state.effective}))
+    path.write_text(json.dumps({"table": Settings.for_match(3).to_dict(), "events": list(state.effective)}))
     result = CliRunner().invoke(record_command, [str(path)])
     assert result.exit_code == 0, result.output
     assert result.output.startswith(" 3 point match\n\n Game 1\n Ann : 0")
