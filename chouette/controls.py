@@ -61,8 +61,8 @@ def first_unfit_in_name(text: str) -> str | None:
     """The first character a name may not hold: a control character (tab, LF and CR are
     whitespace, collapsed in a name) or an invisible one.
 
-    >>> first_unfit_in_name("Nul\x00Guy"), first_unfit_in_name("A\u200bnn"), first_unfit_in_name("Ann")
-    ('\x00', '\u200b', None)
+    >>> first_unfit_in_name("Nul\\x00Guy"), first_unfit_in_name("A\\u200bnn"), first_unfit_in_name("Ann")
+    ('\\x00', '\\u200b', None)
     """
     return first_control(text, lines_ok=True) or first_invisible(text)
 

@@ -2,7 +2,7 @@
 screenshots are taken of it (``docs/screenshots.py``).
 
 Everything goes through the services and the table commands, as the pages do, so the demo is a
-night the app could have recorded: ten members, three tables with games played (multi-cube and
+night the app could have recorded: fourteen members, three tables with games played (multi-cube and
 single-cube, a game on the board) and, at the first table, a board game in progress where the
 box's double of every cube waits for the members' answers on their phones. The seed fixes every
 die; the same seed builds the same night.
@@ -41,6 +41,10 @@ MEMBERS = [
     ("Fay", "fay", "player"),
     ("Gus", "gus", "player"),
     ("Hal", "hal", "player"),
+    ("Ivo", "ivo", "player"),
+    ("Lia", "lia", "player"),
+    ("Max", "max", "player"),
+    ("Noa", "noa", "player"),
 ]
 
 
@@ -141,13 +145,14 @@ def build_demo(seed: int = DEMO_SEED, today: dt.date | None = None) -> DemoNight
 
     # Upstairs: single cube, four players, three games on the sheet.
     upstairs = table("Upstairs", tables_service.PRESETS["single-cube-jacoby"])
-    upstairs.seat(["Eve", "Fay", "Gus", "Hal"])
+    upstairs.seat(["Fay", "Gus", "Hal", "Ivo"])
     for winner, kind in (("team", "single"), ("box", "gammon"), ("team", "single")):
         upstairs.play({"type": "result", "winner": winner, "kind": kind})
 
-    # The corner: money-night rules (stake 2.00), three players, one game on the sheet.
+    # The corner: money-night rules (stake 2.00), three players, one game on the sheet (a
+    # member sits at one open table at a time: each table has its own players).
     corner = table("The corner", {**tables_service.PRESETS["money-night"], "stake_cents": 200})
-    corner.seat(["Ann", "Gus", "Fay"])
+    corner.seat(["Lia", "Max", "Noa"])
     corner.play({"type": "result", "winner": "box", "kind": "single"})
 
     # By the window: multi-cube, five players; two games on the sheet, then the board.
