@@ -172,3 +172,17 @@ def test_every_page_is_answered_with_a_gate_of_one_slot(tmp_path):
         assert statuses.count(200) == 40
     finally:
         dispose(app)
+
+
+def test_render_concurrency_comes_from_the_environment(tmp_path, monkeypatch):
+    """A deployment sets the gate's slots with RENDER_CONCURRENCY (docs/deployment.md)."""
+    from chouette.web.gate import gate
+
+    monkeypatch.setenv("RENDER_CONCURRENCY", "1")
+    app = make_app(tmp_path)
+    try:
+        with app.app_context():
+            found = gate()
+            assert found is not None and found.concurrency == 1
+    finally:
+        dispose(app)
