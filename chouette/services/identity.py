@@ -25,7 +25,7 @@ from flask_babel import gettext as _
 from sqlalchemy import delete, event, func, insert, select, text, update
 from sqlalchemy.orm import Session
 
-from chouette.controls import code_point, first_invisible, first_unfit_in_name
+from chouette.controls import code_point, first_control, first_invisible, first_unfit_in_name
 from chouette.extensions import db
 from chouette.models import (
     ChouetteTable,
@@ -270,6 +270,8 @@ def resolve_join(table: ChouetteTable | None, event: Mapping[str, Any], state_of
     if not isinstance(player, str):
         return out  # the rules refuse it, saying why
     refuse_unfit_name(player, controls=False)  # a control character: the rules say so
+    if first_control(player, lines_ok=True) is not None:
+        return out  # ... and no query may carry it (PostgreSQL refuses a NUL in text)
     member = member_by_name(player) if display_name(player) else None
     if member is None:
         return out
