@@ -22,6 +22,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase
 
 from chouette.config import compile_translations
+from chouette.sqlite_writers import QueuedConnection, queue_for
 
 #: Alembic's folder lives inside the package so the repository's top level stays small.
 MIGRATIONS_DIR = str(Path(__file__).resolve().parent / "migrations")
@@ -59,6 +60,9 @@ def _sqlite_on_connect(dbapi_connection: Any, connection_record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA synchronous=NORMAL")
+    if isinstance(dbapi_connection, QueuedConnection):
+        path = next((row[2] for row in cursor.execute("PRAGMA database_list") if row[1] == "main"), "")
+        dbapi_connection.queue = queue_for(path)
     cursor.close()
 
 
@@ -70,12 +74,23 @@ def _sqlite_on_begin(connection: Connection) -> None:
     """Start every transaction with the write lock, so no read-modify-write is ever lost.
 
     A transaction marked read-only starts deferred: in WAL mode it neither waits for nor
-    blocks the writers (for the pages polled by many screens).
+    blocks the writers (for the pages polled by many screens). A writer first takes its turn
+    in the machine's queue of writers (``sqlite_writers``), so it is woken the moment the
+    writer before it commits instead of sleeping in SQLite's busy handler.
     """
     if connection.get_execution_options().get(READ_ONLY):
         connection.exec_driver_sql("BEGIN DEFERRED")
-    else:
+        return
+    dbapi_connection = connection.connection.dbapi_connection
+    queued = isinstance(dbapi_connection, QueuedConnection)
+    if queued:
+        dbapi_connection.take_turn()  # the machine's writers one at a time (sqlite_writers)
+    try:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+    except BaseException:
+        if queued:
+            dbapi_connection.let_go()
+        raise
 
 
 def read_only() -> None:
@@ -138,6 +153,15 @@ def begin_writing() -> None:
     if db.session.new or db.session.dirty or db.session.deleted:
         raise RuntimeError("a reader's transaction has writes pending: it must not write")
     db.session.commit()
+
+
+def end_writing() -> None:
+    """After the write of a ``reads_first`` request (committed or rolled back), what the
+    request reads next (its answer's drawing) begins as a reader again: a new transaction
+    would otherwise begin with SQLite's write lock and hold it while the page is drawn."""
+    if (has_request_context() and request.blueprint in READS_FIRST
+            and not db.session().in_transaction()):
+        read_only()
 
 
 def harden_sqlite(engine: Engine) -> None:

@@ -25,7 +25,8 @@ from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import func, select
+from sqlalchemy.orm import joinedload
 
 from chouette.engine import SecretsDice, legal_moves
 from chouette.extensions import db
@@ -99,9 +100,20 @@ class _StateCache:
             while len(self._states) > self._size:
                 self._states.popitem(last=False)
 
+    def seq_of(self, table_id: int, state: TableState) -> tuple[int, int] | None:
+        """(seq, rename generation) of ``state`` if it is this table's cached state."""
+        database = _database()
+        with self._lock:
+            for (where, table, generation), (seq, cached) in self._states.items():
+                if cached is state and table == table_id and where == database:
+                    return seq, generation
+        return None
+
     def clear(self) -> None:
         with self._lock:
             self._states.clear()
+        with _seats_lock:
+            _seats.clear()
 
 
 def _database() -> str:
@@ -119,9 +131,16 @@ def clear_cache() -> None:
 
 def load_play(table_id: int) -> TablePlay:
     """The table and its current state. Raises NotFound."""
-    table = tables_service.get_table(table_id)
-    seq = tables_service.last_seq(table_id)
-    generation = identity.rename_generation()
+    # One statement: the table, its night, its last seq and the club's renames, read together.
+    last_seq = (select(func.coalesce(func.max(TableEvent.seq), 0))
+                .where(TableEvent.table_id == ChouetteTable.id).correlate(ChouetteTable)
+                .scalar_subquery())
+    found = db.session.execute(
+        select(ChouetteTable, last_seq, identity.rename_generation_column())
+        .options(joinedload(ChouetteTable.night)).where(ChouetteTable.id == table_id)).first()
+    if found is None:
+        raise base.NotFound(_("No such table."))
+    table, seq, generation = found[0], int(found[1] or 0), int(found[2] or 0)
     cached = _cache.get(table_id, generation)
     if cached is not None and cached[0] == seq and cached[1].initial_settings.to_dict() == _settings(table):
         return TablePlay(table, cached[1], seq, generation)
@@ -310,13 +329,37 @@ def _named(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
+#: Seat name -> member id of a table's cached states, by (database, table, seq, renames):
+#: every phone at a table asks it of the same state after a push.
+_seats: OrderedDict[tuple[str, int, int, int], dict[str, int]] = OrderedDict()
+_seats_lock = threading.Lock()
+
+
+def _seats_of(table_id: int, state: TableState) -> dict[str, int]:
+    """Who sits under which name at the table whose state is ``state`` (by member id)."""
+    known = _cache.seq_of(table_id, state)
+    if known is None:  # a state of its own (not the process's current one): read afresh
+        return identity.seat_members(table_id)
+    key = (_database(), table_id, *known)
+    with _seats_lock:
+        found = _seats.get(key)
+    if found is None:
+        found = identity.seat_members_of([table_id], through=known[0])[table_id]
+        with _seats_lock:
+            _seats[key] = found
+            while len(_seats) > _CACHE_SIZE:
+                _seats.popitem(last=False)
+    return found
+
+
 def seat_name(member: Member | None, table_id: int, state: TableState) -> str | None:
     """The seat ``member`` holds at this table, by his id (the log's joins), never by his
     name: an account of the same name is not him. None when he does not play here."""
     member_id = getattr(member, "id", None)
     if not isinstance(member_id, int) or not getattr(member, "is_authenticated", True):
         return None
-    name = identity.seat_of_member(table_id, member_id)
+    name = next((seat for seat, owner in _seats_of(table_id, state).items()
+                 if owner == member_id), None)
     return name if name is not None and name in state.players else None
 
 

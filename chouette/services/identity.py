@@ -24,6 +24,7 @@ from flask import g, has_app_context
 from flask_babel import gettext as _
 from sqlalchemy import delete, event, func, insert, select, text, update
 from sqlalchemy.orm import Session
+from sqlalchemy.sql.elements import ColumnElement
 
 from chouette.controls import code_point, first_control, first_invisible, first_unfit_in_name
 from chouette.extensions import db
@@ -88,11 +89,15 @@ def check_member_name(name: str, member_id: int | None = None) -> str:
 # --------------------------------------------------------------------------- seats
 
 
-def _join_rows(table_ids: Sequence[int]) -> list[tuple[int, int, Mapping[str, Any]]]:
-    """The join events of these tables: (table id, seq, payload), in seq order."""
+def _join_rows(table_ids: Sequence[int], through: int | None = None
+               ) -> list[tuple[int, int, Mapping[str, Any]]]:
+    """The join events of these tables: (table id, seq, payload), in seq order (up to the
+    seq ``through`` when given)."""
     query = (select(TableEvent.table_id, TableEvent.seq, TableEvent.payload)
              .where(TableEvent.table_id.in_(table_ids), TableEvent.type == "join")
              .order_by(TableEvent.table_id, TableEvent.seq))
+    if through is not None:
+        query = query.where(TableEvent.seq <= through)
     return [(table_id, seq, payload or {}) for table_id, seq, payload in db.session.execute(query)]
 
 
@@ -119,14 +124,16 @@ def _current_names(member_ids: Iterable[int]) -> dict[int, str]:
     return dict(db.session.execute(select(Member.id, Member.name).where(Member.id.in_(ids))).all())
 
 
-def seat_members_of(table_ids: Sequence[int]) -> dict[int, dict[str, int]]:
+def seat_members_of(table_ids: Sequence[int], through: int | None = None
+                    ) -> dict[int, dict[str, int]]:
     """Per table: each seat name (as the table reads it now, renames applied) -> the member
-    seated under it. A guest's seat is absent. The latest join of a name decides."""
+    seated under it. A guest's seat is absent. The latest join of a name decides (up to the
+    seq ``through`` when given: the seats of the log as it stood then)."""
     if not table_ids:
         return {}
     matched = _matched(table_ids)
     raw: dict[int, dict[str, int | None]] = {table_id: {} for table_id in table_ids}
-    for table_id, seq, payload in _join_rows(table_ids):
+    for table_id, seq, payload in _join_rows(table_ids, through):
         player = payload.get("player")
         if isinstance(player, str):
             raw[table_id][display_name(player)] = join_member(table_id, seq, payload, matched)
@@ -156,12 +163,17 @@ def seat_of_member(table_id: int, member_id: int) -> str | None:
     return next((name for name, owner in seat_members(table_id).items() if owner == member_id), None)
 
 
+def rename_generation_column() -> ColumnElement[int]:
+    """``rename_generation`` as a column, to read it in the same query as other things."""
+    names = select(func.count(MemberName.id)).scalar_subquery()
+    members = select(func.count(Member.id)).scalar_subquery()
+    return names - members
+
+
 def rename_generation() -> int:
     """How many renames the club has made (names recorded beyond one per member): folded
     states and facts cached by a process are read again when it moves."""
-    names = select(func.count(MemberName.id)).scalar_subquery()
-    members = select(func.count(Member.id)).scalar_subquery()
-    return int(db.session.scalar(select(names - members)) or 0)
+    return int(db.session.scalar(select(rename_generation_column())) or 0)
 
 
 def relabels_of(table_ids: Sequence[int]) -> dict[int, dict[str, str]]:

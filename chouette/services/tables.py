@@ -12,7 +12,7 @@ from flask_babel import gettext as _
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
-from chouette.extensions import begin_writing, db
+from chouette.extensions import begin_writing, db, end_writing
 from chouette.models import (
     ChouetteTable,
     LedgerEntry,
@@ -349,4 +349,6 @@ def append_events(
                 write_lines(table_id, expected_seq, expected_seq + len(events), table.settings, lines)
     except IntegrityError as error:
         raise TableChanged(table_id, expected_seq) from error
+    finally:
+        end_writing()  # what the command reads next (its answer) reads as a reader again
     return written

@@ -33,7 +33,7 @@ from chouette.table import TableState
 from chouette.table.cubes import BOX_SIDE, Extra
 from chouette.table.match_rules import match_of
 from chouette.table.match_rules import players as match_players
-from chouette.web import privacy
+from chouette.web import gate, privacy
 from chouette.web.board_cubes import CubeView
 from chouette.web.board_svg import render_board
 from chouette.web.house_rules import money as format_money
@@ -339,6 +339,7 @@ class Screen:
                    *context)
             html = _table_html.get(key)
             if html is None:
+                gate.checkpoint()  # between two tables' drawings, the process's commands first
                 html = Markup(render_template(
                     "display/_table.html", view=table_view(table.id), several_nights=several,
                     signed_money=signed_money, signed_points=signed_points, show_money=show_money))

@@ -1,59 +1,151 @@
-"""The render gate: how many page drawings a worker process runs at once.
+"""The render gate: how many page drawings a worker process runs at once, and commands first.
 
 After a push every phone and screen of a table fetches its fragment at the same moment: eight
 phones and ten screens per command, a festival's worth of threads all wanting the processor.
 Python runs one thread of a process at a time, so a command arriving then would wait its turn
 behind every one of them, and the organizer's tap would take a second. The gate lets a few
 drawings run at once (``RENDER_CONCURRENCY``, per process) and queues the rest before they do
-any work; commands (every POST), streams and static files never wait at it. The queue costs a
-fetch what it would have lost to the crowd anyway; the command that caused it does not wait.
+any work; commands (every POST), streams and static files never wait at it.
+
+Table commands go first: while one (a POST of ``FIRST``'s blueprints) is being handled in the
+process, no drawing starts, and a drawing already under way stops at its next *checkpoint*
+(``checkpoint()``: after its loading, between a screen's tables, before its template) until the
+commands are answered. The command then has the interpreter nearly to itself; the drawings it
+holds back are the ones its own push is about to ask for anyway. Commands are few (a tap every
+few seconds per table), so the drawings never starve, and a checkpoint waits at most
+``CHECKPOINT_SECONDS``.
+
+The gate stands in front of Flask (WSGI middleware): a queued drawing holds nothing, neither
+a request context nor a database connection, so however many wait, the commands always find
+a connection in the pool.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable, Iterable
+from typing import Any
 
-from flask import Flask, current_app, g, request
+from flask import Flask, current_app, has_request_context, request
+from werkzeug.exceptions import HTTPException
+
+StartResponse = Callable[..., Any]
+WSGIApp = Callable[[dict[str, Any], StartResponse], Iterable[bytes]]
 
 #: Requests that never wait at the gate: long-lived streams, files, the health check.
 UNGATED = frozenset({"static", "health", "favicon", "streams.table", "streams.display"})
 #: Methods whose requests only draw (the writers, POST, never wait).
 DRAWING = frozenset({"GET", "HEAD"})
+#: The blueprints whose posts are the table's commands, the ones that go first (a sign-in or a
+#: form elsewhere is a POST too, but never waited for: a crowd signing in must not stop pages).
+FIRST = frozenset({"play"})
 #: How many drawings a process runs at once unless RENDER_CONCURRENCY says otherwise.
 DEFAULT_CONCURRENCY = 2
+#: The longest a drawing waits for commands at a checkpoint (seconds): a command that hangs
+#: (a database lock) must not hold every page of the process with it.
+CHECKPOINT_SECONDS = 0.25
+#: Where the middleware notes what a request is to the gate ("drawing", "command" or None).
+ENVIRON_KEY = "chouette.gate"
 
 
 class Gate:
-    """A bounded number of drawings at once in this process."""
+    """A bounded number of drawings at once in this process, and none while a command runs."""
 
     def __init__(self, concurrency: int) -> None:
         self.concurrency = concurrency
         self._slots = threading.BoundedSemaphore(concurrency)
+        self._quiet = threading.Condition()
+        self._commands = 0
 
-    def enter(self) -> None:
-        """Wait for a slot when this request draws a page (before it loads anything)."""
-        if request.method in DRAWING and request.endpoint not in UNGATED:
-            self._slots.acquire()
-            g.render_gate = True
+    def enter_drawing(self) -> None:
+        """Wait for a slot, then for the commands under way (at most CHECKPOINT_SECONDS)."""
+        self._slots.acquire()
+        self.wait_for_commands()
 
-    def leave(self, _error: BaseException | None = None) -> None:
-        """Give the slot back once the request is answered (or failed)."""
-        if g.pop("render_gate", False):
-            self._slots.release()
+    def leave_drawing(self) -> None:
+        self._slots.release()
+
+    def enter_command(self) -> None:
+        with self._quiet:
+            self._commands += 1
+
+    def leave_command(self) -> None:
+        with self._quiet:
+            self._commands -= 1
+            if self._commands == 0:
+                self._quiet.notify_all()
+
+    def commands(self) -> int:
+        """How many commands the process is handling now."""
+        with self._quiet:
+            return self._commands
+
+    def wait_for_commands(self) -> None:
+        """Until no command is under way in the process (at most CHECKPOINT_SECONDS)."""
+        if self._commands:
+            with self._quiet:
+                self._quiet.wait_for(lambda: self._commands == 0, timeout=CHECKPOINT_SECONDS)
+
+
+class GateMiddleware:
+    """The gate in front of the Flask app: each request is classed by its route."""
+
+    def __init__(self, app: Flask, wsgi_app: WSGIApp, gate: Gate) -> None:
+        self.app = app
+        self.wsgi_app = wsgi_app
+        self.gate = gate
+
+    def kind(self, environ: dict[str, Any]) -> str | None:
+        """"drawing", "command" or None (never waits, never counted)."""
+        method = environ.get("REQUEST_METHOD", "GET")
+        try:
+            endpoint, _values = self.app.url_map.bind_to_environ(environ).match(method=method)
+        except HTTPException:  # no such page (404, 405): Flask answers it at once
+            return None
+        if endpoint in UNGATED:
+            return None
+        if method in DRAWING:
+            return "drawing"
+        return "command" if endpoint.partition(".")[0] in FIRST else None
+
+    def __call__(self, environ: dict[str, Any], start_response: StartResponse) -> Iterable[bytes]:
+        kind = self.kind(environ)
+        environ[ENVIRON_KEY] = kind
+        if kind == "drawing":
+            self.gate.enter_drawing()
+            try:
+                return self.wsgi_app(environ, start_response)
+            finally:
+                self.gate.leave_drawing()
+        if kind == "command":
+            self.gate.enter_command()
+            try:
+                return self.wsgi_app(environ, start_response)
+            finally:
+                self.gate.leave_command()
+        return self.wsgi_app(environ, start_response)
 
 
 def init_app(app: Flask) -> None:
-    """Install the gate (off when RENDER_CONCURRENCY is 0)."""
+    """Install the gate in front of ``app`` (off when RENDER_CONCURRENCY is 0)."""
     concurrency = int(app.config.get("RENDER_CONCURRENCY", DEFAULT_CONCURRENCY))
     if concurrency <= 0:
         return
-    gate = Gate(concurrency)
-    app.extensions["render_gate"] = gate
-    app.before_request(gate.enter)
-    app.teardown_request(gate.leave)
+    found = Gate(concurrency)
+    app.extensions["render_gate"] = found
+    app.wsgi_app = GateMiddleware(app, app.wsgi_app, found)  # type: ignore[method-assign]
 
 
 def gate() -> Gate | None:
     """This app's gate, if it has one."""
     found = current_app.extensions.get("render_gate")
     return found if isinstance(found, Gate) else None
+
+
+def checkpoint() -> None:
+    """Where a drawing lets the commands of its process finish first (a command, or a request
+    the gate did not class as a drawing, goes straight on)."""
+    if has_request_context() and request.environ.get(ENVIRON_KEY) == "drawing":
+        found = gate()
+        if found is not None:
+            found.wait_for_commands()

@@ -12,6 +12,7 @@ from flask_babel import get_locale
 from flask_login import current_user
 
 from chouette.extensions import db
+from chouette.web import gate
 
 
 def is_htmx() -> bool:
@@ -25,8 +26,10 @@ def is_htmx() -> bool:
 def render_page(page: str, fragment: str, status: int = 200, **context: Any) -> Response:
     """Render ``fragment`` for htmx and ``page`` (which includes it) otherwise.
 
-    Adds ``Vary: HX-Request`` so no cache serves one in place of the other.
+    Adds ``Vary: HX-Request`` so no cache serves one in place of the other. A drawing lets
+    its process's commands go first (``gate.checkpoint``) before its template.
     """
+    gate.checkpoint()
     response = make_response(render_template(fragment if is_htmx() else page, **context), status)
     response.vary.add("HX-Request")
     return response

@@ -30,7 +30,7 @@ from chouette.services.sheet import table_games
 from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event
 from chouette.table.actions import may_consult
-from chouette.web import house_rules, log_lines, privacy
+from chouette.web import gate, house_rules, log_lines, privacy
 from chouette.web.board import board_context, legal_steps
 from chouette.web.board_cubes import CubeView
 from chouette.web.htmx import is_htmx
@@ -377,6 +377,7 @@ def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, run
 def live_context(played: commands.TablePlay, *, error: str | None = None,
                  typed: dict[str, str] | None = None, move_value: str = "") -> dict[str, Any]:
     """Everything ``tables/_live.html`` needs."""
+    gate.checkpoint()  # a phone's drawing lets its process's commands go first
     table, state = played.table, played.state
     night = table.night
     runs = _runs(table) and night.is_open
@@ -403,6 +404,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     may_roll = bool(me and night.is_open and state.settings.is_match and state.ordered and (
         game is None or game.position is None or commands.match_mover(state) == me))
     actions = _actions(state, legal) if legal else _actions_none()
+    gate.checkpoint()
     return {
         "table": table, "night": night, "state": state, "seq": played.seq, "game": game,
         "runs": runs, "me": me, "consult": may_consult(state) if state.ordered else [],

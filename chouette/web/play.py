@@ -25,7 +25,7 @@ from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as BaseResponse
 
 from chouette.engine import Position, RulesError
-from chouette.extensions import db, read_only, reads_first
+from chouette.extensions import db, end_writing, reads_first
 from chouette.ledger import LedgerError, parse_cents
 from chouette.refusals import say
 from chouette.services import base, commands, tables
@@ -80,11 +80,11 @@ def _seq() -> int | None:
     return int(raw) if raw.isdigit() and len(raw) < 10 else None
 
 
-def _read_only() -> None:
-    """Read the rest of the request without the write lock: loading the signed-in member
-    already began a (locking) transaction, so end it first."""
-    db.session.commit()
-    read_only()
+def _rolled_back() -> None:
+    """A refused command: nothing it read is kept, and what it reads next (the page it
+    answers with) reads as a reader, never with SQLite's write lock."""
+    db.session.rollback()
+    end_writing()
 
 
 # --------------------------------------------------------------------------- the fragment
@@ -124,7 +124,7 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
     try:
         event = build(played.state)
     except (BadInput, TableError, RulesError) as refused:
-        db.session.rollback()
+        _rolled_back()
         if not runs:  # not even a decision, so not his
             return error_page(403, _("That is not your decision: a player makes his own "
                                      "decisions at the table, and the organizer runs it."))
@@ -132,13 +132,13 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
     try:
         after = commands.play(table_id, seq, event, current_user)
     except base.TableChanged as changed:
-        db.session.rollback()
+        _rolled_back()
         return _live_response(_load(table_id), 409, error=str(changed))
     except commands.NotAllowed as refused:
-        db.session.rollback()
+        _rolled_back()
         return error_page(403, str(refused))
     except (BadInput, TableError, RulesError, base.ServiceError) as refused:
-        db.session.rollback()
+        _rolled_back()
         return _live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
     if is_htmx():  # the table as this command left it (the state is the one just written)
         return _live_response(after, changed=True)
@@ -151,8 +151,8 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
 @bp.get("/tables/<int:table_id>/live")
 @login_required
 def live(table_id: int) -> BaseResponse:
-    """The live table (polled by phones: 304 while nothing changed)."""
-    _read_only()
+    """The live table (polled by phones: 304 while nothing changed). A GET: it reads as a
+    reader from its first query (``extensions.readers_never_lock``)."""
     played = _load(table_id)
     # The ETag covers the viewer; the money he is shown may change with the club's setting.
     version = f"{table_id}:{played.seq}:{played.table.night.is_open}:{privacy.visibility()}"
@@ -423,7 +423,6 @@ def correct(table_id: int) -> BaseResponse:
 @login_required
 def position(table_id: int) -> BaseResponse:
     """Any Position ID (or XGID) drawn read-only: the table does not change."""
-    _read_only()
     played = _load(table_id)
     text = request.args.get("position_id", "").strip()
     on_roll = request.args.get("on_roll", "box")

@@ -12,11 +12,12 @@ import threading
 import pytest
 from flask import Flask
 from sqlalchemy import select
+from werkzeug.test import Client
 
 from chouette.extensions import db, read_only
 from chouette.models import Member, TableEvent
 from chouette.services import base, commands
-from chouette.web.gate import Gate
+from chouette.web.gate import ENVIRON_KEY, Gate, GateMiddleware, checkpoint
 from tests.conftest import dispose, make_app
 from tests.web.test_play_pages import Table, post, sign_in
 
@@ -103,52 +104,149 @@ def test_a_command_overtaken_between_its_read_and_its_write_is_refused_and_write
         assert [(e.seq, e.payload) for e in written] == [(seq + 1, {"box": 5, "team": 2})]
 
 
-def test_the_gate_queues_a_drawing_beyond_its_slots_and_lets_it_in_when_one_is_free(app):
-    gate = Gate(1)
-    entered = threading.Event()
-    second_in = threading.Event()
+class Held:
+    """The app behind a gate, where the first request to ``path`` stops until released (a
+    drawing under way); every other request goes straight through to Flask."""
 
-    def draw(first: bool) -> None:
-        with app.test_request_context("/tables/1/live", method="GET"):
-            gate.enter()
-            (entered if first else second_in).set()
-            if first:
-                release.wait(WAIT)
-            gate.leave()
+    def __init__(self, app: Flask, path: str) -> None:
+        self.app, self.path = app, path
+        self.inside = threading.Event()
+        self.release = threading.Event()
+        self.held = False
+        self.lock = threading.Lock()
 
-    release = threading.Event()
-    first = threading.Thread(target=draw, args=(True,))
-    first.start()
-    assert entered.wait(WAIT)
-    second = threading.Thread(target=draw, args=(False,))
-    second.start()
-    assert not second_in.wait(0.3)  # queued while the only slot is taken
-    release.set()
-    assert second_in.wait(WAIT)
+    def __call__(self, environ, start_response):
+        with self.lock:
+            hold = environ.get("PATH_INFO") == self.path and not self.held
+            self.held = self.held or hold
+        if hold:
+            self.inside.set()
+            self.release.wait(WAIT)
+        return Flask.wsgi_app(self.app, environ, start_response)
+
+
+def _gated(app: Flask, held: Held, slots: int = 1) -> tuple[Gate, Client]:
+    gate = Gate(slots)
+    return gate, Client(GateMiddleware(app, held, gate))
+
+
+def _in_thread(work) -> tuple[threading.Thread, threading.Event, list]:
+    done, found = threading.Event(), []
+
+    def run() -> None:
+        found.append(work())
+        done.set()
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    return thread, done, found
+
+
+def test_the_gate_queues_a_drawing_beyond_its_slots_and_lets_it_in_when_one_is_free(app, table):
+    table.seat("ABCD")
+    held = Held(app, "/display")
+    gate, client = _gated(app, held)
+    first, _first_done, _ = _in_thread(lambda: client.get(held.path).status_code)
+    assert held.inside.wait(WAIT)  # the only slot, taken by a drawing under way
+    second, second_done, statuses = _in_thread(lambda: client.get("/display").status_code)
+    assert not second_done.wait(0.3)  # queued while the only slot is taken
+    held.release.set()
+    assert second_done.wait(WAIT) and statuses == [200]
     first.join(WAIT)
     second.join(WAIT)
 
 
-def test_the_gate_never_queues_a_command_or_a_stream(app):
-    gate = Gate(1)
-    with app.test_request_context("/tables/1/live", method="GET"):
-        gate.enter()  # the only slot, held for the whole test
-        for path, method in (("/tables/1/roll", "POST"), ("/tables/1/stream", "GET"),
-                             ("/display/stream", "GET"), ("/static/js/live.js", "GET")):
-            passed = threading.Event()
-
-            def request_(path: str = path, method: str = method,
-                         passed: threading.Event = passed) -> None:
-                with app.test_request_context(path, method=method):
-                    gate.enter()
-                    passed.set()
-                    gate.leave()
-
-            thread = threading.Thread(target=request_)
-            thread.start()
-            assert passed.wait(WAIT), f"{method} {path} waited at the gate"
+def test_the_gate_never_queues_a_command_or_a_stream(app, table):
+    table.seat("ABCD")
+    held = Held(app, "/display")
+    gate, client = _gated(app, held)
+    sign_in(client, table.owner)
+    drawing, _done, _ = _in_thread(lambda: client.get("/display").status_code)
+    assert held.inside.wait(WAIT)  # the only slot, held for the whole test
+    try:
+        for method, path, data in (
+                ("POST", f"/tables/{table.id}/roll", {"seq": str(table.seq()), "how": "dice",
+                                                      "die1": "3", "die2": "1"}),
+                ("GET", f"/tables/{table.id}/stream", None), ("GET", "/display/stream", None),
+                ("GET", "/static/js/live.js", None)):
+            thread, done, statuses = _in_thread(
+                lambda method=method, path=path, data=data: client.open(path, method=method, data=data).status_code)
+            assert done.wait(WAIT), f"{method} {path} waited at the gate"
+            assert statuses[0] in (200, 303), (method, path, statuses)
             thread.join(WAIT)
-        gate.leave()
+    finally:
+        held.release.set()
+        drawing.join(WAIT)
+
+
+def test_no_drawing_starts_while_a_command_is_under_way(app, table):
+    """Commands first: a drawing arriving while a table command is handled waits for it."""
+    table.seat("ABCD")
+    held = Held(app, f"/tables/{table.id}/roll")
+    gate, client = _gated(app, held, slots=2)
+    sign_in(client, table.owner)
+    seq = str(table.seq())
+    command, command_done, answers = _in_thread(lambda: client.post(
+        f"/tables/{table.id}/roll", data={"seq": seq, "how": "dice", "die1": "3", "die2": "1"}).status_code)
+    assert held.inside.wait(WAIT) and gate.commands() == 1
+    drawing, drawing_done, statuses = _in_thread(lambda: client.get("/display").status_code)
+    assert not drawing_done.wait(0.1)  # a free slot, but a command is under way
+    held.release.set()
+    assert command_done.wait(WAIT) and answers == [303]
+    assert drawing_done.wait(WAIT) and statuses == [200]
+    assert gate.commands() == 0
+    command.join(WAIT)
+    drawing.join(WAIT)
+
+
+@pytest.mark.sqlite_only
+def test_drawings_queued_at_the_gate_hold_no_database_connection(app, table):
+    """More drawings queued than the pool has connections: a command still gets one (a gate
+    inside Flask held a connection per queued drawing, and the commands waited for the pool)."""
+    table.seat("ABCD")
+    with app.app_context():
+        pool_room = db.engine.pool.size() + db.engine.pool._max_overflow
+    held = Held(app, "/display")
+    gate, client = _gated(app, held)
+    sign_in(client, table.owner)
+    first, _done, _ = _in_thread(lambda: client.get("/display").status_code)
+    assert held.inside.wait(WAIT)
+    queued = [_in_thread(lambda: client.get(f"/tables/{table.id}/live").status_code)
+              for _ in range(pool_room + 5)]
+    try:
+        seq = str(table.seq())
+        command, done, answers = _in_thread(lambda: client.post(
+            f"/tables/{table.id}/roll", data={"seq": seq, "how": "dice", "die1": "3", "die2": "1"}).status_code)
+        assert done.wait(WAIT) and answers == [303]
+        assert all(not finished.is_set() for _thread, finished, _found in queued)  # still queued
+    finally:
+        held.release.set()
+        for thread, finished, found in queued:
+            assert finished.wait(WAIT) and found == [200]
+            thread.join(WAIT)
+        first.join(WAIT)
+
+
+def test_a_drawing_under_way_waits_at_its_checkpoint_while_a_command_runs(app):
+    gate = Gate(1)
+    gate.enter_command()
+    waited = threading.Event()
+
+    def draw() -> None:
+        with app.test_request_context("/display", environ_base={ENVIRON_KEY: "drawing"}):
+            checkpoint()
+        waited.set()
+
+    thread = threading.Thread(target=draw)
+    app.extensions["render_gate"], kept = gate, app.extensions.get("render_gate")
+    try:
+        thread.start()
+        assert not waited.wait(0.1)  # held at the checkpoint
+        gate.leave_command()
+        assert waited.wait(WAIT)
+    finally:
+        app.extensions["render_gate"] = kept
+        thread.join(WAIT)
 
 
 def test_every_page_is_answered_with_a_gate_of_one_slot(tmp_path):
