@@ -82,14 +82,14 @@ def _sqlite_on_begin(connection: Connection) -> None:
         connection.exec_driver_sql("BEGIN DEFERRED")
         return
     dbapi_connection = connection.connection.dbapi_connection
-    queued = isinstance(dbapi_connection, QueuedConnection)
-    if queued:
-        dbapi_connection.take_turn()  # the machine's writers one at a time (sqlite_writers)
+    queued = dbapi_connection if isinstance(dbapi_connection, QueuedConnection) else None
+    if queued is not None:
+        queued.take_turn()  # the machine's writers one at a time (sqlite_writers)
     try:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
     except BaseException:
-        if queued:
-            dbapi_connection.let_go()
+        if queued is not None:
+            queued.let_go()
         raise
 
 

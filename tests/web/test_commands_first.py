@@ -145,7 +145,7 @@ def _in_thread(work) -> tuple[threading.Thread, threading.Event, list]:
 def test_the_gate_queues_a_drawing_beyond_its_slots_and_lets_it_in_when_one_is_free(app, table):
     table.seat("ABCD")
     held = Held(app, "/display")
-    gate, client = _gated(app, held)
+    _gate, client = _gated(app, held)
     first, _first_done, _ = _in_thread(lambda: client.get(held.path).status_code)
     assert held.inside.wait(WAIT)  # the only slot, taken by a drawing under way
     second, second_done, statuses = _in_thread(lambda: client.get("/display").status_code)
@@ -159,7 +159,7 @@ def test_the_gate_queues_a_drawing_beyond_its_slots_and_lets_it_in_when_one_is_f
 def test_the_gate_never_queues_a_command_or_a_stream(app, table):
     table.seat("ABCD")
     held = Held(app, "/display")
-    gate, client = _gated(app, held)
+    _gate, client = _gated(app, held)
     sign_in(client, table.owner)
     drawing, _done, _ = _in_thread(lambda: client.get("/display").status_code)
     assert held.inside.wait(WAIT)  # the only slot, held for the whole test
@@ -207,7 +207,7 @@ def test_drawings_queued_at_the_gate_hold_no_database_connection(app, table):
     with app.app_context():
         pool_room = db.engine.pool.size() + db.engine.pool._max_overflow
     held = Held(app, "/display")
-    gate, client = _gated(app, held)
+    _gate, client = _gated(app, held)
     sign_in(client, table.owner)
     first, _done, _ = _in_thread(lambda: client.get("/display").status_code)
     assert held.inside.wait(WAIT)
@@ -218,6 +218,7 @@ def test_drawings_queued_at_the_gate_hold_no_database_connection(app, table):
         command, done, answers = _in_thread(lambda: client.post(
             f"/tables/{table.id}/roll", data={"seq": seq, "how": "dice", "die1": "3", "die2": "1"}).status_code)
         assert done.wait(WAIT) and answers == [303]
+        command.join(WAIT)
         assert all(not finished.is_set() for _thread, finished, _found in queued)  # still queued
     finally:
         held.release.set()
