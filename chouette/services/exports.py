@@ -754,6 +754,27 @@ def _drop_abandoned_imports(at: dt.datetime) -> None:
         _drop_staged(abandoned)
 
 
+#: An imported table gets the snapshot of its last game's end, and those of the games before
+#: (``SNAPSHOTS_KEPT``, for an undo past a game's end) only while they are this small: a
+#: snapshot holds every game of the table (some 7 MB after 4,000 games), and each one written
+#: holds SQLite's write lock (a cache: without it, such an undo folds the log).
+IMPORT_SNAPSHOT_BYTES = 1024 * 1024
+
+
+def _fewer_snapshots(rows: _Rows) -> _Rows:
+    """The latest snapshot, and the older ones under ``IMPORT_SNAPSHOT_BYTES`` as the driver
+    gets them (JSON text on SQLite; a driver's own JSON value counts as small: no write lock
+    to spare there)."""
+    state = rows.names.index("state")
+
+    def small(row: tuple[Any, ...]) -> bool:
+        value = row[state]
+        return not isinstance(value, str | bytes) or len(value) <= IMPORT_SNAPSHOT_BYTES
+
+    rows.values = [row for row in rows.values[:-1] if small(row)] + rows.values[-1:]
+    return rows
+
+
 def _prepare(checked: _CheckedTable, actor_id: int | None, at: dt.datetime, closed: bool,
              members: Mapping[str, int]) -> _Prepared:
     """The rows an imported table writes (events, ledger rows, snapshots, game lines; for
@@ -769,8 +790,8 @@ def _prepare(checked: _CheckedTable, actor_id: int | None, at: dt.datetime, clos
               ("game", "seq", "player", "points", "cents", "at", "member_id"),
               [(row.game, seq, row.player, row.points, row.cents, at, members.get(row.player))
                for seq, ledger in enumerate(checked.rows, start=1) for row in ledger]),
-        _rows(TableSnapshot, table_id, ("seq", "version", "state", "created_at"),
-              [(seq, SNAPSHOT_VERSION, state, at) for seq, state in sorted(checked.snapshots.items())]),
+        _fewer_snapshots(_rows(TableSnapshot, table_id, ("seq", "version", "state", "created_at"),
+              [(seq, SNAPSHOT_VERSION, state, at) for seq, state in sorted(checked.snapshots.items())])),
         _rows(GameLinesMark, table_id, ("seq", "version", "settings"),
               [(len(checked.events), LINES_VERSION, dict(checked.settings))]),
         _rows(GameLineRow, table_id, ("number", "line"),
