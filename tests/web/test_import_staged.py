@@ -306,3 +306,20 @@ def test_the_log_of_a_real_table_still_cannot_be_deleted(app, club):
             db.session.execute(text("DELETE FROM table_event"))
         db.session.rollback()
         assert db.session.scalar(select(func.count(TableEvent.id))) == len(KNOWN)
+
+
+def test_an_imported_table_keeps_only_its_latest_snapshot_when_the_older_are_big(
+        app, club, big_log, monkeypatch):
+    from chouette.services import commands
+    from chouette.table import fold
+
+    monkeypatch.setattr(exports, "IMPORT_SNAPSHOT_BYTES", 0)  # every older snapshot is "big"
+    with app.app_context():
+        night = exports.import_night(_export(big_log), None)
+        marathon = night.tables[0]
+        seqs = list(db.session.scalars(select(TableSnapshot.seq)
+                                       .where(TableSnapshot.table_id == marathon.id)))
+        assert len(seqs) == 1 and seqs[0] <= len(big_log)
+        commands.clear_cache()
+        cold = commands.load_play(marathon.id).state
+        assert cold.snapshot() == fold({}, big_log).snapshot()
