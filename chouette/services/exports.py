@@ -12,8 +12,9 @@ Formats (DESIGN.md "Log format"):
 An import checks everything first (shape, settings, every event through the rules: a fold
 as long as the log, outside any transaction, so a big log never holds the database's write
 lock while it is folded) and then writes the night, its tables, their events, the ledger rows
-the events cause and the game lines of the ledger, in one short transaction: a refused file
-writes nothing.
+the events cause and the game lines of the ledger, all or nothing: a refused file writes
+nothing. On SQLite the rows are staged in short transactions and the night published in a
+tiny one (``_write_staged``), so no other command waits long for the write lock.
 """
 
 from __future__ import annotations
