@@ -205,7 +205,7 @@ def test_an_import_that_fails_midway_leaves_nothing(app, club, big_log, monkeypa
 
     def fail_midway(*args: Any) -> Any:
         calls.append(1)
-        if len(calls) == 3:
+        if len(calls) == 2:  # the second table's rows on PostgreSQL, the second chunk on SQLite
             raise OSError("the disk is full")
         return step(*args)
 
@@ -231,7 +231,7 @@ calls = []
 
 def stop_midway(*args):
     calls.append(1)
-    if len(calls) == 3:
+    if len(calls) == 2:
         marker.write_text("midway")
         signal.pause()  # killed here
     return step(*args)
@@ -244,7 +244,7 @@ with app.app_context():
 
 @pytest.fixture
 def killed_midway(app: Flask, club: int, big_log, tmp_path: Path) -> None:
-    """An import in another process, killed (SIGKILL) after its third write."""
+    """An import in another process, killed (SIGKILL) midway: at its second write."""
     source = tmp_path / "night.json"
     source.write_text(json.dumps(_export(big_log)))
     marker = tmp_path / "midway"
@@ -319,7 +319,8 @@ def test_an_imported_table_keeps_only_its_latest_snapshot_when_the_older_are_big
         marathon = night.tables[0]
         seqs = list(db.session.scalars(select(TableSnapshot.seq)
                                        .where(TableSnapshot.table_id == marathon.id)))
-        assert len(seqs) == 1 and seqs[0] <= len(big_log)
+        # The rule spares SQLite's write lock; PostgreSQL's driver gets JSON values, kept.
+        assert len(seqs) == (1 if db.engine.dialect.name == "sqlite" else exports.SNAPSHOTS_KEPT)
         commands.clear_cache()
         cold = commands.load_play(marathon.id).state
         assert cold.snapshot() == fold({}, big_log).snapshot()
