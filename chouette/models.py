@@ -23,9 +23,11 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     event,
+    func,
+    select,
 )
 from sqlalchemy.engine import Dialect
-from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
+from sqlalchemy.orm import Mapped, Session, mapped_column, relationship, validates
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
 from chouette.extensions import db
@@ -263,10 +265,23 @@ class TableEvent(Model):
 
 #: The table log is append-only in the database itself: UPDATE and DELETE are refused.
 #: (The same statements are in the migration "append-only table log".)
+_NO_UPDATE_SQLITE = ("CREATE TRIGGER IF NOT EXISTS table_event_no_update BEFORE UPDATE ON table_event "
+                     "BEGIN SELECT RAISE(ABORT, 'the table log is append-only'); END")
+#: The triggers as the migration "append-only table log" wrote them.
+APPEND_ONLY_SQLITE_FIRST = [
+    _NO_UPDATE_SQLITE,
+    ("CREATE TRIGGER IF NOT EXISTS table_event_no_delete BEFORE DELETE ON table_event "
+     "BEGIN SELECT RAISE(ABORT, 'the table log is append-only'); END"),
+]
+#: Since the migration "staged imports": the events of a table that an import is still
+#: staging (``ImportStage``: the table does not exist yet) may be deleted, when the import
+#: gives up. (Naming ``import_stage`` rather than ``chouette_table`` keeps SQLite's
+#: rebuilds of ``chouette_table`` in later migrations possible.)
 APPEND_ONLY_SQLITE = [
-    f"CREATE TRIGGER IF NOT EXISTS table_event_no_{verb.lower()} BEFORE {verb} ON table_event "
-    "BEGIN SELECT RAISE(ABORT, 'the table log is append-only'); END"
-    for verb in ("UPDATE", "DELETE")
+    _NO_UPDATE_SQLITE,
+    ("CREATE TRIGGER IF NOT EXISTS table_event_no_delete BEFORE DELETE ON table_event "
+     "WHEN NOT EXISTS (SELECT 1 FROM import_stage WHERE import_stage.table_id = OLD.table_id) "
+     "BEGIN SELECT RAISE(ABORT, 'the table log is append-only'); END"),
 ]
 APPEND_ONLY_POSTGRESQL = [
     (
@@ -433,3 +448,40 @@ class GameLinesMark(Model):
     seq: Mapped[int]
     version: Mapped[int]
     settings: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class ImportStage(Model):
+    """A table that an import is writing on SQLite (``services.exports``), before the night
+    and the table exist: their ids are taken here, so no other night or table gets them
+    (``take_ids``), and the rows already written under them are found again if the import
+    never ends. Deleted when the import publishes its night or gives up."""
+
+    __tablename__ = "import_stage"
+
+    # No foreign keys: the night and the table do not exist until the import publishes them.
+    table_id: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)
+    night_id: Mapped[int] = mapped_column(index=True)
+    started_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+def free_ids(connection: Any, model: type[Night] | type[ChouetteTable], count: int) -> list[int]:
+    """``count`` new ids for nights or tables on SQLite: past every row's id and every id an
+    import has taken (``ImportStage``), as SQLite would choose them were there no imports."""
+    staged = ImportStage.night_id if model is Night else ImportStage.table_id
+    highest = max(connection.scalar(select(func.max(model.id))) or 0,
+                  connection.scalar(select(func.max(staged))) or 0)
+    return list(range(highest + 1, highest + 1 + count))
+
+
+@event.listens_for(Session, "before_flush")
+def _take_ids(session: Session, _context: Any, _instances: Any) -> None:
+    """On SQLite, new nights and tables get ids no staged import has taken (``free_ids``)."""
+    for model in (Night, ChouetteTable):
+        new = [obj for obj in session.new if isinstance(obj, model) and obj.id is None]
+        if not new:
+            continue
+        connection = session.connection()
+        if connection.dialect.name != "sqlite":
+            return
+        for obj, free in zip(new, free_ids(connection, model, len(new)), strict=True):
+            obj.id = free

@@ -12,8 +12,9 @@ Formats (DESIGN.md "Log format"):
 An import checks everything first (shape, settings, every event through the rules: a fold
 as long as the log, outside any transaction, so a big log never holds the database's write
 lock while it is folded) and then writes the night, its tables, their events, the ledger rows
-the events cause and the game lines of the ledger, in one short transaction: a refused file
-writes nothing.
+the events cause and the game lines of the ledger, all or nothing: a refused file writes
+nothing. On SQLite the rows are staged in short transactions and the night published in a
+tiny one (``_write_staged``), so no other command waits long for the write lock.
 """
 
 from __future__ import annotations
@@ -21,8 +22,11 @@ from __future__ import annotations
 import datetime as dt
 import io
 import json
+import logging
+import sqlite3
 import sys
 import threading
+import time
 from collections import defaultdict
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
@@ -30,7 +34,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import Table, func, select
+from sqlalchemy import Table, delete, func, select
 
 from chouette.controls import (
     CONTROL,
@@ -46,12 +50,14 @@ from chouette.models import (
     ChouetteTable,
     GameLineRow,
     GameLinesMark,
+    ImportStage,
     LedgerEntry,
     Member,
     Night,
     TableEvent,
     TableFactsRow,
     TableSnapshot,
+    free_ids,
     utcnow,
 )
 from chouette.names import display_name
@@ -86,6 +92,9 @@ MAX_IMPORT_BYTES = 5 * 1024 * 1024
 #: At most this many tables and events per table in one import.
 MAX_IMPORT_TABLES = 100
 MAX_IMPORT_EVENTS = 50_000
+
+
+log = logging.getLogger(__name__)
 
 
 class ImportRefused(ServiceError):
@@ -447,12 +456,14 @@ def check_night_export(data: Mapping[str, Any]) -> tuple[tuple[str, dt.date, str
 
 def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
     """A new night from a night export: its tables, every event through the rules, and the
-    ledger rows the events cause, in one transaction.
+    ledger rows the events cause, all or nothing.
 
     The caller's transaction is ended first (on SQLite a request that loaded the member holds
     the write lock): the export is checked, folded and made into rows outside any
-    transaction, then written in one short one, where what another request may have changed
-    meanwhile (the season closed) is checked again.
+    transaction. On SQLite the rows are then written in short transactions under ids taken
+    for the purpose, where no page looks, and the night and its tables are published in one
+    tiny transaction (``_write_staged``); elsewhere in one transaction. What another request
+    may have changed meanwhile (the season closed) is checked again as the night is written.
 
     Raises ImportRefused (the table, the event number and the reason; a date inside a closed
     season): nothing is written.
@@ -467,18 +478,22 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
         prepared = [_prepare(checked, actor_id, at, closed, members) for checked in tables]
         _refuse_closed_season(date, currency)  # refused at once, before any lock is taken
         db.session.commit()
+        night = Night(name=name, date=date, currency=currency, opened_by_id=actor_id,
+                      closed_at=at if closed else None)
+        rows = [ChouetteTable(name=checked.name, settings=checked.settings,
+                              preset=preset_of(checked.settings), created_at=at)
+                for checked in tables]
+        if db.engine.dialect.name == "sqlite":
+            return _write_staged(night, list(zip(rows, prepared, strict=True)), at)
         with _transaction():
             _refuse_closed_season(date, currency)  # again under the lock: closed meanwhile?
-            night = Night(name=name, date=date, currency=currency, opened_by_id=actor_id,
-                          closed_at=at if closed else None)
             db.session.add(night)
             db.session.flush()
-            for checked, rows in zip(tables, prepared, strict=True):
-                table = ChouetteTable(night_id=night.id, name=checked.name,
-                                      settings=checked.settings, preset=preset_of(checked.settings))
+            for table, table_rows in zip(rows, prepared, strict=True):
+                table.night_id = night.id
                 db.session.add(table)
                 db.session.flush()
-                rows.write(night.id, table.id)
+                table_rows.write(night.id, table.id)
     return night
 
 
@@ -510,7 +525,7 @@ class _Prepared:
     rows: list[_Rows]
 
     def write(self, night_id: int, table_id: int) -> None:
-        """Insert every row, in the import's transaction."""
+        """Insert every row, in the import's transaction (not on SQLite: ``_write_staged``)."""
         known = {"night_id": night_id, "table_id": table_id}
         for rows in self.rows:
             _insert_many(rows, tuple(known[name] for name in rows.ids))
@@ -545,24 +560,220 @@ def _rows(model: Any, ids: tuple[str, ...], names: tuple[str, ...],
     return _Rows(table, ids, names, rows)
 
 
+def _insert_statement(rows: _Rows, paramstyle: str) -> str:
+    """The INSERT of ``rows`` (their id columns first) with the driver's placeholders."""
+    placeholder = _PLACEHOLDERS[paramstyle]
+    names = (*rows.ids, *rows.names)
+    quote = db.engine.dialect.identifier_preparer.quote
+    return (f"INSERT INTO {quote(rows.table.name)} ({', '.join(quote(n) for n in names)}) "
+            f"VALUES ({', '.join(placeholder.format(n=n) for n in range(1, len(names) + 1))})")
+
+
 def _insert_many(rows: _Rows, ids: tuple[Any, ...]) -> None:
-    """INSERT the rows with one ``executemany`` of the driver: the import's transaction (the
-    write lock on SQLite) lasts no longer than the database's own work."""
+    """INSERT the rows with one ``executemany`` of the driver: the import's transaction lasts
+    no longer than the database's own work."""
     if not rows.values:
         return
     connection = db.session.connection()
     dialect = connection.dialect
-    placeholder = _PLACEHOLDERS[dialect.paramstyle]
-    names = (*rows.ids, *rows.names)
-    quote = dialect.identifier_preparer.quote
-    statement = (f"INSERT INTO {quote(rows.table.name)} ({', '.join(quote(n) for n in names)}) "
-                 f"VALUES ({', '.join(placeholder.format(n=n) for n in range(1, len(names) + 1))})")
+    statement = _insert_statement(rows, dialect.paramstyle)
     values = [(*ids, *row) for row in rows.values]
     if dialect.paramstyle == "named":
         connection.exec_driver_sql(statement, [{f"p{n}": v for n, v in enumerate(row, start=1)}
                                                for row in values])
     else:
         connection.exec_driver_sql(statement, values)
+
+
+# --------------------------------------------------------------------------- staged (SQLite)
+
+#: A staged import writes at most this many rows, or about this many bytes, per transaction:
+#: each holds SQLite's write lock for a few milliseconds (``docs/speed.md``, "Big imports").
+STAGE_ROWS = 2_000
+STAGE_BYTES = 256 * 1024
+#: After each of its transactions a staged import waits at least as long as it held the
+#: lock, and at least this long: a command waiting for the lock (SQLite's busy handler
+#: retries after 1, 2, 5, 10, 15, 20, 25 ms...) gets it between two of the import's.
+STAGE_PAUSE_SECONDS = 0.002
+#: Staged rows of an import that began longer ago than this and never published are an
+#: interrupted import's (its process died): the next import deletes them.
+STAGE_ABANDONED_AFTER = dt.timedelta(minutes=10)
+#: What an import stages, per table (each with a ``table_id`` column), and how many rows to
+#: delete at a time when it gives up (a snapshot is megabytes).
+_STAGED: tuple[tuple[Any, int], ...] = (
+    (TableEvent, STAGE_ROWS), (LedgerEntry, STAGE_ROWS), (TableSnapshot, 1),
+    (GameLinesMark, STAGE_ROWS), (GameLineRow, STAGE_ROWS // 4), (TableFactsRow, STAGE_ROWS),
+)
+
+
+def _write_staged(night: Night, tables: list[tuple[ChouetteTable, _Prepared]], at: dt.datetime) -> Night:
+    """Write an import on SQLite without holding the write lock for long, all or nothing.
+
+    1. Ids are taken for the night and its tables (``ImportStage``, one tiny transaction):
+       no other night or table gets them (``models.free_ids``).
+    2. Every row is written under those ids in short transactions (``STAGE_ROWS``): rows
+       of a table and a night that do not exist, which no page, ledger, standings, screen,
+       stream or export reads (each reaches rows through their night or their table).
+    3. One tiny transaction checks the season again and writes the night and its tables:
+       everything appears at once.
+
+    If anything fails the staged rows are deleted; if the process dies, the next import
+    deletes them (``STAGE_ABANDONED_AFTER``). Raises ImportRefused.
+    """
+    if not tables:  # nothing to stage: the night alone, in one tiny transaction
+        with _transaction():
+            _refuse_closed_season(night.date, night.currency)
+            db.session.add(night)
+        return night
+    _drop_abandoned_imports(at)
+    night_id, table_ids = _take_ids(len(tables), at)
+    try:
+        with _staging_cursor() as cursor:
+            for table_id, (_table, prepared) in zip(table_ids, tables, strict=True):
+                known = {"night_id": night_id, "table_id": table_id}
+                for rows in prepared.rows:
+                    ids = tuple(known[name] for name in rows.ids)
+                    statement = _insert_statement(rows, "qmark")
+                    for chunk in _chunks(rows.values):
+                        _write_briefly(cursor, statement, [(*ids, *row) for row in chunk])
+        with _transaction():
+            _refuse_closed_season(night.date, night.currency)  # closed meanwhile?
+            staged = set(db.session.scalars(
+                select(ImportStage.table_id).where(ImportStage.night_id == night_id)))
+            if staged != set(table_ids):  # another import took this one for abandoned
+                raise ImportRefused(_("This import was interrupted: import the file again."))
+            night.id = night_id
+            db.session.add(night)
+            db.session.flush()
+            for table_id, (table, _prepared) in zip(table_ids, tables, strict=True):
+                table.id, table.night_id = table_id, night_id
+                db.session.add(table)
+            db.session.flush()
+            db.session.execute(delete(ImportStage).where(ImportStage.night_id == night_id))
+    except BaseException:
+        db.session.rollback()
+        _drop_staged(table_ids)
+        raise
+    return night
+
+
+def _take_ids(count: int, at: dt.datetime) -> tuple[int, list[int]]:
+    """Take a night's id and ``count`` tables' ids for a staged import (one tiny transaction)."""
+    with _transaction():
+        connection = db.session.connection()
+        (night_id,) = free_ids(connection, Night, 1)
+        table_ids = free_ids(connection, ChouetteTable, count)
+        db.session.add_all(ImportStage(table_id=table_id, night_id=night_id, started_at=at)
+                           for table_id in table_ids)
+    return night_id, table_ids
+
+
+@contextmanager
+def _staging_cursor() -> Iterator[Any]:
+    """A cursor on a connection of its own whose foreign keys are not checked: the staged
+    rows name a night and tables that do not exist yet. The connection goes back to the pool
+    with its checks on again (or is thrown away)."""
+    connection = db.engine.raw_connection()
+    cursor = connection.cursor()
+    try:
+        cursor.execute("PRAGMA foreign_keys=OFF")  # outside a transaction, or it does nothing
+        yield cursor
+    finally:
+        try:
+            if connection.dbapi_connection.in_transaction:
+                cursor.execute("ROLLBACK")
+            cursor.execute("PRAGMA foreign_keys=ON")
+            cursor.close()
+        except sqlite3.Error:  # the connection is unusable: it must not go back to the pool
+            connection.invalidate()
+        connection.close()
+
+
+def _chunks(values: Sequence[tuple[Any, ...]]) -> Iterator[Sequence[tuple[Any, ...]]]:
+    """``values`` in runs of at most ``STAGE_ROWS`` rows and about ``STAGE_BYTES`` bytes."""
+    start, size = 0, 0
+    for end, row in enumerate(values):
+        size += sum(len(v) if isinstance(v, str | bytes) else 8 for v in row)
+        if end + 1 - start >= STAGE_ROWS or size >= STAGE_BYTES:
+            yield values[start:end + 1]
+            start, size = end + 1, 0
+    if start < len(values):
+        yield values[start:]
+
+
+def _write_briefly(cursor: Any, statement: str, values: Sequence[tuple[Any, ...]]) -> None:
+    """One short write transaction of a staged import, then a pause (``_between_writes``)."""
+    started = time.perf_counter()
+    cursor.execute("BEGIN IMMEDIATE")
+    try:
+        cursor.executemany(statement, values)
+        cursor.execute("COMMIT")
+    except BaseException:
+        cursor.execute("ROLLBACK")
+        raise
+    _between_writes(time.perf_counter() - started)
+
+
+def _between_writes(held: float) -> None:
+    """Leave the write lock to whoever waits for it, as long as the import held it."""
+    time.sleep(max(held, STAGE_PAUSE_SECONDS))
+
+
+def _drop_staged(table_ids: Sequence[int]) -> None:
+    """Delete the staged rows of these tables (never of a table that exists), a few at a
+    time, then their ids (``ImportStage``). A failure leaves them to ``_drop_abandoned_imports``."""
+    try:
+        with _staging_cursor() as cursor:
+            for table_id in table_ids:
+                for model, limit in _STAGED:
+                    name = model.__table__.name
+                    statement = (f"DELETE FROM {name} WHERE rowid IN (SELECT rowid FROM {name} "
+                                 f"WHERE table_id = ? LIMIT {limit}) AND NOT EXISTS "
+                                 "(SELECT 1 FROM chouette_table WHERE id = ?)")
+                    deleted = limit
+                    while deleted >= limit:
+                        started = time.perf_counter()
+                        cursor.execute("BEGIN IMMEDIATE")
+                        deleted = cursor.execute(statement, (table_id, table_id)).rowcount
+                        cursor.execute("COMMIT")
+                        _between_writes(time.perf_counter() - started)
+            cursor.execute("BEGIN IMMEDIATE")
+            cursor.executemany("DELETE FROM import_stage WHERE table_id = ?", [(t,) for t in table_ids])
+            cursor.execute("COMMIT")
+    except sqlite3.Error:  # the import's own error matters; the next import finds the rows
+        log.warning("a staged import's rows were not deleted: the next import deletes them",
+                    exc_info=True)
+
+
+def _drop_abandoned_imports(at: dt.datetime) -> None:
+    """Delete the staged rows of the imports that began before ``at - STAGE_ABANDONED_AFTER``
+    and never published (their process died)."""
+    abandoned = list(db.session.scalars(select(ImportStage.table_id).where(
+        ImportStage.started_at < at - STAGE_ABANDONED_AFTER)))
+    db.session.commit()
+    if abandoned:
+        _drop_staged(abandoned)
+
+
+#: An imported table gets the snapshot of its last game's end, and those of the games before
+#: (``SNAPSHOTS_KEPT``, for an undo past a game's end) only while they are this small: a
+#: snapshot holds every game of the table (some 7 MB after 4,000 games), and each one written
+#: holds SQLite's write lock (a cache: without it, such an undo folds the log).
+IMPORT_SNAPSHOT_BYTES = 1024 * 1024
+
+
+def _fewer_snapshots(rows: _Rows) -> _Rows:
+    """The latest snapshot, and the older ones under ``IMPORT_SNAPSHOT_BYTES`` as the driver
+    gets them (JSON text on SQLite; a driver's own JSON value counts as small: no write lock
+    to spare there)."""
+    state = rows.names.index("state")
+
+    def small(row: tuple[Any, ...]) -> bool:
+        value = row[state]
+        return not isinstance(value, str | bytes) or len(value) <= IMPORT_SNAPSHOT_BYTES
+
+    rows.values = [row for row in rows.values[:-1] if small(row)] + rows.values[-1:]
+    return rows
 
 
 def _prepare(checked: _CheckedTable, actor_id: int | None, at: dt.datetime, closed: bool,
@@ -580,8 +791,8 @@ def _prepare(checked: _CheckedTable, actor_id: int | None, at: dt.datetime, clos
               ("game", "seq", "player", "points", "cents", "at", "member_id"),
               [(row.game, seq, row.player, row.points, row.cents, at, members.get(row.player))
                for seq, ledger in enumerate(checked.rows, start=1) for row in ledger]),
-        _rows(TableSnapshot, table_id, ("seq", "version", "state", "created_at"),
-              [(seq, SNAPSHOT_VERSION, state, at) for seq, state in sorted(checked.snapshots.items())]),
+        _fewer_snapshots(_rows(TableSnapshot, table_id, ("seq", "version", "state", "created_at"),
+              [(seq, SNAPSHOT_VERSION, state, at) for seq, state in sorted(checked.snapshots.items())])),
         _rows(GameLinesMark, table_id, ("seq", "version", "settings"),
               [(len(checked.events), LINES_VERSION, dict(checked.settings))]),
         _rows(GameLineRow, table_id, ("number", "line"),

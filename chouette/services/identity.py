@@ -328,7 +328,9 @@ def tables_of(member_id: int) -> list[int]:
 
 
 def _join_rows_all() -> list[tuple[int, int, Mapping[str, Any]]]:
-    query = select(TableEvent.table_id, TableEvent.seq, TableEvent.payload).where(TableEvent.type == "join")
+    # Through the table: an import's staged events have none yet (``exports._write_staged``).
+    query = (select(TableEvent.table_id, TableEvent.seq, TableEvent.payload)
+             .join(ChouetteTable, ChouetteTable.id == TableEvent.table_id).where(TableEvent.type == "join"))
     return [(table_id, seq, payload or {}) for table_id, seq, payload in db.session.execute(query)]
 
 
@@ -412,6 +414,7 @@ def _claim_guest_history(session: Session, _context: Any) -> None:
         connection.execute(update(Payment).where(Payment.payee == name, Payment.payee_id.is_(None))
                            .values(payee_id=member_id))
     joins = connection.execute(select(TableEvent.table_id, TableEvent.seq, TableEvent.payload)
+                               .join(ChouetteTable, ChouetteTable.id == TableEvent.table_id)
                                .where(TableEvent.type == "join")).all()
     claimed = [(table_id, seq, names[label]) for table_id, seq, payload in joins
                if isinstance(payload, dict) and "member_id" not in payload

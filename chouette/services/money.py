@@ -379,8 +379,9 @@ def club_balances(player: str | None = None) -> list[CurrencyBalances]:
     """Every player's running balance over all nights, payments (on the nights and at the
     seasons) and IOUs included, per currency (only ``player``'s row and IOUs when named)."""
     nights = {night.id: night for night in db.session.scalars(select(Night))}
-    ledger = db.session.execute(
+    ledger = db.session.execute(  # through the night: an import's staged rows have none yet
         select(LedgerEntry.night_id, LedgerEntry.player, func.sum(LedgerEntry.cents))
+        .join(Night, Night.id == LedgerEntry.night_id)
         .group_by(LedgerEntry.night_id, LedgerEntry.player)
     ).all()
     seasons = {season.id: season for season in db.session.scalars(select(Season))}

@@ -7,7 +7,8 @@ Create Date: 2026-11-21 06:25:00
 """
 from alembic import op
 
-from chouette.models import APPEND_ONLY_POSTGRESQL, APPEND_ONLY_SQLITE
+from chouette.models import APPEND_ONLY_POSTGRESQL
+from chouette.models import APPEND_ONLY_SQLITE_FIRST as APPEND_ONLY_SQLITE
 
 # revision identifiers, used by Alembic.
 revision = '7a1c0e5b9d20'
