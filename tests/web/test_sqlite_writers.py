@@ -76,11 +76,10 @@ def test_a_writer_of_another_process_holds_the_queue_until_it_lets_go(app, tmp_p
     with app.app_context():
         database = db.engine.url.database
     queue_file = Path(os.path.realpath(database) + SUFFIX)
-    holder = subprocess.Popen(
-        [sys.executable, "-c",
-         "import fcntl, os, sys; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600); "
-         "fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True); sys.stdin.readline()",
-         str(queue_file)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    script = ("import fcntl, os, sys; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600); "
+              "fcntl.flock(fd, fcntl.LOCK_EX); print('held', flush=True); sys.stdin.readline()")
+    holder = subprocess.Popen([sys.executable, "-c", script, str(queue_file)],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         begins = _begins(app)
@@ -105,10 +104,9 @@ def test_readers_never_queue(app):
     first.start()
     assert first_in.wait(WAIT)
     try:
-        with app.app_context():
-            with db.engine.connect() as connection:
-                reader = connection.execution_options(chouette_read_only=True)
-                assert reader.execute(text("SELECT 1")).scalar() == 1
+        with app.app_context(), db.engine.connect() as connection:
+            reader = connection.execution_options(chouette_read_only=True)
+            assert reader.execute(text("SELECT 1")).scalar() == 1
     finally:
         release.set()
         first.join(WAIT)
