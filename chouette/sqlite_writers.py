@@ -140,3 +140,18 @@ class QueuedConnection(sqlite3.Connection):
 def connect_args(options: dict[str, Any]) -> dict[str, Any]:
     """``connect_args`` for the engine with the queued connection class added."""
     return {**(options.get("connect_args") or {}), "factory": QueuedConnection}
+
+
+def begin_immediate(cursor: sqlite3.Cursor) -> None:
+    """``BEGIN IMMEDIATE`` on a raw cursor, after its connection's turn in the queue (end the
+    transaction with the connection's ``commit()`` or ``rollback()``, which let go of it)."""
+    connection = cursor.connection
+    queued = connection if isinstance(connection, QueuedConnection) else None
+    if queued is not None:
+        queued.take_turn()
+    try:
+        cursor.execute("BEGIN IMMEDIATE")
+    except BaseException:
+        if queued is not None:
+            queued.let_go()
+        raise

@@ -77,6 +77,7 @@ from chouette.services.tables import (
     preset_of,
     table_log,
 )
+from chouette.sqlite_writers import begin_immediate
 from chouette.standings import money_changes
 from chouette.table import (
     SNAPSHOT_VERSION,
@@ -680,8 +681,8 @@ def _staging_cursor() -> Iterator[Any]:
         yield cursor
     finally:
         try:
-            if connection.dbapi_connection.in_transaction:
-                cursor.execute("ROLLBACK")
+            if cursor.connection.in_transaction:
+                cursor.connection.rollback()
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.close()
         except sqlite3.Error:  # the connection is unusable: it must not go back to the pool
@@ -704,12 +705,12 @@ def _chunks(values: Sequence[tuple[Any, ...]]) -> Iterator[Sequence[tuple[Any, .
 def _write_briefly(cursor: Any, statement: str, values: Sequence[tuple[Any, ...]]) -> None:
     """One short write transaction of a staged import, then a pause (``_between_writes``)."""
     started = time.perf_counter()
-    cursor.execute("BEGIN IMMEDIATE")
+    begin_immediate(cursor)
     try:
         cursor.executemany(statement, values)
-        cursor.execute("COMMIT")
+        cursor.connection.commit()
     except BaseException:
-        cursor.execute("ROLLBACK")
+        cursor.connection.rollback()
         raise
     _between_writes(time.perf_counter() - started)
 
@@ -733,13 +734,13 @@ def _drop_staged(table_ids: Sequence[int]) -> None:
                     deleted = limit
                     while deleted >= limit:
                         started = time.perf_counter()
-                        cursor.execute("BEGIN IMMEDIATE")
+                        begin_immediate(cursor)
                         deleted = cursor.execute(statement, (table_id, table_id)).rowcount
-                        cursor.execute("COMMIT")
+                        cursor.connection.commit()
                         _between_writes(time.perf_counter() - started)
-            cursor.execute("BEGIN IMMEDIATE")
+            begin_immediate(cursor)
             cursor.executemany("DELETE FROM import_stage WHERE table_id = ?", [(t,) for t in table_ids])
-            cursor.execute("COMMIT")
+            cursor.connection.commit()
     except sqlite3.Error:  # the import's own error matters; the next import finds the rows
         log.warning("a staged import's rows were not deleted: the next import deletes them",
                     exc_info=True)
