@@ -434,8 +434,21 @@ def _check_table(index: int, raw: object, seen: set[str]) -> _CheckedTable:
         rows.append([LedgerRow(*change) for change in money_changes(before, state)])
         if finishes_game(before, state, event):
             ends = [*ends, (number, state)][-SNAPSHOTS_KEPT:]  # states are never changed
-    return _CheckedTable(name, settings, [dict(e) for e in events], rows,
-                         {seq: ended.snapshot() for seq, ended in ends}, lines_of(state))
+    return _CheckedTable(name, settings, [dict(e) for e in events], rows, _snapshots(ends),
+                         lines_of(state))
+
+
+def _snapshots(ends: Sequence[tuple[int, TableState]]) -> dict[int, dict[str, Any]]:
+    """The snapshots an imported table writes: the latest game end's, and the older ones when
+    they are small (``_fewer_snapshots``): on SQLite, the older ones are not even drawn up when
+    the latest is already big (they hold one game fewer each: as big, or nearly)."""
+    if not ends:
+        return {}
+    seq, state = ends[-1]
+    latest = state.snapshot()
+    if db.engine.dialect.name == "sqlite" and len(json.dumps(latest)) > IMPORT_SNAPSHOT_BYTES:
+        return {seq: latest}
+    return {**{at: ended.snapshot() for at, ended in ends[:-1]}, seq: latest}
 
 
 def check_night_export(data: Mapping[str, Any]) -> tuple[tuple[str, dt.date, str, bool], list[_CheckedTable]]:
