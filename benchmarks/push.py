@@ -11,10 +11,7 @@ night, 20 multi-cube tables of 8 players, each with a history of 20 games (seede
 once, for ``--seconds``:
 
 - 20 organizers' tablets, one per table: a legal command every 2-4 s, posted as the live
-  table's htmx buttons post it while the page's stream is open (``X-Chouette-Stream``: the
-  answer is the verdict, 204), then the table fetched at once as the page does
-  (``X-Chouette-After``); on PostgreSQL to node 1 and node 2 alternately. "commands" is the
-  POST to its answer; "his table redrawn" adds the fetch;
+  table's htmx buttons post it; on PostgreSQL to node 1 and node 2 alternately;
 - 160 phones signed in as players (8 per table) holding ``/tables/<id>/stream``, and 10 big
   screens holding ``/display/<night>/stream`` (split across the nodes on PostgreSQL). Each
   stream is read line by line in a thread of its own and the arrival of each version is
@@ -91,7 +88,7 @@ PASSWORD = "push-test-password-1"
 SETTINGS = {"cube_mode": "multi", "stake_cents": 100, "partner_min_players": 0}
 VERSION = re.compile(rb'data-version="(\d+)-(\d)"')
 ANY_VERSION = re.compile(rb'data-version="([^"]*)"')
-COMMAND_OK = {200, 204, 409, 422}
+COMMAND_OK = {200, 409, 422}
 FETCH_OK = {200, 304}
 
 
@@ -304,14 +301,12 @@ class Device:
 class Command:
     """One command answered: its table, the seq it committed at (None: nothing moved), times."""
 
-    __slots__ = ("answered", "redrawn", "sent", "seq", "status", "table_id", "written")
+    __slots__ = ("answered", "sent", "seq", "status", "table_id", "written")
 
     def __init__(self, table_id: int, seq: int | None, sent: float, answered: float, status: int) -> None:
         self.table_id, self.seq, self.sent, self.answered, self.status = table_id, seq, sent, answered, status
         #: When the server wrote its event (``TableEvent.at``, on this process's clock).
         self.written: float | None = None
-        #: When the organizer's table showed it (the answer, or the fetch that followed a 204).
-        self.redrawn = answered
 
 
 def read_written(app: Any, commands: list[Command]) -> None:
@@ -364,27 +359,16 @@ def organizer(app: Any, urls: list[str], username: str, table_id: int, stop: thr
         client = clients[turn % len(clients)]
         sent = time.monotonic()
         try:
-            # As the page posts while its stream is open: the answer is the verdict (204), and
-            # the page then fetches its table at once, ahead of the other devices.
-            status, body, _seconds = client.htmx("POST", path, {**fields, "seq": seq},
-                                                 headers={"X-Chouette-Stream": "open"})
-            answered = time.monotonic()
-            if status == 204:
-                fetched, body, _seconds = client.htmx("GET", f"/tables/{table_id}/live",
-                                                      headers={"X-Chouette-After": "1"})
-                if fetched != 200:
-                    errors.add(f"organizer's fetch: status {fetched}")
+            status, body, _seconds = client.htmx("POST", path, {**fields, "seq": seq})
         except OSError as error:
             errors.add(f"command: {type(error).__name__}")
             continue
-        redrawn = time.monotonic()
+        answered = time.monotonic()
         if status not in COMMAND_OK:
             errors.add(f"command: status {status}")
-        found = VERSION.search(body) if status in (200, 204) else None
+        found = VERSION.search(body) if status == 200 else None
         moved = int(found.group(1)) if found and int(found.group(1)) > seq else None
-        command = Command(table_id, moved, sent, answered, status)
-        command.redrawn = redrawn
-        done.append(command)
+        done.append(Command(table_id, moved, sent, answered, status))
 
 
 def poller(url: str, username: str, table_id: int, stop: threading.Event, seen: list[tuple[float, int]],
@@ -689,7 +673,6 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
         errors.found["command: its event is not in the log"] += unwritten
     statuses = Counter(command.status for command in commands)
     command_ms = [(command.answered - command.sent) * 1000 for command in commands]
-    redrawn_ms = [(command.redrawn - command.sent) * 1000 for command in commands]
     push_ms, missing = delays(commands, watchers, screens, lambda device: device.arrivals,
                               lambda command: command.written or command.sent)
     sent_ms, _ = delays(commands, watchers, screens, lambda device: device.arrivals,
@@ -723,7 +706,6 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
     print(f"\n{'milliseconds':58} {'count':>6} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8}")
     rows = [
         ("command: POST sent -> answer read", command_ms),
-        ("organizer: POST sent -> his table redrawn (answer + fetch)", redrawn_ms),
         ("command: POST sent -> its event written (server's clock)", before_ms),
         ("push: event written -> event at each stream (all pairs)", push_ms),
         ("  of which phones' streams", phone_ms),

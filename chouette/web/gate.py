@@ -39,15 +39,8 @@ DRAWING = frozenset({"GET", "HEAD"})
 #: The blueprints whose posts are the table's commands, the ones that go first (a sign-in or a
 #: form elsewhere is a POST too, but never waited for: a crowd signing in must not stop pages).
 FIRST = frozenset({"play"})
-#: The fetch a page makes right after its own command was answered without its table
-#: (``play._moved``) goes first like the command: it is that command's answer, in two steps.
-AFTER_COMMAND = frozenset({"play.live"})
-#: The header that page sends with it (static/js/live.js), as WSGI names it.
-AFTER_HEADER = "HTTP_X_CHOUETTE_AFTER"
-#: How many drawings a process runs at once unless RENDER_CONCURRENCY says otherwise: one,
-#: as the interpreter runs one thread at a time anyway (two at once only took turns with each
-#: other and with the commands; measured in docs/speed.md).
-DEFAULT_CONCURRENCY = 1
+#: How many drawings a process runs at once unless RENDER_CONCURRENCY says otherwise.
+DEFAULT_CONCURRENCY = 2
 #: The longest a drawing waits for commands at a checkpoint (seconds): a command that hangs
 #: (a database lock) must not hold every page of the process with it.
 CHECKPOINT_SECONDS = 0.25
@@ -111,8 +104,6 @@ class GateMiddleware:
             return None
         if endpoint in UNGATED:
             return None
-        if method in DRAWING and endpoint in AFTER_COMMAND and environ.get(AFTER_HEADER):
-            return "command"  # the table of the one who just acted: his answer, drawn first
         if method in DRAWING:
             return "drawing"
         return "command" if endpoint.partition(".")[0] in FIRST else None

@@ -15,12 +15,11 @@ extra he gives); everyone signed in watches.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
-from flask import Blueprint, abort, make_response, request
+from flask import Blueprint, abort, request
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as BaseResponse
@@ -101,28 +100,6 @@ def _live_response(played: commands.TablePlay, status: int = 200, *, changed: bo
     return response
 
 
-#: The header a table page sends with its commands while its push stream is open
-#: (static/js/live.js): then the answer is only the verdict, and the page redraws its table
-#: from the push like every other device.
-STREAM_HEADER = "X-Chouette-Stream"
-#: The header carrying the version a command left the table at (seq-open).
-VERSION_HEADER = "X-Chouette-Version"
-
-
-def _moved(played: commands.TablePlay) -> BaseResponse:
-    """A command done, told to a page whose stream is open: ``204`` with the table's new
-    version (``HX-Trigger: chouette:moved``). The page fetches the table at once, ahead of the
-    other devices' fetches (``chouette.web.gate``), and morphs it in; the organizer's tap is
-    answered without waiting for his whole table to be drawn."""
-    version = f"{played.seq}-{int(played.table.night.is_open)}"
-    response = make_response("", 204)
-    response.headers["HX-Trigger"] = json.dumps({"chouette:moved": {"version": version}})
-    response.headers[VERSION_HEADER] = version
-    response.vary.add("HX-Request")
-    response.vary.add(STREAM_HEADER)
-    return response
-
-
 # --------------------------------------------------------------------------- one command
 
 
@@ -163,8 +140,6 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
     except (BadInput, TableError, RulesError, base.ServiceError) as refused:
         _rolled_back()
         return _live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
-    if is_htmx() and request.headers.get(STREAM_HEADER) == "open":
-        return _moved(after)  # the page's push brings the table, drawn as for everyone
     if is_htmx():  # the table as this command left it (the state is the one just written)
         return _live_response(after, changed=True)
     return see_other("tables.show", table_id=table_id)

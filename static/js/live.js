@@ -15,7 +15,6 @@
 
   var acting = null; // the form whose answer is being swapped in, if any
   var sending = 0;    // the reader's own actions on their way to the server
-  var answered = null; // a form whose command was done (204): it takes the table fetched next
 
   /* Push. The element holding the stream has `sse-connect`; inside it, each element with
    * `data-refresh` re-fetches its fragment (its own hx-get, hx-trigger="chouette:refresh")
@@ -36,14 +35,11 @@
   }
 
   function refresh(source, version) {
-    var fetched = 0;
     refreshers(source).forEach(function (refresher) {
       if (version === null || isStale(refresher, version)) {
         window.htmx.trigger(refresher, "chouette:refresh");
-        fetched += 1;
       }
     });
-    return fetched;
   }
 
   function setOpen(source, open) {
@@ -78,33 +74,6 @@
     });
   }
   window.setInterval(poll, 1000);
-
-  /* A command made from a page whose stream is open says so (X-Chouette-Stream): the server
-   * answers with the verdict only (204, HX-Trigger chouette:moved with the new version), and
-   * the page fetches its table at once (X-Chouette-After: the server draws it first), as it
-   * would on a push. The form that was submitted takes that table whole. */
-  document.addEventListener("htmx:configRequest", function (event) {
-    var detail = event.detail, elt = detail.elt, source = elt && streamElement(elt);
-    if (!source) { return; }
-    if (detail.verb !== "get" && source.chouetteStreamOpen) {
-      detail.headers["X-Chouette-Stream"] = "open";
-    } else if (detail.verb === "get" && source.chouetteAfter && elt.hasAttribute("data-refresh")) {
-      detail.headers["X-Chouette-After"] = "1";
-      source.chouetteAfter = false;
-    }
-  });
-  document.addEventListener("chouette:moved", function (event) {
-    var elt = event.target, source = streamElement(elt);
-    var version = event.detail && event.detail.version;
-    answered = elt.form || (elt.closest && elt.closest("form")) || elt;
-    source = source || null;
-    if (source) { source.chouetteAfter = true; }
-    if (!source || !refresh(source, version || null)) {
-      // Nothing to fetch (the table shows that version already): nothing is waited for.
-      answered = null;
-      if (source) { source.chouetteAfter = false; }
-    }
-  });
 
   function refresherSource(event) {
     var elt = event.detail && event.detail.elt;
@@ -213,11 +182,6 @@
       acting = config.elt.form || (config.elt.closest && config.elt.closest("form")) || config.elt;
     }
     if (!live) { return; }
-    // The table fetched after the reader's own command (answered 204) is that command's answer.
-    if (config.verb === "get" && answered && status === 200 && sending === 0) {
-      acting = answered;
-      answered = null;
-    }
     // A stale page (409) or a form without its seq (400) shows the table as it is now.
     if (status === 400 || status === 409) { detail.shouldSwap = true; detail.isError = false; }
     // While the reader's own action is on its way, its answer brings the table: a pushed

@@ -6,14 +6,13 @@ Real database, real threads, real requests through the app.
 
 from __future__ import annotations
 
-import json
 import sqlite3
 import threading
 
 import pytest
 from flask import Flask
 from sqlalchemy import select
-from werkzeug.test import Client, EnvironBuilder
+from werkzeug.test import Client
 
 from chouette.extensions import db, read_only
 from chouette.models import Member, TableEvent
@@ -286,60 +285,3 @@ def test_render_concurrency_comes_from_the_environment(tmp_path, monkeypatch):
             assert found is not None and found.concurrency == 1
     finally:
         dispose(app)
-
-
-STREAM_OPEN = {"HX-Request": "true", "X-Chouette-Stream": "open"}
-
-
-def test_a_page_whose_stream_is_open_gets_the_verdict_only_and_the_new_version(app, client, table):
-    """The organizer's tap is answered without his whole table: 204, the table's new version
-    (HX-Trigger chouette:moved); the event is written, and the table fetched next shows it."""
-    table.seat("ABCD")
-    sign_in(client, table.owner)
-    seq = table.seq()
-    answer = client.post(f"{table.url}/roll", data={"seq": str(seq), "how": "dice", "die1": "3", "die2": "1"},
-                         headers=STREAM_OPEN)
-    assert answer.status_code == 204 and answer.get_data() == b""
-    assert table.seq() == seq + 1
-    assert answer.headers["X-Chouette-Version"] == f"{seq + 1}-1"
-    assert json.loads(answer.headers["HX-Trigger"]) == {"chouette:moved": {"version": f"{seq + 1}-1"}}
-    fetched = client.get(f"{table.url}/live", headers={"HX-Request": "true", "X-Chouette-After": "1"})
-    assert f'data-version="{seq + 1}-1"' in fetched.get_data(as_text=True)
-
-
-def test_a_refusal_or_a_stale_page_still_gets_the_table_where_the_reader_acted(app, client, table):
-    table.seat("ABCD")
-    sign_in(client, table.owner)
-    seq = table.seq()
-    refused = client.post(f"{table.url}/roll", data={"seq": str(seq), "how": "dice", "die1": "9", "die2": "1"},
-                          headers=STREAM_OPEN)
-    assert refused.status_code == 422 and "A die is a number from 1 to 6" in refused.get_data(as_text=True)
-    stale = client.post(f"{table.url}/roll", data={"seq": str(seq - 1), "how": "dice", "die1": "3", "die2": "1"},
-                        headers=STREAM_OPEN)
-    assert stale.status_code == 409 and f'data-version="{seq}-1"' in stale.get_data(as_text=True)
-    assert table.seq() == seq
-
-
-def test_without_an_open_stream_the_answer_is_the_whole_table_as_before(app, client, table):
-    table.seat("ABCD")
-    sign_in(client, table.owner)
-    seq = table.seq()
-    answer = client.post(f"{table.url}/roll", data={"seq": str(seq), "how": "dice", "die1": "3", "die2": "1"},
-                         headers={"HX-Request": "true"})
-    assert answer.status_code == 200 and f'data-version="{seq + 1}-1"' in answer.get_data(as_text=True)
-
-
-def test_the_fetch_after_ones_own_command_goes_first_and_no_other_does(app):
-    """The actor's table (X-Chouette-After on the live fragment) is classed with the commands;
-    the header on any other page changes nothing."""
-    middleware = GateMiddleware(app, lambda environ, start_response: [], Gate(1))
-
-    def kind(path: str, method: str = "GET", **headers: str) -> str | None:
-        return middleware.kind(EnvironBuilder(path=path, method=method, headers=headers).get_environ())
-
-    assert kind("/tables/1/live", **{"X-Chouette-After": "1"}) == "command"
-    assert kind("/tables/1/live") == "drawing"
-    assert kind("/display", **{"X-Chouette-After": "1"}) == "drawing"
-    assert kind("/tables/1/roll", "POST") == "command"
-    assert kind("/auth/login", "POST") is None
-    assert kind("/tables/1/stream") is None
