@@ -39,8 +39,10 @@ DRAWING = frozenset({"GET", "HEAD"})
 #: The blueprints whose posts are the table's commands, the ones that go first (a sign-in or a
 #: form elsewhere is a POST too, but never waited for: a crowd signing in must not stop pages).
 FIRST = frozenset({"play"})
-#: How many drawings a process runs at once unless RENDER_CONCURRENCY says otherwise.
-DEFAULT_CONCURRENCY = 2
+#: How many drawings a process runs at once unless RENDER_CONCURRENCY says otherwise: one,
+#: as the interpreter runs one thread at a time anyway (two at once only took turns with each
+#: other and with the commands: docs/speed.md).
+DEFAULT_CONCURRENCY = 1
 #: The longest a drawing waits for commands at a checkpoint (seconds): a command that hangs
 #: (a database lock) must not hold every page of the process with it.
 CHECKPOINT_SECONDS = 0.25
