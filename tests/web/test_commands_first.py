@@ -277,11 +277,11 @@ def test_render_concurrency_comes_from_the_environment(tmp_path, monkeypatch):
     """A deployment sets the gate's slots with RENDER_CONCURRENCY (docs/deployment.md)."""
     from chouette.web.gate import gate
 
-    monkeypatch.setenv("RENDER_CONCURRENCY", "1")
+    monkeypatch.setenv("RENDER_CONCURRENCY", "3")
     app = make_app(tmp_path)
     try:
         with app.app_context():
             found = gate()
-            assert found is not None and found.concurrency == 1
+            assert found is not None and found.concurrency == 3
     finally:
         dispose(app)
