@@ -18,9 +18,7 @@ import random
 import signal
 import subprocess
 import sys
-import threading
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -43,6 +41,7 @@ from chouette.models import (
 from chouette.services import exports, identity, money, nights, players
 from chouette.table.simulate import random_night
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+from tests.web.test_big_logs import _in_a_thread
 from tests.web.test_exports import KNOWN, play_log
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -72,24 +71,6 @@ def _while_writing(app: Flask) -> tuple[Any, str]:
     """Where a test looks while the import writes: between two short transactions on SQLite,
     inside the import's one transaction elsewhere."""
     return (exports, "_between_writes") if _is_sqlite(app) else (exports._Prepared, "write")
-
-
-def _in_a_thread(work: Callable[[], Any]) -> Any:
-    """Run ``work`` in another thread (another connection) and wait for it."""
-    result: dict[str, Any] = {}
-
-    def run() -> None:
-        try:
-            result["value"] = work()
-        except Exception as error:  # noqa: BLE001 - raised again in the test's own thread
-            result["error"] = error
-
-    thread = threading.Thread(target=run)
-    thread.start()
-    thread.join()
-    if "error" in result:
-        raise result["error"]
-    return result["value"]
 
 
 def _answers(app: Flask, member_id: int) -> dict[str, Any]:
