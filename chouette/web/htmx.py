@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from flask import Response, make_response, render_template, request, url_for
@@ -80,19 +81,22 @@ class RenderCache:
 
 
 def render_if_changed(version: str, page: str, fragment: str, *, shared: RenderCache | None = None,
-                      **context: Any) -> Response:
+                      drawn: Callable[[], str] | None = None, **context: Any) -> Response:
     """``render_page`` behind an ETag: ``304 Not Modified``, without rendering, while the
     client already has this ``version`` (for the fragments that screens poll).
 
     The ETag also covers page-or-fragment, the language and the viewer, which change the HTML.
     ``shared``: the page is the same for every viewer (no form, no token, nothing personal):
     its drawing of each version is kept there and served to the next viewer as it is.
+    ``drawn``: how to draw the fragment for this viewer (``live.shared_live_html``).
     """
     viewer = "-" if shared is not None or not current_user.is_authenticated else current_user.get_id()
     key = f"{version}|{is_htmx()}|{get_locale()}|{viewer}"
     etag = hashlib.sha256(key.encode()).hexdigest()[:32]
     if etag in request.if_none_match:
         response = make_response("", 304)
+    elif drawn is not None:
+        response = make_response(drawn(), 200)
     elif shared is not None:
         stored = f"{db.engine.url}|{key}"
         html = shared.get(stored)

@@ -10,8 +10,10 @@ answer every command with this context.
 
 from __future__ import annotations
 
+import re
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from typing import Any
 
 from flask import render_template, request, url_for
@@ -19,7 +21,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from sqlalchemy import select
 
 from chouette.amounts import money_locale
@@ -375,8 +377,10 @@ def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, run
 
 
 def live_context(played: commands.TablePlay, *, error: str | None = None,
-                 typed: dict[str, str] | None = None, move_value: str = "") -> dict[str, Any]:
-    """Everything ``tables/_live.html`` needs."""
+                 typed: dict[str, str] | None = None, move_value: str = "",
+                 shared: bool = False) -> dict[str, Any]:
+    """Everything ``tables/_live.html`` needs (``shared``: for ``shared_live_html``, drawn
+    for any player seated here, his own marks left to be put in)."""
     gate.checkpoint()  # a phone's drawing lets its process's commands go first
     table, state = played.table, played.state
     night = table.night
@@ -392,7 +396,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     # The live table shows the latest games; the whole history is one click away (a night's
     # sixty games redrawn after every command would cost most of the command's time).
     full_history = request.args.get("history") == "all"
-    me = _me(table.id, state)
+    me = SHARED_ME if shared else _me(table.id, state)
     legal = (_per_state.get(state, "legal", lambda: commands.candidate_decisions(state))
              if (runs or me) and night.is_open else [])
     # A player's own decisions: the buttons he sees (the organizer sees them all), and the
@@ -439,6 +443,68 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "kinds": KINDS,
         "xgid": game.position.xgid() if game and game.position is not None else None,
     }
+
+
+#: The ``me`` a shared drawing is made with: nobody's name (names have no control characters).
+SHARED_ME = "\x00shared\x00"
+#: What marks the signed-in player's own rows (``me_mark``).
+MY_ROW, MY_STAR = " is-me", ' <span class="me-star" aria-hidden="true">★</span>'
+_MARKED = re.compile("\x00(row|star)\x01([^\x00]*)\x00")
+
+
+def me_mark(name: str, me: str | None, what: str) -> Markup:
+    """The mark of the viewer's own row (``what``: "row", its class; "star", the star after his
+    name); in a shared drawing, a placeholder naming the row, put in per viewer (``_personal``)."""
+    if me == SHARED_ME:
+        return Markup(f"\x00{what}\x01{escape(name)}\x00")
+    if name != me:
+        return Markup("")
+    return Markup(MY_ROW if what == "row" else MY_STAR)
+
+
+def _personal(html: str, me: str | None) -> str:
+    """A shared drawing made the viewer's: his own rows marked, his session's CSRF token."""
+    mine = str(escape(me)) if me else None
+
+    def mark(found: re.Match[str]) -> str:
+        if mine is None or found.group(2) != mine:
+            return ""
+        return MY_ROW if found.group(1) == "row" else MY_STAR
+
+    return _MARKED.sub(mark, html).replace(CSRF_MARK, generate_csrf())
+
+
+def shared_live_html(played: commands.TablePlay) -> Callable[[], str] | None:
+    """How to draw the live fragment for a viewer who neither runs the table nor has a decision
+    of his own now (most phones, most of the time), or None for anyone else.
+
+    After a push the eight phones of a table fetch the same state: only the first draws it;
+    the others get that drawing with their own rows marked and their own CSRF token
+    (``_personal``), the same bytes as their own drawing would be (a test compares them). A
+    match table, the whole history (``?history=all``) and whole pages are always drawn.
+    """
+    table, state = played.table, played.state
+    night = table.night
+    if not is_htmx() or request.args.get("history") == "all" or state.settings.is_match:
+        return None
+    if _runs(table) and night.is_open:
+        return None
+    me = _me(table.id, state)
+    if me and night.is_open and commands.decisions_of(
+            me, state, _per_state.get(state, "legal", lambda: commands.candidate_decisions(state))):
+        return None
+    show_money = privacy.may_see_night_money(current_user, night)
+
+    seated = me is not None  # a player seated here sees what the table asks of the players
+
+    def draw() -> str:
+        context = live_context(played, shared=seated)
+        html = render_template("tables/_live.html", **context)
+        return html.replace(generate_csrf(), CSRF_MARK)
+
+    key = (f"shared:{seated}:{show_money}:{money_locale()}:{night.is_open}:{table.name}:"
+           f"{night.currency}")
+    return lambda: _personal(_per_state.get(state, key, draw), me)
 
 
 def _opening_tie(state: TableState) -> dict[str, Any] | None:

@@ -35,7 +35,7 @@ from chouette.web import house_rules, log_lines, privacy
 from chouette.web.board_svg import render_board
 from chouette.web.errors import error_page
 from chouette.web.htmx import is_htmx, render_if_changed, render_page, see_other
-from chouette.web.live import _me, page_context
+from chouette.web.live import _me, page_context, shared_live_html
 
 bp = Blueprint("play", __name__)
 reads_first(bp.name)  # a command reads without the write lock; append_events takes it to write
@@ -156,6 +156,9 @@ def live(table_id: int) -> BaseResponse:
     played = _load(table_id)
     # The ETag covers the viewer; the money he is shown may change with the club's setting.
     version = f"{table_id}:{played.seq}:{played.table.night.is_open}:{privacy.visibility()}"
+    shared = shared_live_html(played)  # most phones: the state's one drawing, made theirs
+    if shared is not None:
+        return render_if_changed(version, "tables/show.html", "tables/_live.html", drawn=shared)
     return render_if_changed(version, "tables/show.html", "tables/_live.html", **page_context(played))
 
 

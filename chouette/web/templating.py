@@ -13,6 +13,7 @@ from chouette.services.sheet import line_words
 from chouette.web import house_rules
 from chouette.web.auth import has_role
 from chouette.web.forms import PostForm
+from chouette.web.live import me_mark
 from chouette.web.qr import qr_svg
 
 
@@ -62,4 +63,5 @@ def init_app(app: Flask) -> None:
 
     app.add_template_filter(house_rules.money, "money")
     # The score sheet's words, shared by the printable sheet and the table's history.
-    app.jinja_env.globals.update(line_words=line_words, rule_changes=house_rules.change_words)
+    app.jinja_env.globals.update(line_words=line_words, rule_changes=house_rules.change_words,
+                                 me_mark=me_mark)
