@@ -33,8 +33,6 @@ from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent, TableSnapshot
 from chouette.refusals import say
 from chouette.services import base, identity, tables
-from chouette.services import base as base_service
-from chouette.services import tables as tables_service
 from chouette.services.game_lines import changed_lines
 from chouette.standings import money_changes
 from chouette.table import (
@@ -463,7 +461,7 @@ def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Memb
     rows = ledger_changes(current.state, after)
     snapshots = ({expected_seq + 1: after.snapshot()}
                  if finishes_game(current.state, after, event) else None)
-    tables_service.append_events(table_id, expected_seq, [dict(event)], actor, rows, snapshots,
+    tables.append_events(table_id, expected_seq, [dict(event)], actor, rows, snapshots,
                            changed_lines(current.state, after))
     _cache.put(table_id, expected_seq + 1, after, current.generation)
     return TablePlay(current.table, after, expected_seq + 1, current.generation)
@@ -527,24 +525,24 @@ def open_match(night_id: int, *, name: str, players: Sequence[str], settings: Ma
     Raises ServiceError (the players or settings make no match: nothing is written),
     NotFound, NightClosed.
     """
-    checked = tables_service.normalize_match_settings(settings)
+    checked = tables.normalize_match_settings(settings)
     events: list[dict[str, Any]] = [{"type": "join", "player": p} for p in players]
     events.append({"type": "order", "players": list(players)})
     try:
         state = fold(checked, events)
     except TableError as error:
-        raise base_service.ServiceError(say(error.__cause__ if isinstance(error.__cause__, TableError)
+        raise base.ServiceError(say(error.__cause__ if isinstance(error.__cause__, TableError)
                                         else error)) from error
     if len(state.players) != 2:
-        raise base_service.ServiceError(_("A match is between two players."))
+        raise base.ServiceError(_("A match is between two players."))
     # A member's name seats that member, by id, as at any table (identity.resolve_join).
     joins = [identity.resolve_join(None, {"type": "join", "player": p}, _state_of)
              for p in state.players]
     seated = [str(join["player"]) for join in joins]
     if len(set(seated)) != 2:
-        raise base_service.ServiceError(_("A match is between two players."))
-    table = tables_service.create_table(night_id, name=name, settings=checked, actor=actor)
-    tables_service.append_events(table.id, 0, [*joins, {"type": "order", "players": seated}], actor)
+        raise base.ServiceError(_("A match is between two players."))
+    table = tables.create_table(night_id, name=name, settings=checked, actor=actor)
+    tables.append_events(table.id, 0, [*joins, {"type": "order", "players": seated}], actor)
     return table
 
 

@@ -29,7 +29,6 @@ from chouette.extensions import db, end_writing, reads_first
 from chouette.ledger import LedgerError, parse_cents
 from chouette.refusals import say
 from chouette.services import base, commands, tables
-from chouette.services import base as base_service
 from chouette.table import TableError, TableState
 from chouette.web import house_rules, log_lines, privacy
 from chouette.web.board_svg import render_board
@@ -290,7 +289,7 @@ def _typed_settings(state: TableState) -> dict[str, Any]:
             typed[key] = text
     try:
         tables.normalize_settings(typed)
-    except base_service.ServiceError as error:
+    except base.ServiceError as error:
         raise BadInput(str(error)) from None
     current = state.settings.to_dict()
     changes = {key: value for key, value in typed.items() if value != current[key]}
