@@ -131,6 +131,10 @@ def prepare(url: str) -> tuple[Any, int, list[int], list[list[str]]]:
             rng = random.Random(20261121 + number)
             state, events = random_night(SETTINGS, [p.name for p in players], GAMES, rng.choice,
                                          lambda rng=rng: rng.randint(1, 6))
+            # Each seat is its member's (as a join from the table's page records it), so each
+            # phone is a seated player's: his rows marked, his decisions his own.
+            ids = {p.name: p.id for p in players}
+            events = [{**e, "member_id": ids[e["player"]]} if e["type"] == "join" else e for e in events]
             tables.append_events(table.id, 0, events, organizer,
                                    commands.ledger_changes(new_table(table.settings), state),
                                    commands.log_snapshots(table.settings, events))
@@ -194,6 +198,7 @@ class Device:
         self.cookie, self.client, self.errors, self.fetch = cookie, client, errors, fetch
         self.arrivals: list[tuple[float, str]] = []
         self.shown: list[tuple[float, str]] = []
+        self.pushed = 0  # drawings that came in the stream
         self.opened = threading.Event()
         self.stop = threading.Event()
         self._wanted: str | None = None
@@ -245,20 +250,50 @@ class Device:
             if response.status != 200 or not response.getheader("Content-Type", "").startswith("text/event-stream"):
                 self.errors.add(f"{self.kind} stream: status {response.status}")
                 return
+            name, data = "message", []
             while not self.stop.is_set():
                 line = response.readline()
                 if not line:
                     return
-                if line.startswith(b"data: "):
-                    version = line[6:].strip().decode()
-                    now = time.monotonic()
-                    self.arrivals.append((now, version))
-                    if not self.opened.is_set():
-                        self._page = version  # the page was drawn at this version
-                        self.opened.set()
-                    self._event(version)
+                if line.startswith(b"event: "):
+                    name = line[7:].strip().decode()
+                elif line.startswith(b"data: "):
+                    data.append(line[6:].rstrip(b"\r\n").decode())
+                elif line in (b"\n", b"\r\n"):
+                    if data:
+                        self._message(name, "\n".join(data))
+                    name, data = "message", []
         finally:
             connection.close()
+
+    def _message(self, name: str, data: str) -> None:
+        """One event: ``changed`` (a version: fetch it), or a drawing the page takes in as it
+        comes (``fragment``, the whole fragment; ``parts``: the version, then what moved)."""
+        now = time.monotonic()
+        if name == "changed":
+            version = data.strip()
+        elif name == "fragment":
+            found = ANY_VERSION.search(data.encode())
+            if found is None:
+                self.errors.add(f"{self.kind} stream: a fragment without its version")
+                return
+            version = html.unescape(found.group(1).decode())
+        elif name == "parts":
+            version = data.partition("\n")[0]
+        else:
+            self.errors.add(f"{self.kind} stream: unknown event {name!r}")
+            return
+        self.arrivals.append((now, version))
+        if not self.opened.is_set():
+            self._page = version  # the page was drawn at this version
+            self.opened.set()
+        if name == "changed":
+            self._event(version)
+            return
+        self.pushed += 1
+        self.shown.append((now, version))  # the page shows it as it comes: no fetch
+        with self._changed:
+            self._page = version
 
     def _event(self, version: str) -> None:
         if self.fetch:
@@ -640,7 +675,7 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
                                            100 + n, ready))
                     for n, table_id in enumerate(table_ids)]
         print(f"load: {TABLES} tablets (a command every 2-4 s), {len(phones)} phones and {SCREENS} screens holding "
-              f"streams (fetching after an event: {fetch}), {POLLERS} polling phones (every {POLL_SECONDS:.0f} s), for {seconds:.0f} s on "
+              f"streams (drawings in the streams: {os.environ.get('PUSH_FRAGMENTS') != '0'}; fetching after an event: {fetch}), {POLLERS} polling phones (every {POLL_SECONDS:.0f} s), for {seconds:.0f} s on "
               f"{', '.join(urls)}", flush=True)
         for thread in threads:
             thread.start()
@@ -712,8 +747,8 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
         ("  of which screens' streams", screen_ms),
         ("push: POST sent -> event (upper bound)", sent_ms),
         ("push: POST answered -> event (lower bound; < 0: event first)", after_answer),
-        ("phone: POST sent -> event + its fetch of /live answered", fetched_ms),
-        ("screen: POST sent -> event + its fetch of the display", screen_fetched_ms),
+        ("phone: POST sent -> its table shown (pushed, or fetched)", fetched_ms),
+        ("screen: POST sent -> its tables shown (pushed, or fetched)", screen_fetched_ms),
         (f"polling phone (every {POLL_SECONDS:.0f} s): POST sent -> first poll with it", polled_ms),
     ]
     for label, values in rows:
@@ -726,6 +761,9 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
         print("\nserver time (gunicorn's access logs, request to response):")
         for kind, ms in server_ms.items():
             print(f"{kind:58} {_summary(ms)}")
+    pushed = sum(device.pushed for device in phones + screens)
+    fetches = sum(len(device.shown) for device in phones + screens) - pushed
+    print(f"drawings the streams brought: {pushed}; fragments fetched after an event: {fetches}")
     total = errors.total()
     print(f"\nerrors: {dict(errors.found) if errors.found else 0}")
     return (_percentile(push_ms, 0.95) if push_ms else float("nan"),
@@ -740,10 +778,13 @@ def main() -> None:
     parser.add_argument("--fetch", choices=("all", "phones", "screens", "none"), default="all",
                         help="which devices fetch their fragment after an event, as the pages do (default all; "
                              "the others only hold their streams: to tell push from the fetches' load)")
+    parser.add_argument("--versions-only", action="store_true",
+                        help="the streams send versions only (PUSH_FRAGMENTS=0): every page fetches its fragment")
     parser.add_argument("--postgres", action="store_true",
                         help="on PostgreSQL (DATABASE_URL, e.g. under .ci/with-postgres) with two app nodes")
     args = parser.parse_args()
     idle_seconds = args.seconds if args.idle_seconds is None else args.idle_seconds
+    os.environ["PUSH_FRAGMENTS"] = "0" if args.versions_only else "1"  # the servers' environment
     with tempfile.TemporaryDirectory(prefix="chouette-push-") as name:
         folder = Path(name)
         if args.postgres:

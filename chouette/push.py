@@ -118,6 +118,22 @@ def read_versions(connection: Connection, topics: Iterable[Topic]) -> dict[Topic
     return versions
 
 
+def message(event: str, data: str) -> str:
+    """One server-sent event: its name and its data, each line of ``data`` a ``data:`` line
+    (the browser joins them again with newlines)."""
+    return f"event: {event}\ndata: " + data.replace("\r", "").replace("\n", "\ndata: ") + "\n\n"
+
+
+def _drawn(draw: Callable[[str], str | None] | None, version: str) -> str | None:
+    if draw is None:
+        return None
+    try:
+        return draw(version)
+    except Exception:  # a page that cannot be drawn now still learns that its table moved
+        log.exception("push: drawing a pushed fragment failed; sending the version")
+        return None
+
+
 # --------------------------------------------------------------------------- the hub
 
 
@@ -186,12 +202,17 @@ class Hub:
 
     def stream(self, topic: Topic, version: str, *, lifetime: float = STREAM_SECONDS,
                keepalive: float = KEEPALIVE_SECONDS,
-               clock: Callable[[], float] = time.monotonic) -> Iterator[str]:
+               clock: Callable[[], float] = time.monotonic,
+               draw: Callable[[str], str | None] | None = None) -> Iterator[str]:
         """The text of a server-sent-event stream on ``topic``: the version now, then each
-        new version as it comes, a comment every ``keepalive`` seconds, until ``lifetime``."""
+        new version as it comes, a comment every ``keepalive`` seconds, until ``lifetime``.
+
+        ``draw``: what to send instead of a bare version when it moves (the page's new
+        fragment, ``message``), or None for the version (the page then fetches); a drawing
+        that fails sends the version."""
         channel = self.subscribe(topic, version)
         try:
-            yield f"retry: {RETRY_MS}\nevent: changed\ndata: {version}\n\n"
+            yield f"retry: {RETRY_MS}\n" + message("changed", version)
             sent, ends = version, clock() + lifetime
             while clock() < ends and not self._closed:
                 with channel.changed:
@@ -200,7 +221,7 @@ class Hub:
                     now = channel.version
                 if now is not None and now != sent:
                     sent = now
-                    yield f"event: changed\ndata: {now}\n\n"
+                    yield _drawn(draw, now) or message("changed", now)
                 else:
                     yield ": alive\n\n"
         finally:

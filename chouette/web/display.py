@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -25,6 +26,7 @@ from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
+from chouette import push
 from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable, Night
 from chouette.services import base, commands, display
@@ -137,10 +139,27 @@ _table_html = _SeqCache(256)
 _screens = RenderCache(64)
 
 
+@dataclass(frozen=True)
+class BoardParts:
+    """A screen's fragment drawn once for every stream of a process (``pushed_drawing``): the
+    whole fragment, what its frame is made of, and each table's drawing by table id."""
+
+    version: str
+    frame: tuple[Any, ...]
+    html: str
+    tables: dict[int, str]
+
+
+#: The screens' pushed fragments, per night shown, display version, address, language and
+#: money shown: after a command, the first stream of a process draws, the others take it.
+_board_parts = _SeqCache(16)
+
+
 def clear_cache() -> None:
     """Forget every table and screen drawn (tests; after a restore)."""
     _table_html.clear()
     _screens.clear()
+    _board_parts.clear()
 
 
 def seat_rows(state: TableState) -> tuple[list[SeatRow], list[SeatRow]]:
@@ -360,6 +379,54 @@ def signed_points(points: int) -> str:
     if points > 0:
         return f"+{points}"
     return f"\u2212{-points}" if points < 0 else "0"
+
+
+def _parts(night_id: int | None) -> BoardParts | None:
+    """The screen's fragment now, in parts (None when the night is gone)."""
+    try:
+        version = display.display_version(night_id)
+    except base.NotFound:
+        return None
+    context = (night_id, version, request.host_url, str(get_locale()), privacy.display_shows_money())
+    found = _board_parts.get(context)
+    if found is None:
+        screen = Screen(night_id)
+        html = render_template("display/_board.html", screen=screen, display_version=version)
+        ids = [table.id for table, _night in screen.tables]
+        found = BoardParts(version, (screen.closed, tuple(ids)), html,
+                           dict(zip(ids, map(str, screen.tables_html), strict=True)))
+        _board_parts.put(context, found)
+    return found
+
+
+def pushed_drawing(night_id: int | None) -> Callable[[str], str | None]:
+    """What a screen's push stream sends when the display version moves
+    (``push.Hub.stream``): the tables that moved since its last event (``parts``: the version
+    on the first line, then each moved table's drawing), or the whole fragment (``fragment``)
+    when the tables shown are others or in another order, and on the stream's first move.
+    The screen then holds what a fetch would bring. Runs in a copy of the stream's request
+    context (``streams._stream``)."""
+    sent: dict[str, Any] = {"frame": None, "tables": {}}
+
+    def draw(_version: str) -> str | None:
+        with gate.drawing():
+            try:
+                read_only()
+                parts = _parts(night_id)
+            finally:
+                db.session.remove()
+        if parts is None:
+            return None
+        if parts.frame != sent["frame"]:
+            message = push.message("fragment", parts.html)
+        else:
+            moved = [html for table_id, html in parts.tables.items()
+                     if sent["tables"].get(table_id) != html]
+            message = push.message("parts", "\n".join([parts.version, *moved]))
+        sent["frame"], sent["tables"] = parts.frame, parts.tables
+        return message
+
+    return draw
 
 
 def _screen(night_id: int | None) -> BaseResponse:

@@ -23,7 +23,8 @@ a connection in the pool.
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask, current_app, has_request_context, request
@@ -142,6 +143,25 @@ def gate() -> Gate | None:
     """This app's gate, if it has one."""
     found = current_app.extensions.get("render_gate")
     return found if isinstance(found, Gate) else None
+
+
+@contextmanager
+def drawing() -> Iterator[None]:
+    """A drawing made inside a request the gate let through unclassed (a push stream drawing
+    the fragment it sends): it takes its turn among the process's drawings, goes after the
+    commands and stops at the checkpoints, like a page fetched."""
+    found = gate()
+    environ = request.environ
+    kind = environ.get(ENVIRON_KEY)
+    if found is not None:
+        found.enter_drawing()
+    environ[ENVIRON_KEY] = "drawing"
+    try:
+        yield
+    finally:
+        environ[ENVIRON_KEY] = kind
+        if found is not None:
+            found.leave_drawing()
 
 
 def checkpoint() -> None:

@@ -1,15 +1,20 @@
 """The push streams: one server-sent-event stream per open table page and per big screen.
 
-A stream carries versions only (``chouette.push``), never HTML: each page fetches its own
-fragment when the version moves, drawn for its viewer with his buttons and his CSRF token, and
-morphs it in. A table's stream is for the signed-in (like its page); a screen's is public
+A stream carries the version of what its page shows (``chouette.push``) and, where the drawing
+is the same for every viewer, the new drawing itself: a phone with nothing of its own to do
+gets its live table (``live.pushed_drawing``, marked for him), a screen the tables that moved
+(``display.pushed_drawing``). Otherwise the page fetches its own fragment when the version
+moves, drawn for its viewer with his buttons, and morphs it in. ``PUSH_FRAGMENTS = False``
+sends versions only. A table's stream is for the signed-in (like its page); a screen's is public
 (like the screen). The database session is closed before the stream starts: a stream holds a
 worker thread, never a connection or a transaction.
 """
 
 from __future__ import annotations
 
-from flask import Blueprint, Response, abort, current_app
+from collections.abc import Callable
+
+from flask import Blueprint, Response, abort, copy_current_request_context, current_app
 from flask_login import login_required
 
 from chouette import push
@@ -17,17 +22,27 @@ from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable
 from chouette.services import base
 from chouette.services import display as display_service
+from chouette.web import display as display_view
+from chouette.web import live
 
 bp = Blueprint("streams", __name__)
 
 
-def _stream(topic: push.Topic, version: str) -> Response:
-    """The event stream on ``topic``, starting at ``version``; the session is let go first."""
+def _stream(topic: push.Topic, version: str,
+            draw: Callable[[str], str | None] | None = None) -> Response:
+    """The event stream on ``topic``, starting at ``version``; the session is let go first.
+    ``draw`` runs each time in a copy of this request's context (who is signed in, his
+    language and session), with an application context of its own: its own database
+    session and ``g``, as for a new request."""
     hub = push.hub()
     db.session.remove()
     keepalive = current_app.config.get("PUSH_KEEPALIVE_SECONDS", push.KEEPALIVE_SECONDS)
     lifetime = current_app.config.get("PUSH_STREAM_SECONDS", push.STREAM_SECONDS)
-    response = Response(hub.stream(topic, version, keepalive=keepalive, lifetime=lifetime),
+    if not current_app.config.get("PUSH_FRAGMENTS", True):
+        draw = None
+    if draw is not None:
+        draw = copy_current_request_context(draw)
+    response = Response(hub.stream(topic, version, keepalive=keepalive, lifetime=lifetime, draw=draw),
                         mimetype="text/event-stream")
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"  # nginx: pass each event on at once
@@ -42,7 +57,8 @@ def table(table_id: int) -> Response:
     read_only()
     if db.session.get(ChouetteTable, table_id) is None:
         abort(404)
-    return _stream(("table", table_id), push.table_version(table_id))
+    return _stream(("table", table_id), push.table_version(table_id),
+                   live.pushed_drawing(table_id))
 
 
 @bp.get("/display/stream")
@@ -54,4 +70,4 @@ def display(night_id: int | None = None) -> Response:
         version = display_service.display_version(night_id)
     except base.NotFound:
         abort(404)
-    return _stream(("display", night_id), version)
+    return _stream(("display", night_id), version, display_view.pushed_drawing(night_id))

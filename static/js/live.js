@@ -1,9 +1,12 @@
 /* The live pages' glue: push, morphing swaps that keep the reader's place, stale pages.
  *
  * Push: a page that shows something live holds a server-sent-event stream (htmx's sse
- * extension, `sse-connect`) that sends the version of what it shows; the page fetches its
- * fragment when the version differs from the one it shows, and polls only while the stream
- * is not open (a proxy that cannot hold it, a worker restarting).
+ * extension, `sse-connect`). The stream sends the version of what the page shows (`changed`:
+ * the page fetches its fragment when the version differs from the one it shows), or the new
+ * drawing itself when it is the same for every viewer (`fragment`: the whole fragment;
+ * `parts`: the version, then the parts that moved, each replacing the element of its id).
+ * The page polls only while the stream is not open (a proxy that cannot hold it, a worker
+ * restarting).
  *
  * Keeping the place: fragments are morphed in (idiomorph), so the page does not move, and
  * what the reader is doing survives an update pushed by another device: a field being typed,
@@ -34,6 +37,59 @@
       target.getAttribute("data-version") !== version;
   }
 
+  function targetOf(refresher) {
+    var selector = refresher.getAttribute("hx-target");
+    return selector ? document.querySelector(selector) : null;
+  }
+
+  function versionOf(html) {
+    var found = /data-version="([^"]*)"/.exec(html);
+    return found ? found[1] : null;
+  }
+
+  // How many pushed drawings the page took in: a fetch sent before the latest one would
+  // bring an older table than the one shown, and is not swapped in.
+  var pushes = 0;
+
+  function morph(target, html, refresher) {
+    window.htmx.swap(target, html, { swapStyle: "morph" }, { contextElement: refresher });
+  }
+
+  function takeFragment(source, html) {
+    var version = versionOf(html);
+    refreshers(source).forEach(function (refresher) {
+      var target = targetOf(refresher);
+      if (!target || (version !== null && target.getAttribute("data-version") === version)) { return; }
+      // While the reader's own action is on its way, its answer brings the table; if the
+      // push was newer, the page fetches it after the answer (see htmx:afterRequest).
+      if (sending > 0) { source.chouetteMissed = version; return; }
+      pushes += 1;
+      morph(target, html, refresher);
+    });
+  }
+
+  function takeParts(source, data) {
+    var cut = data.indexOf("\n");
+    var version = cut < 0 ? data : data.slice(0, cut);
+    var box = document.createElement("template");
+    box.innerHTML = cut < 0 ? "" : data.slice(cut + 1);
+    refreshers(source).forEach(function (refresher) {
+      var target = targetOf(refresher);
+      if (!target || target.getAttribute("data-version") === version) { return; }
+      pushes += 1;
+      var whole = true;
+      Array.prototype.forEach.call(box.content.children, function (part) {
+        var old = part.id ? document.getElementById(part.id) : null;
+        if (old && target.contains(old)) { morph(old, part.outerHTML, refresher); } else { whole = false; }
+      });
+      if (whole) {
+        target.setAttribute("data-version", version);
+      } else {  // a part the page does not hold: fetch the whole fragment
+        window.htmx.trigger(refresher, "chouette:refresh");
+      }
+    });
+  }
+
   function refresh(source, version) {
     refreshers(source).forEach(function (refresher) {
       if (version === null || isStale(refresher, version)) {
@@ -53,6 +109,8 @@
     if (stream && (!listened || !listened.has(stream))) {
       if (listened) { listened.add(stream); }
       stream.addEventListener("changed", function (message) { refresh(source, message.data); });
+      stream.addEventListener("fragment", function (message) { takeFragment(source, message.data); });
+      stream.addEventListener("parts", function (message) { takeParts(source, message.data); });
     }
   });
   document.addEventListener("htmx:sseError", function (event) { setOpen(event.target, false); });
@@ -83,6 +141,9 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     var source = refresherSource(event);
     if (source) { source.chouetteFetchFailed = !event.detail.successful && event.detail.xhr.status !== 304; }
+  });
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    if (refresherSource(event)) { event.detail.elt.chouettePushesBefore = pushes; }
   });
   ["htmx:sendError", "htmx:timeout"].forEach(function (name) {
     document.addEventListener(name, function (event) {
@@ -187,6 +248,9 @@
     // While the reader's own action is on its way, its answer brings the table: a pushed
     // update arriving first would move the page under him.
     if (config.verb === "get" && sending > 0) { detail.shouldSwap = false; return; }
+    // A fetch sent before the latest pushed drawing was taken in is older than the page.
+    if (config.verb === "get" && config.elt && config.elt.chouettePushesBefore !== undefined &&
+        config.elt.chouettePushesBefore < pushes) { detail.shouldSwap = false; return; }
     // A fetch that brings the version already shown changes nothing: leave the page alone.
     if (config.verb === "get" && status === 200) {
       var found = /data-version="([^"]*)"/.exec(detail.serverResponse || "");
@@ -202,7 +266,17 @@
     if (isAction(event)) { sending += 1; }
   });
   document.addEventListener("htmx:afterRequest", function (event) {
-    if (isAction(event)) { sending = Math.max(0, sending - 1); }
+    if (!isAction(event)) { return; }
+    sending = Math.max(0, sending - 1);
+    if (sending > 0) { return; }
+    // A pushed table that came while the action was on its way: fetched if the answer is older.
+    Array.prototype.forEach.call(document.querySelectorAll("[sse-connect]"), function (source) {
+      var missed = source.chouetteMissed;
+      if (missed !== undefined) {
+        source.chouetteMissed = undefined;
+        window.setTimeout(function () { refresh(source, missed); }, 0);
+      }
+    });
   });
   document.addEventListener("htmx:afterSwap", function () { restoreDrafts(); acting = null; });
 
