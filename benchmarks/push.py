@@ -15,10 +15,16 @@ once, for ``--seconds``:
 - 160 phones signed in as players (8 per table) holding ``/tables/<id>/stream``, and 10 big
   screens holding ``/display/<night>/stream`` (split across the nodes on PostgreSQL). Each
   stream is read line by line in a thread of its own and the arrival of each version is
-  timed. As the pages do, a phone then fetches ``/tables/<id>/live`` (HX-Request) when the
-  version differs from the one it shows, and a screen its ``/display/<night>`` fragment
-  (If-None-Match), one fetch at a time per device (a version that comes during a fetch is
-  fetched after it);
+  timed. Each phone is a seated player's (his seat joined under his member id), so the
+  decisions the rules give him are his. As the pages do, a phone fetches ``/tables/<id>/live``
+  (HX-Request) when the version differs from the one it shows, one fetch at a time (a version
+  that comes during a fetch is fetched after it), on a connection it keeps open between
+  fetches as a browser does (``--new-connections``: a new one each time). A screen's stream
+  brings the tables that moved (``parts``; the whole fragment, ``fragment``, on its first
+  move): it shows them as they come, with no fetch (``--versions-only``: the streams send
+  versions only, and the screens fetch ``/display/<night>`` with If-None-Match);
+- the organizers' tablets run in a process of their own (forked before the phones' threads
+  start): a command's clock is not held by this process's hundreds of threads;
 - for comparison, 20 phones polling ``/tables/<id>/live`` every 4 s as the pages did before
   push (If-None-Match: 304 while nothing changed), one per table.
 
@@ -56,6 +62,7 @@ import contextlib
 import datetime as dt
 import html
 import http.client
+import multiprocessing
 import os
 import random
 import re
@@ -90,6 +97,8 @@ VERSION = re.compile(rb'data-version="(\d+)-(\d)"')
 ANY_VERSION = re.compile(rb'data-version="([^"]*)"')
 COMMAND_OK = {200, 409, 422}
 FETCH_OK = {200, 304}
+#: Whether the phones and screens keep their fetching connection open (--new-connections: no).
+KEEP_ALIVE = True
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -205,6 +214,7 @@ class Device:
         self._page: str | None = None  # the version the page shows
         self._changed = threading.Condition()
         self._connection: http.client.HTTPConnection | None = None
+        self._fetching: http.client.HTTPConnection | None = None
         self.threads = [threading.Thread(target=self._read, daemon=True)]
         if fetch:
             self.threads.append(threading.Thread(target=self._fetch, daemon=True))
@@ -303,6 +313,32 @@ class Device:
 
     # the fetches ------------------------------------------------------------------------
 
+    def _get(self, headers: dict[str, str]) -> tuple[int, bytes, str]:
+        """One fetch, on the connection the device keeps open between fetches (as a browser
+        does: HTTP/1.1 keep-alive), or through ``Client`` (a new connection each time)."""
+        if not KEEP_ALIVE:
+            return _get(self.client, self.fetch_path, headers)
+        for attempt in (1, 2):
+            connection = self._fetching
+            if connection is None:
+                connection = self._fetching = http.client.HTTPConnection(self.host, self.port, timeout=30)
+            try:
+                connection.request("GET", self.fetch_path,
+                                   headers={**headers, **({"Cookie": self.cookie} if self.cookie else {})})
+                response = connection.getresponse()
+                body = response.read()
+            except (OSError, http.client.HTTPException):
+                connection.close()
+                self._fetching = None
+                if attempt == 2:
+                    raise
+                continue  # the server closed the idle connection: a new one, as a browser does
+            if response.getheader("Connection", "").lower() == "close":
+                connection.close()
+                self._fetching = None
+            return response.status, body, response.getheader("ETag", "")
+        raise AssertionError("unreachable")
+
     def _fetch(self) -> None:
         etag = ""
         while True:
@@ -314,8 +350,8 @@ class Device:
                 wanted = self._wanted
             headers = {"HX-Request": "true", **({"If-None-Match": etag} if etag else {})}
             try:
-                status, body, tag = _get(self.client, self.fetch_path, headers)
-            except OSError as error:
+                status, body, tag = self._get(headers)
+            except (OSError, http.client.HTTPException) as error:
                 self.errors.add(f"{self.kind} fetch: {type(error).__name__}")
                 self.stop.wait(1.0)
                 continue
@@ -362,8 +398,24 @@ def read_written(app: Any, commands: list[Command]) -> None:
             command.written = at.get((command.table_id, command.seq))
 
 
-def organizer(app: Any, urls: list[str], username: str, table_id: int, stop: threading.Event,
-              done: list[Command], errors: Errors, seed: int, ready: threading.Barrier) -> None:
+def tablets(app: Any, urls: list[str], table_ids: list[int], stop: Any, ready: Any, results: Any) -> None:
+    """The organizers' tablets, one thread each, in a process of their own (forked): their
+    commands and errors go back through ``results`` when ``stop`` is set."""
+    done: list[Command] = []
+    errors = Errors()
+    threads = [threading.Thread(target=organizer, daemon=True,
+                                args=(app, urls if n % 2 == 0 else urls[::-1], "olga", table_id, stop, done,
+                                      errors, n, ready))
+               for n, table_id in enumerate(table_ids)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    results.put((done, dict(errors.found)))
+
+
+def organizer(app: Any, urls: list[str], username: str, table_id: int, stop: Any,
+              done: list[Command], errors: Errors, seed: int, ready: Any) -> None:
     """A tablet running one table: a legal command every 2-4 s, to each node in turn."""
     from chouette.extensions import db, read_only
     from chouette.services import commands
@@ -407,7 +459,7 @@ def organizer(app: Any, urls: list[str], username: str, table_id: int, stop: thr
 
 
 def poller(url: str, username: str, table_id: int, stop: threading.Event, seen: list[tuple[float, int]],
-           errors: Errors, seed: int, ready: threading.Barrier) -> None:
+           errors: Errors, seed: int, ready: Any) -> None:
     """A phone as before push: the live fragment every 4 s (If-None-Match)."""
     client = Client(url)
     try:
@@ -642,6 +694,16 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
     stop = threading.Event()
     with Servers(folder, url, nodes, "festival") as servers:
         urls = [node.url for node in servers.nodes]
+        # The tablets run in a process of their own, as they are devices of their own: a
+        # command's clock is not held by the hundreds of phone and screen threads of this one
+        # waiting for its interpreter (the benchmark's own processor time is printed). Forked
+        # before any of those threads exists; it waits for them at ``ready``.
+        forked = multiprocessing.get_context("fork")
+        ready = forked.Barrier(TABLES + POLLERS + 1)
+        tablets_stop, results = forked.Event(), forked.Queue()
+        tablets_process = forked.Process(target=tablets, daemon=True,
+                                         args=(app, urls, table_ids, tablets_stop, ready, results))
+        tablets_process.start()
         print(f"signing in {TABLES * SEATED} phones ...", flush=True)
         watchers: dict[int, list[Device]] = defaultdict(list)
         phones: list[Device] = []
@@ -665,15 +727,10 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
 
         done: list[Command] = []
         seen: dict[int, list[tuple[float, int]]] = defaultdict(list)
-        ready = threading.Barrier(TABLES + POLLERS + 1)
-        threads = [threading.Thread(target=organizer, daemon=True,
-                                    args=(app, urls if n % 2 == 0 else urls[::-1], "olga", table_id, stop, done,
-                                          errors, n, ready))
+        threads = [threading.Thread(target=poller, daemon=True,
+                                    args=(urls[n % nodes], seated[n][0], table_id, stop, seen[table_id], errors,
+                                          100 + n, ready))
                    for n, table_id in enumerate(table_ids)]
-        threads += [threading.Thread(target=poller, daemon=True,
-                                     args=(urls[n % nodes], seated[n][0], table_id, stop, seen[table_id], errors,
-                                           100 + n, ready))
-                    for n, table_id in enumerate(table_ids)]
         print(f"load: {TABLES} tablets (a command every 2-4 s), {len(phones)} phones and {SCREENS} screens holding "
               f"streams (drawings in the streams: {os.environ.get('PUSH_FRAGMENTS') != '0'}; fetching after an event: {fetch}), {POLLERS} polling phones (every {POLL_SECONDS:.0f} s), for {seconds:.0f} s on "
               f"{', '.join(urls)}", flush=True)
@@ -688,11 +745,17 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
             time.sleep(seconds / 2)
         finally:
             stop.set()
+            tablets_stop.set()
             for thread in threads:
                 thread.join(15)
+            tablets_done, tablets_errors = results.get(timeout=30)
+            tablets_process.join(15)
         elapsed = time.monotonic() - started
         used = servers.cpu() - ticks
-        own_used = sum(os.times()[:2]) - sum(own[:2])
+        own_used = sum(os.times()[:4]) - sum(own[:4])  # with the tablets' process (joined)
+        done.extend(tablets_done)
+        for kind, count in tablets_errors.items():
+            errors.found[kind] += count
         busy, total = (now - then for now, then in zip(machine_ticks(), machine, strict=True))
         time.sleep(GRACE_SECONDS)  # the last commands' events and fetches
         for device in phones + screens:
@@ -778,6 +841,8 @@ def main() -> None:
     parser.add_argument("--fetch", choices=("all", "phones", "screens", "none"), default="all",
                         help="which devices fetch their fragment after an event, as the pages do (default all; "
                              "the others only hold their streams: to tell push from the fetches' load)")
+    parser.add_argument("--new-connections", action="store_true",
+                        help="each fetch on a new connection (as before 2026-11-24), not the kept-alive one a browser uses")
     parser.add_argument("--versions-only", action="store_true",
                         help="the streams send versions only (PUSH_FRAGMENTS=0): every page fetches its fragment")
     parser.add_argument("--postgres", action="store_true",
@@ -785,6 +850,8 @@ def main() -> None:
     args = parser.parse_args()
     idle_seconds = args.seconds if args.idle_seconds is None else args.idle_seconds
     os.environ["PUSH_FRAGMENTS"] = "0" if args.versions_only else "1"  # the servers' environment
+    global KEEP_ALIVE
+    KEEP_ALIVE = not args.new_connections
     with tempfile.TemporaryDirectory(prefix="chouette-push-") as name:
         folder = Path(name)
         if args.postgres:

@@ -151,8 +151,8 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
         MONEY_LOCALE=None,
         MONEY_VISIBILITY="private",
         DISPLAY_MONEY=True,
-        # Push streams send the drawing itself where it is the same for every viewer
-        # (chouette.web.streams); off: versions only, every page fetches its fragment.
+        # The screens' push streams send the tables that moved (chouette.web.streams);
+        # off: versions only, and every screen fetches its fragment.
         PUSH_FRAGMENTS=_env_flag("PUSH_FRAGMENTS", default=True),
     )
     for name in ("CLUB_CURRENCY", "MONEY_LOCALE", "MONEY_VISIBILITY", "DISPLAY_MONEY"):

@@ -442,14 +442,18 @@ def authorize(member: Member | None, state: TableState, event: Mapping[str, Any]
                        "table, and the organizer runs it."))
 
 
-def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Member | None
-         ) -> TablePlay:
+def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Member | None,
+         *, loaded: TablePlay | None = None) -> TablePlay:
     """Apply one command made at ``expected_seq`` (the seq the actor saw) and write it.
+
+    ``loaded``: the table as the caller loaded it in this transaction (a view that built the
+    event from it), not loaded again; ``tables.append_events`` checks the seq again under the
+    write lock either way.
 
     Raises TableError (the rules refuse it: the message says why), TableChanged (someone
     changed the table first), NotAllowed, NotFound, NightClosed. Nothing is written then.
     """
-    current = load_play(table_id)
+    current = loaded if loaded is not None and loaded.table.id == table_id else load_play(table_id)
     if current.seq != expected_seq:
         raise base.TableChanged(table_id, expected_seq)
     if not isinstance(event, Mapping):

@@ -24,11 +24,10 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 from sqlalchemy import select
 
-from chouette import push
 from chouette.amounts import money_locale
-from chouette.extensions import db, read_only
+from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent
-from chouette.services import base, commands, identity
+from chouette.services import commands, identity
 from chouette.services.sheet import table_games
 from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event
@@ -475,7 +474,7 @@ def _personal(html: str, me: str | None) -> str:
     return _MARKED.sub(mark, html).replace(CSRF_MARK, generate_csrf())
 
 
-def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Callable[[], str] | None:
+def shared_live_html(played: commands.TablePlay) -> Callable[[], str] | None:
     """How to draw the live fragment for a viewer who neither runs the table nor has a decision
     of his own now (most phones, most of the time), or None for anyone else.
 
@@ -483,11 +482,10 @@ def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Cal
     the others get that drawing with their own rows marked and their own CSRF token
     (``_personal``), the same bytes as their own drawing would be (a test compares them). A
     match table, the whole history (``?history=all``) and whole pages are always drawn.
-    ``pushed``: for the viewer's push stream (``pushed_drawing``), not for a fetch.
     """
     table, state = played.table, played.state
     night = table.night
-    if not (pushed or is_htmx()) or request.args.get("history") == "all" or state.settings.is_match:
+    if not is_htmx() or request.args.get("history") == "all" or state.settings.is_match:
         return None
     if _runs(table) and night.is_open:
         return None
@@ -507,32 +505,6 @@ def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Cal
     key = (f"shared:{seated}:{show_money}:{money_locale()}:{night.is_open}:{table.name}:"
            f"{night.currency}")
     return lambda: _personal(_per_state.get(state, key, draw), me)
-
-
-def pushed_drawing(table_id: int) -> Callable[[str], str | None]:
-    """What a table's push stream sends its viewer when the table moves (``push.Hub.stream``):
-    the live fragment itself (a ``fragment`` event) when he has nothing of his own to do there, the
-    same bytes as his fetch would bring (``shared_live_html``), else None (the version: his
-    page fetches his own drawing, with his buttons). Runs in a copy of the stream's request
-    context (``streams._stream``): who is signed in is loaded again each time, as for a new
-    request (signed out meanwhile, he gets the version only, and his fetch is refused)."""
-
-    def draw(_version: str) -> str | None:
-        with gate.drawing():
-            try:
-                read_only()
-                if not current_user.is_authenticated:
-                    return None
-                try:
-                    played = commands.load_play(table_id)
-                except base.NotFound:
-                    return None
-                shared = shared_live_html(played, pushed=True)
-                return None if shared is None else push.message("fragment", shared())
-            finally:
-                db.session.remove()
-
-    return draw
 
 
 def _opening_tie(state: TableState) -> dict[str, Any] | None:

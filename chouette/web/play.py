@@ -129,7 +129,7 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
                                      "decisions at the table, and the organizer runs it."))
         return _live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
     try:
-        after = commands.play(table_id, seq, event, current_user)
+        after = commands.play(table_id, seq, event, current_user, loaded=played)
     except base.TableChanged as changed:
         _rolled_back()
         return _live_response(_load(table_id), 409, error=str(changed))

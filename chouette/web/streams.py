@@ -1,11 +1,10 @@
 """The push streams: one server-sent-event stream per open table page and per big screen.
 
-A stream carries the version of what its page shows (``chouette.push``) and, where the drawing
-is the same for every viewer, the new drawing itself: a phone with nothing of its own to do
-gets its live table (``live.pushed_drawing``, marked for him), a screen the tables that moved
-(``display.pushed_drawing``). Otherwise the page fetches its own fragment when the version
-moves, drawn for its viewer with his buttons, and morphs it in. ``PUSH_FRAGMENTS = False``
-sends versions only. A table's stream is for the signed-in (like its page); a screen's is public
+A table's stream carries the version of what its page shows (``chouette.push``): the page
+fetches its own fragment when the version moves, drawn for its viewer with his buttons and his
+CSRF token, and morphs it in. A screen's stream carries the drawing itself, the same for every
+screen: the tables that moved (``display.pushed_drawing``); ``PUSH_FRAGMENTS = False`` sends
+it versions only, and the screen fetches. A table's stream is for the signed-in (like its page); a screen's is public
 (like the screen). The database session is closed before the stream starts: a stream holds a
 worker thread, never a connection or a transaction.
 """
@@ -23,7 +22,6 @@ from chouette.models import ChouetteTable
 from chouette.services import base
 from chouette.services import display as display_service
 from chouette.web import display as display_view
-from chouette.web import live
 
 bp = Blueprint("streams", __name__)
 
@@ -57,8 +55,7 @@ def table(table_id: int) -> Response:
     read_only()
     if db.session.get(ChouetteTable, table_id) is None:
         abort(404)
-    return _stream(("table", table_id), push.table_version(table_id),
-                   live.pushed_drawing(table_id))
+    return _stream(("table", table_id), push.table_version(table_id))
 
 
 @bp.get("/display/stream")

@@ -14,9 +14,11 @@ from flask import Flask
 from playwright.sync_api import Page, expect
 from werkzeug.serving import make_server
 
+from chouette import push
 from chouette.extensions import db
 from chouette.models import Member
 from chouette.services import commands
+from chouette.services.display import display_version
 from tests.factories import gen_member, gen_night, gen_table
 from tests.web.test_display import EIGHT, board_table, busy_table, play, seat
 
@@ -82,7 +84,20 @@ def test_the_big_screen_updates_by_itself_and_is_left_alone_while_nothing_change
     expect(cy.locator(".cube.offered")).to_be_visible(timeout=10_000)
     expect(cy).to_contain_text("to answer")
     assert page.evaluate("document.getElementById('display-board').dataset.probe") is None
-    assert page.evaluate("window.polls[200]") >= 1
+    # The stream brought the drawing itself (the whole fragment, its first move): no fetch.
+    assert page.evaluate("window.polls") == {}
+
+    # The next moves bring only the tables that moved: the board around them stays as it is.
+    page.evaluate("document.getElementById('display-board').dataset.probe = 'kept'")
+    with in_app(app):
+        play(table_id, organizer, {"type": "take", "cube": "Cy"})
+    expect(cy.locator(".cube.offered")).to_have_count(0, timeout=10_000)
+    expect(cy).to_contain_text("owns")
+    with in_app(app):
+        version = display_version(None)
+    expect(page.locator("#display-board")).to_have_attribute("data-version", version)
+    assert page.evaluate("document.getElementById('display-board').dataset.probe") == "kept"
+    assert page.evaluate("window.polls") == {}
 
 
 def test_the_big_screen_keeps_the_last_state_while_the_server_is_away_and_recovers(
@@ -102,13 +117,16 @@ def test_the_big_screen_keeps_the_last_state_while_the_server_is_away_and_recove
     port = int(live_server.url.rsplit(":", 1)[1])
     live_server._server.shutdown()
     live_server._server.server_close()
+    push.hub(app).close()  # its streams end with it, as a stopping server's do
     with in_app(app):
         play(table_id, organizer, {"type": "double", "by": "Dee"})
     expect(offline).to_be_visible(timeout=10_000)
     expect(board).to_contain_text("Dee")  # the last state is still on the screen
     expect(board.locator(".cube.offered")).to_have_count(0)
 
-    # It comes back on the same address: the screen catches up by itself.
+    # It comes back on the same address (a new process: a hub of its own): the screen
+    # catches up by itself.
+    push.init_app(app)
     server = make_server("127.0.0.1", port, app, threaded=True)
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()

@@ -1,14 +1,8 @@
-"""Drawings in the push streams (``live.pushed_drawing``, ``display.pushed_drawing``): where a
-page's fragment is the same for every viewer, its stream sends the new drawing itself, so the
-page need not fetch it.
-
-- A phone with nothing of its own to do gets, at every state of a played table, exactly the
-  bytes its own fetch would bring (its rows marked, its own CSRF token); a phone with a
-  decision, and the organizer, get the version and fetch their own drawing.
-- A screen gets the whole fragment at its stream's first move, then only the tables that
-  moved, each the bytes of that table in the fetched fragment.
-- Signed out meanwhile, a phone gets the version only; ``PUSH_FRAGMENTS = False`` sends
-  versions only.
+"""Drawings in the screens' push streams (``display.pushed_drawing``): a screen's fragment is
+the same for every screen, so its stream sends the new drawing itself and the screen need not
+fetch it: the whole fragment at the stream's first move, then only the tables that moved, each
+the bytes of that table in the fragment a fetch brings then, whatever the order of the moves.
+``PUSH_FRAGMENTS = False`` sends versions only.
 
 Real database, real requests and real streams, read in threads as a browser reads them.
 """
@@ -24,12 +18,9 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from chouette.web import play
-from tests.factories import gen_member
+from chouette.services import display
 from tests.production.helpers import next_command
-from tests.web.test_phone_decisions import Phones
-from tests.web.test_play_pages import HTMX, Table, sign_in
-from tests.web.test_shared_live import _whose_tokens
+from tests.web.test_play_pages import HTMX, Table
 
 WAIT = 10.0  # seconds a test waits for an event before it fails (a bound, not a measure)
 
@@ -76,94 +67,17 @@ def quick_streams(app: Flask) -> None:
     app.config.update(PUSH_KEEPALIVE_SECONDS=0.2, PUSH_STREAM_SECONDS=120.0)
 
 
-def _own_drawing(monkeypatch, client, url: str) -> tuple[str, bool]:
-    """The fragment his fetch brings now, and whether the shared drawing would serve him."""
-    real = play.shared_live_html
-    took: list[bool] = []
-    with monkeypatch.context() as patch:
-        patch.setattr(play, "shared_live_html",
-                      lambda played: (took.append(real(played) is not None), None)[1])
-        html = client.get(url, headers=HTMX).get_data(as_text=True)
-    return html, took[0]
-
-
-@pytest.mark.parametrize("settings", [{"cube_mode": "multi"}, {"cube_mode": "single"},
-                                      {"cube_mode": "multi", "beavers": True, "extras": True}])
-def test_each_phone_stream_brings_its_own_drawing_or_the_version(app, monkeypatch, quick_streams, settings):
-    phones = Phones(app, "ABCDE", **settings)
-    with app.app_context():
-        watcher = gen_member("player", name="Walt")  # signed in, not seated: a spectator
-    spectator = app.test_client()
-    sign_in(spectator, watcher)
-    organizer = app.test_client()
-    sign_in(organizer, phones.table.owner)
-    viewers = {**{name: phones.phone(name) for name in "ABCDE"}, "Walt": spectator, "Olga": organizer}
-    streams = {name: Events(client, f"{phones.table.url}/stream") for name, client in viewers.items()}
-    url = f"{phones.table.url}/live"
-    rng = random.Random(20261125)
-    kinds: dict[str, int] = {"fragment": 0, "changed": 0}
-    try:
-        for events in streams.values():
-            assert events.next() == ("changed", f"{phones.table.seq()}-1")  # the version on opening
-        for _turn in range(40):
-            phones.table.play(next_command(phones.table.state(), rng))
-            version = f"{phones.table.seq()}-1"
-            for name, events in streams.items():
-                kind, data = events.next()
-                own, shared = _own_drawing(monkeypatch, viewers[name], url)
-                kinds[kind] += 1
-                if name == "Olga" or not shared:  # runs the table, or a decision of his own now
-                    assert (kind, data) == ("changed", version), name
-                else:
-                    assert kind == "fragment", name
-                    assert f'data-version="{version}"' in data
-                    assert _whose_tokens(data) == _whose_tokens(own), f"{name}'s pushed table is not his own"
-    finally:
-        for events in streams.values():
-            events.close()
-    # Both kinds were sent: phones with decisions and phones without.
-    assert kinds["fragment"] > 40 and kinds["changed"] > 40
-
-
-def test_a_phone_signed_out_meanwhile_gets_the_version_only(app, quick_streams):
-    phones = Phones(app, "ABCD", cube_mode="single")
-    client = phones.phone("D")
-    events = Events(client, f"{phones.table.url}/stream")
-    try:
-        events.next()
-        phones.table.play({"type": "join", "player": "E"})
-        assert events.next()[0] == "fragment"  # D has nothing of his own to do
-        # Signed out from another device of his: the server-side session is gone.
-        other = app.test_client()
-        with client.session_transaction() as session:
-            cookie = dict(session)
-        with other.session_transaction() as session:
-            session.update(cookie)
-        other.post("/auth/logout", headers={"X-CSRFToken": _csrf(other, phones.table.url)})
-        phones.table.play({"type": "join", "player": "F"})
-        assert events.next() == ("changed", f"{phones.table.seq()}-1")
-    finally:
-        events.close()
-
-
-def _csrf(client: Any, url: str) -> str:
-    found = re.search(r'<meta name="csrf-token" content="([^"]+)"', client.get(url).get_data(as_text=True))
-    assert found
-    return found.group(1)
-
-
 def test_versions_only_when_push_fragments_is_off(app, quick_streams):
     app.config["PUSH_FRAGMENTS"] = False
-    phones = Phones(app, "ABCD", cube_mode="single")
-    events = Events(phones.phone("D"), f"{phones.table.url}/stream")
-    screen = Events(app.test_client(), f"/display/{phones.table.night_id}/stream")
+    table = Table(app)
+    table.seat("ABCD")
+    screen = Events(app.test_client(), f"/display/{table.night_id}/stream")
     try:
-        events.next(), screen.next()
-        phones.table.play({"type": "double", "by": "box", "cubes": ["B", "C", "D"]})
-        assert events.next() == ("changed", f"{phones.table.seq()}-1")
         assert screen.next()[0] == "changed"
+        table.play({"type": "double", "by": "box", "cubes": ["B"]})
+        with app.app_context():
+            assert screen.next() == ("changed", display.display_version(table.night_id))
     finally:
-        events.close()
         screen.close()
 
 
@@ -196,3 +110,34 @@ def test_a_screen_stream_brings_the_whole_fragment_then_the_tables_that_moved(ap
         assert _tables_of(parts) == {f"display-table-{second.id}": _tables_of(fetched)[f"display-table-{second.id}"]}
     finally:
         events.close()
+
+
+def test_a_screen_that_takes_in_what_its_stream_brings_shows_what_a_fetch_would(app, quick_streams):
+    tables = [Table(app), Table(app), Table(app)]
+    for table, names in zip(tables, ("ABCD", "EFGH", "IJKLM"), strict=True):
+        table.seat(names)
+    screen = app.test_client()
+    events = Events(screen, "/display/stream")
+    rng = random.Random(20261124)
+    shown: dict[str, Any] = {"version": None, "tables": {}}
+    kinds = {"fragment": 0, "parts": 0}
+    try:
+        events.next()
+        for _turn in range(30):
+            table = rng.choice(tables)
+            table.play(next_command(table.state(), rng))
+            kind, data = events.next()
+            kinds[kind] += 1
+            if kind == "fragment":  # the page morphs the whole fragment in
+                shown["version"] = re.search(r'data-version="([^"]*)"', data).group(1)
+                shown["tables"] = _tables_of(data)
+            else:  # each part replaces the element of its id
+                version, _newline, parts = data.partition("\n")
+                shown["version"] = version
+                shown["tables"].update(_tables_of(parts))
+            fetched = screen.get("/display", headers=HTMX).get_data(as_text=True)
+            assert f'data-version="{shown["version"]}"' in fetched
+            assert shown["tables"] == _tables_of(fetched)
+    finally:
+        events.close()
+    assert kinds == {"fragment": 1, "parts": 29}
