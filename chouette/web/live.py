@@ -24,10 +24,11 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 from sqlalchemy import select
 
+from chouette import push
 from chouette.amounts import money_locale
-from chouette.extensions import db
+from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable, Member, TableEvent
-from chouette.services import commands, identity
+from chouette.services import base, commands, identity
 from chouette.services.sheet import table_games
 from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event
@@ -462,37 +463,66 @@ def me_mark(name: str, me: str | None, what: str) -> Markup:
     return Markup(MY_ROW if what == "row" else MY_STAR)
 
 
-def _personal(html: str, me: str | None) -> str:
-    """A shared drawing made the viewer's: his own rows marked, his session's CSRF token."""
+#: A member's double button in a shared drawing, between its markers (``mine_mark``).
+_MINE = re.compile("\x00mine\x01([^\x00]*)\x00(.*?)\x00/mine\x00", re.S)
+
+
+def mine_mark(name: str, me: str | None, what: str) -> Markup:
+    """In a shared drawing, the markers around member ``name``'s double button ("open" before
+    it, "close" after it): each viewer keeps the buttons of his own decisions (``_personal``).
+    Nothing in a viewer's own drawing."""
+    if me != SHARED_ME:
+        return Markup("")
+    return Markup(f"\x00mine\x01{escape(name)}\x00" if what == "open" else "\x00/mine\x00")
+
+
+def _member_double(event: dict[str, Any]) -> bool:
+    """A member's double of the box (``{"type": "double", "by": name}``): a decision he may
+    make at any time, whose button stands in his cube's row."""
+    return event.get("type") == "double" and set(event) == {"type", "by"} and event["by"] != "box"
+
+
+def _personal(html: str, me: str | None, doubles: frozenset[str] = frozenset()) -> str:
+    """A shared drawing made the viewer's: the double buttons of ``doubles`` (the members whose
+    double is his decision: himself, or those he stands in for) kept and the others taken out,
+    his own rows marked, his session's CSRF token."""
     mine = str(escape(me)) if me else None
+    kept = {str(escape(name)) for name in doubles}
 
     def mark(found: re.Match[str]) -> str:
         if mine is None or found.group(2) != mine:
             return ""
         return MY_ROW if found.group(1) == "row" else MY_STAR
 
+    html = _MINE.sub(lambda found: found.group(2) if found.group(1) in kept else "", html)
     return _MARKED.sub(mark, html).replace(CSRF_MARK, generate_csrf())
 
 
-def shared_live_html(played: commands.TablePlay) -> Callable[[], str] | None:
+def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Callable[[], str] | None:
     """How to draw the live fragment for a viewer who neither runs the table nor has a decision
-    of his own now (most phones, most of the time), or None for anyone else.
+    of his own now but his doubles of the box (most phones, most of the time), or None for
+    anyone else.
 
-    After a push the eight phones of a table fetch the same state: only the first draws it;
-    the others get that drawing with their own rows marked and their own CSRF token
+    After a push the eight phones of a table fetch the same state: only the first draws it,
+    with every member's double button between markers (``mine_mark``); the others get that
+    drawing with their own buttons kept, their own rows marked and their own CSRF token
     (``_personal``), the same bytes as their own drawing would be (a test compares them). A
     match table, the whole history (``?history=all``) and whole pages are always drawn.
+    ``pushed``: for the viewer's push stream (``pushed_drawing``), not for a fetch.
     """
     table, state = played.table, played.state
     night = table.night
-    if not is_htmx() or request.args.get("history") == "all" or state.settings.is_match:
+    if not (pushed or is_htmx()) or request.args.get("history") == "all" or state.settings.is_match:
         return None
     if _runs(table) and night.is_open:
         return None
     me = _me(table.id, state)
-    if me and night.is_open and commands.decisions_of(
-            me, state, _per_state.get(state, "legal", lambda: commands.candidate_decisions(state))):
+    mine = commands.decisions_of(
+        me, state, _per_state.get(state, "legal", lambda: commands.candidate_decisions(state))
+    ) if me and night.is_open else []
+    if not all(_member_double(event) for event in mine):  # an offer to answer, an extra...
         return None
+    doubles = frozenset(event["by"] for event in mine)
     show_money = privacy.may_see_night_money(current_user, night)
 
     seated = me is not None  # a player seated here sees what the table asks of the players
@@ -504,7 +534,50 @@ def shared_live_html(played: commands.TablePlay) -> Callable[[], str] | None:
 
     key = (f"shared:{seated}:{show_money}:{money_locale()}:{night.is_open}:{table.name}:"
            f"{night.currency}")
-    return lambda: _personal(_per_state.get(state, key, draw), me)
+    return lambda: _personal(_per_state.get(state, key, draw), me, doubles)
+
+
+#: One lock per table for its streams' drawings in this process: the first stream draws the
+#: new state, the others wait and take that drawing made theirs.
+_push_locks: dict[int, threading.Lock] = {}
+_push_locks_lock = threading.Lock()
+
+
+def pushed_drawing(table_id: int) -> Callable[[str], str | None]:
+    """What a table's push stream sends its viewer when the table moves (``push.Hub.stream``):
+    the live fragment itself (a ``fragment`` event) when the state's shared drawing is his
+    (``shared_live_html``: the same bytes as his fetch would bring), else None (the version:
+    his page fetches his own drawing, with his buttons).
+
+    Runs in a copy of the stream's request context (``streams._stream``): who is signed in is
+    loaded again each time, as for a new request (signed out meanwhile, he gets the version
+    only, and his fetch is refused). The drawing lets the process's commands go first at its
+    checkpoints, as a fetched one does, without queueing behind the fetches."""
+    with _push_locks_lock:
+        lock = _push_locks.setdefault(table_id, threading.Lock())
+
+    def draw(_version: str) -> str | None:
+        environ = request.environ
+        environ[gate.ENVIRON_KEY] = "drawing"  # its checkpoints wait for the commands
+        try:
+            read_only()
+            if not current_user.is_authenticated:
+                return None
+            try:
+                played = commands.load_play(table_id)
+            except base.NotFound:
+                return None
+            shared = shared_live_html(played, pushed=True)
+            if shared is None:
+                return None
+            with lock:
+                html = shared()
+            return push.message("fragment", html)
+        finally:
+            environ[gate.ENVIRON_KEY] = None
+            db.session.remove()
+
+    return draw
 
 
 def _opening_tie(state: TableState) -> dict[str, Any] | None:

@@ -1,10 +1,11 @@
 """The push streams: one server-sent-event stream per open table page and per big screen.
 
-A table's stream carries the version of what its page shows (``chouette.push``): the page
-fetches its own fragment when the version moves, drawn for its viewer with his buttons and his
-CSRF token, and morphs it in. A screen's stream carries the drawing itself, the same for every
-screen: the tables that moved (``display.pushed_drawing``); ``PUSH_FRAGMENTS = False`` sends
-it versions only, and the screen fetches. A table's stream is for the signed-in (like its page); a screen's is public
+A stream carries the version of what its page shows (``chouette.push``) or, where the drawing
+is shared, the drawing itself. A phone whose decisions now are at most his doubles of the box
+gets the live table (``live.pushed_drawing``: the state's one drawing, made his); anyone else
+(a decision to answer, the organizer) gets the version, and his page fetches its own fragment,
+drawn for him with his buttons, and morphs it in. A screen gets the tables that moved
+(``display.pushed_drawing``). ``PUSH_FRAGMENTS = False`` sends versions only. A table's stream is for the signed-in (like its page); a screen's is public
 (like the screen). The database session is closed before the stream starts: a stream holds a
 worker thread, never a connection or a transaction.
 """
@@ -15,6 +16,7 @@ from collections.abc import Callable
 
 from flask import Blueprint, Response, abort, copy_current_request_context, current_app
 from flask_login import login_required
+from flask_wtf.csrf import generate_csrf
 
 from chouette import push
 from chouette.extensions import db, read_only
@@ -22,6 +24,7 @@ from chouette.models import ChouetteTable
 from chouette.services import base
 from chouette.services import display as display_service
 from chouette.web import display as display_view
+from chouette.web import live
 
 bp = Blueprint("streams", __name__)
 
@@ -55,7 +58,10 @@ def table(table_id: int) -> Response:
     read_only()
     if db.session.get(ChouetteTable, table_id) is None:
         abort(404)
-    return _stream(("table", table_id), push.table_version(table_id))
+    # The forms of the drawings it brings carry the session's CSRF token: the session has one
+    # from now on (a stream opened before any page was drawn sets it with its answer).
+    generate_csrf()
+    return _stream(("table", table_id), push.table_version(table_id), live.pushed_drawing(table_id))
 
 
 @bp.get("/display/stream")

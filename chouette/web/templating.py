@@ -13,7 +13,7 @@ from chouette.services.sheet import line_words
 from chouette.web import house_rules
 from chouette.web.auth import has_role
 from chouette.web.forms import PostForm
-from chouette.web.live import me_mark
+from chouette.web.live import SHARED_ME, me_mark, mine_mark
 from chouette.web.qr import qr_svg
 
 
@@ -64,4 +64,4 @@ def init_app(app: Flask) -> None:
     app.add_template_filter(house_rules.money, "money")
     # The score sheet's words, shared by the printable sheet and the table's history.
     app.jinja_env.globals.update(line_words=line_words, rule_changes=house_rules.change_words,
-                                 me_mark=me_mark)
+                                 me_mark=me_mark, mine_mark=mine_mark, shared_me=SHARED_ME)

@@ -1,8 +1,13 @@
-"""Drawings in the screens' push streams (``display.pushed_drawing``): a screen's fragment is
-the same for every screen, so its stream sends the new drawing itself and the screen need not
-fetch it: the whole fragment at the stream's first move, then only the tables that moved, each
-the bytes of that table in the fragment a fetch brings then, whatever the order of the moves.
-``PUSH_FRAGMENTS = False`` sends versions only.
+"""Drawings in the push streams (``live.pushed_drawing``, ``display.pushed_drawing``): where a
+page's fragment is shared, its stream sends the new drawing itself, so the page need not fetch.
+
+- A phone whose decisions now are at most his doubles of the box gets, at every state of a
+  played table, exactly the bytes its own fetch would bring (its buttons, its rows marked, its
+  own CSRF token); a phone with another decision, and the organizer, get the version.
+- A screen gets the whole fragment at its stream's first move, then only the tables that
+  moved, each the bytes of that table in the fragment a fetch brings then.
+- Signed out meanwhile, a phone gets the version only; ``PUSH_FRAGMENTS = False`` sends
+  versions only.
 
 Real database, real requests and real streams, read in threads as a browser reads them.
 """
@@ -19,8 +24,12 @@ import pytest
 from flask import Flask
 
 from chouette.services import display
+from chouette.web import play
+from tests.factories import gen_member
 from tests.production.helpers import next_command
-from tests.web.test_play_pages import HTMX, Table
+from tests.web.test_phone_decisions import Phones
+from tests.web.test_play_pages import HTMX, Table, sign_in
+from tests.web.test_shared_live import _whose_tokens
 
 WAIT = 10.0  # seconds a test waits for an event before it fails (a bound, not a measure)
 
@@ -65,6 +74,82 @@ class Events:
 @pytest.fixture
 def quick_streams(app: Flask) -> None:
     app.config.update(PUSH_KEEPALIVE_SECONDS=0.2, PUSH_STREAM_SECONDS=120.0)
+
+
+def _own_drawing(monkeypatch, client, url: str) -> tuple[str, bool]:
+    """The fragment his fetch brings now, and whether the shared drawing would serve him."""
+    real = play.shared_live_html
+    took: list[bool] = []
+    with monkeypatch.context() as patch:
+        patch.setattr(play, "shared_live_html",
+                      lambda played: (took.append(real(played) is not None), None)[1])
+        html = client.get(url, headers=HTMX).get_data(as_text=True)
+    return html, took[0]
+
+
+@pytest.mark.parametrize("settings", [{"cube_mode": "multi"}, {"cube_mode": "single"},
+                                      {"cube_mode": "multi", "beavers": True, "extras": True}])
+def test_each_phone_stream_brings_its_own_drawing_or_the_version(app, monkeypatch, quick_streams, settings):
+    phones = Phones(app, "ABCDE", **settings)
+    with app.app_context():
+        watcher = gen_member("player", name="Walt")  # signed in, not seated: a spectator
+    spectator = app.test_client()
+    sign_in(spectator, watcher)
+    organizer = app.test_client()
+    sign_in(organizer, phones.table.owner)
+    viewers = {**{name: phones.phone(name) for name in "ABCDE"}, "Walt": spectator, "Olga": organizer}
+    streams = {name: Events(client, f"{phones.table.url}/stream") for name, client in viewers.items()}
+    url = f"{phones.table.url}/live"
+    rng = random.Random(20261125)
+    kinds: dict[str, int] = {"fragment": 0, "changed": 0}
+    try:
+        for events in streams.values():
+            assert events.next() == ("changed", f"{phones.table.seq()}-1")  # the version on opening
+        for _turn in range(40):
+            phones.table.play(next_command(phones.table.state(), rng))
+            version = f"{phones.table.seq()}-1"
+            for name, events in streams.items():
+                kind, data = events.next()
+                own, shared = _own_drawing(monkeypatch, viewers[name], url)
+                kinds[kind] += 1
+                if name == "Olga" or not shared:  # runs the table, or a decision of his own now
+                    assert (kind, data) == ("changed", version), name
+                else:
+                    assert kind == "fragment", name
+                    assert f'data-version="{version}"' in data
+                    assert _whose_tokens(data) == _whose_tokens(own), f"{name}'s pushed table is not his own"
+    finally:
+        for events in streams.values():
+            events.close()
+    # Both kinds were sent: phones with decisions and phones without.
+    assert kinds["fragment"] > 40 and kinds["changed"] > 40
+
+
+def test_a_phone_signed_out_meanwhile_gets_the_version_only(app, quick_streams):
+    phones = Phones(app, "ABCD", cube_mode="single")
+    client = phones.phone("D")
+    events = Events(client, f"{phones.table.url}/stream")
+    try:
+        events.next()
+        phones.table.play({"type": "join", "player": "E"})
+        assert events.next()[0] == "fragment"  # D has nothing of his own to do
+        # Signed out from another device of his: the server-side session is gone.
+        other = app.test_client()
+        with client.session_transaction() as session:
+            cookie = dict(session)
+        with other.session_transaction() as session:
+            session.update(cookie)
+        other.post("/auth/logout", headers={"X-CSRFToken": _csrf(other, phones.table.url)})
+        phones.table.play({"type": "join", "player": "F"})
+        assert events.next() == ("changed", f"{phones.table.seq()}-1")
+    finally:
+        events.close()
+
+
+def _csrf(client: Any, url: str) -> str:
+    found = re.search(r'<meta name="csrf-token" content="([^"]+)"', client.get(url).get_data(as_text=True))
+    assert found
+    return found.group(1)
 
 
 def test_versions_only_when_push_fragments_is_off(app, quick_streams):

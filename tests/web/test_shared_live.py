@@ -91,3 +91,22 @@ def test_a_phone_with_a_decision_and_the_organizer_are_drawn_for_themselves(app,
     organizer.get(url, headers=HTMX)
     phones.phone("A").get(url, headers=HTMX)  # the box: nothing of his own to do now
     assert calls[0] is None and calls[1] is None and calls[2] is not None
+
+
+def test_members_who_may_double_share_the_drawing_each_with_his_own_button(app, monkeypatch):
+    phones = Phones(app, "ABCDE")  # multi-cube: each member may double the box in his turn
+    real = play.shared_live_html
+    served: list[bool] = []  # per fetch: whether the shared drawing served it
+    monkeypatch.setattr(play, "shared_live_html",
+                        lambda played: (found := real(played), served.append(found is not None))[0])
+    rng = random.Random(7)
+    shared_with_button = 0
+    for _turn in range(60):
+        for name in "BCDE":
+            got = phones.live(name)
+            buttons = set(re.findall(r'name="by" value="([^"]+)"', got)) - {"box"}  # he may be the box
+            assert buttons <= {name}, f"{name} is shown another's double: {buttons}"
+            if served[-1] and buttons == {name}:
+                shared_with_button += 1
+        phones.table.play(next_command(phones.table.state(), rng))
+    assert shared_with_button > 10  # the shared drawing served members with their button
