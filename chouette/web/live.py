@@ -537,12 +537,6 @@ def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Cal
     return lambda: _personal(_per_state.get(state, key, draw), me, doubles)
 
 
-#: One lock per table for its streams' drawings in this process: the first stream draws the
-#: new state, the others wait and take that drawing made theirs.
-_push_locks: dict[int, threading.Lock] = {}
-_push_locks_lock = threading.Lock()
-
-
 def pushed_drawing(table_id: int) -> Callable[[str], str | None]:
     """What a table's push stream sends its viewer when the table moves (``push.Hub.stream``):
     the live fragment itself (a ``fragment`` event) when the state's shared drawing is his
@@ -551,31 +545,24 @@ def pushed_drawing(table_id: int) -> Callable[[str], str | None]:
 
     Runs in a copy of the stream's request context (``streams._stream``): who is signed in is
     loaded again each time, as for a new request (signed out meanwhile, he gets the version
-    only, and his fetch is refused). The drawing lets the process's commands go first at its
-    checkpoints, as a fetched one does, without queueing behind the fetches."""
-    with _push_locks_lock:
-        lock = _push_locks.setdefault(table_id, threading.Lock())
+    only, and his fetch is refused). It takes its turn among the process's drawings and lets
+    the commands go first, as a fetch does (``gate.drawing``): the first stream of a process
+    draws the state, the others take that drawing made theirs."""
 
     def draw(_version: str) -> str | None:
-        environ = request.environ
-        environ[gate.ENVIRON_KEY] = "drawing"  # its checkpoints wait for the commands
-        try:
-            read_only()
-            if not current_user.is_authenticated:
-                return None
+        with gate.drawing():
             try:
-                played = commands.load_play(table_id)
-            except base.NotFound:
-                return None
-            shared = shared_live_html(played, pushed=True)
-            if shared is None:
-                return None
-            with lock:
-                html = shared()
-            return push.message("fragment", html)
-        finally:
-            environ[gate.ENVIRON_KEY] = None
-            db.session.remove()
+                read_only()
+                if not current_user.is_authenticated:
+                    return None
+                try:
+                    played = commands.load_play(table_id)
+                except base.NotFound:
+                    return None
+                shared = shared_live_html(played, pushed=True)
+                return None if shared is None else push.message("fragment", shared())
+            finally:
+                db.session.remove()
 
     return draw
 
