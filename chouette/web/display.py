@@ -353,8 +353,9 @@ class Screen:
         show_money = privacy.display_shows_money()
         context = (str(get_locale()), request.host_url, several, show_money)
         drawn = []
+        marks = display.last_event_marks([table.id for table, _night in self.tables])
         for table, night in self.tables:
-            key = (table.id, *display.last_event_mark(table.id), night.name, night.currency,
+            key = (table.id, *marks[table.id], night.name, night.currency,
                    *context)
             html = _table_html.get(key)
             if html is None:
