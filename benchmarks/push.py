@@ -398,6 +398,14 @@ def read_written(app: Any, commands: list[Command]) -> None:
             command.written = at.get((command.table_id, command.seq))
 
 
+def _fragments_mode(nodes: int) -> str:
+    """Whether the servers' streams send drawings (PUSH_FRAGMENTS, else the default)."""
+    chosen = os.environ.get("PUSH_FRAGMENTS")
+    if chosen is not None:
+        return f"{'yes' if chosen == '1' else 'no'} (PUSH_FRAGMENTS={chosen})"
+    return "no (the default on PostgreSQL)" if nodes > 1 else "yes (the default on SQLite)"
+
+
 def tablets(app: Any, urls: list[str], table_ids: list[int], stop: Any, ready: Any, results: Any) -> None:
     """The organizers' tablets, one thread each, in a process of their own (forked): their
     commands and errors go back through ``results`` when ``stop`` is set."""
@@ -732,7 +740,7 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
                                           100 + n, ready))
                    for n, table_id in enumerate(table_ids)]
         print(f"load: {TABLES} tablets (a command every 2-4 s), {len(phones)} phones and {SCREENS} screens holding "
-              f"streams (drawings in the streams: {os.environ.get('PUSH_FRAGMENTS') != '0'}; fetching after an event: {fetch}), {POLLERS} polling phones (every {POLL_SECONDS:.0f} s), for {seconds:.0f} s on "
+              f"streams (drawings in the streams: {_fragments_mode(nodes)}; fetching after an event: {fetch}), {POLLERS} polling phones (every {POLL_SECONDS:.0f} s), for {seconds:.0f} s on "
               f"{', '.join(urls)}", flush=True)
         for thread in threads:
             thread.start()
@@ -845,11 +853,16 @@ def main() -> None:
                         help="each fetch on a new connection (as before 2026-11-24), not the kept-alive one a browser uses")
     parser.add_argument("--versions-only", action="store_true",
                         help="the streams send versions only (PUSH_FRAGMENTS=0): every page fetches its fragment")
+    parser.add_argument("--fragments", action="store_true",
+                        help="the streams send the shared drawings (PUSH_FRAGMENTS=1; the default on SQLite only)")
     parser.add_argument("--postgres", action="store_true",
                         help="on PostgreSQL (DATABASE_URL, e.g. under .ci/with-postgres) with two app nodes")
     args = parser.parse_args()
     idle_seconds = args.seconds if args.idle_seconds is None else args.idle_seconds
-    os.environ["PUSH_FRAGMENTS"] = "0" if args.versions_only else "1"  # the servers' environment
+    if args.versions_only or args.fragments:  # the servers' environment; else their default
+        os.environ["PUSH_FRAGMENTS"] = "1" if args.fragments else "0"
+    else:
+        os.environ.pop("PUSH_FRAGMENTS", None)
     global KEEP_ALIVE
     KEEP_ALIVE = not args.new_connections
     with tempfile.TemporaryDirectory(prefix="chouette-push-") as name:

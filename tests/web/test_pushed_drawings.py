@@ -73,7 +73,8 @@ class Events:
 
 @pytest.fixture
 def quick_streams(app: Flask) -> None:
-    app.config.update(PUSH_KEEPALIVE_SECONDS=0.2, PUSH_STREAM_SECONDS=120.0)
+    # Drawings in the streams: the default on SQLite, chosen here on PostgreSQL too.
+    app.config.update(PUSH_KEEPALIVE_SECONDS=0.2, PUSH_STREAM_SECONDS=120.0, PUSH_FRAGMENTS=True)
 
 
 def _own_drawing(monkeypatch, client, url: str) -> tuple[str, bool]:
@@ -226,3 +227,23 @@ def test_a_screen_that_takes_in_what_its_stream_brings_shows_what_a_fetch_would(
     finally:
         events.close()
     assert kinds == {"fragment": 1, "parts": 29}
+
+
+@pytest.mark.parametrize(("url", "environment", "expected"), [
+    ("sqlite:///{folder}/club.db", None, True),
+    ("postgresql+psycopg://club@127.0.0.1:9/club", None, False),
+    ("sqlite:///{folder}/club.db", "0", False),
+    ("postgresql+psycopg://club@127.0.0.1:9/club", "1", True),
+])
+def test_drawings_in_the_streams_by_default_on_sqlite_only(tmp_path, monkeypatch, url, environment, expected):
+    """Measured (docs/speed.md, "Push"): on by default on SQLite, off on PostgreSQL;
+    PUSH_FRAGMENTS decides when set."""
+    from app import create_app
+
+    if environment is None:
+        monkeypatch.delenv("PUSH_FRAGMENTS", raising=False)
+    else:
+        monkeypatch.setenv("PUSH_FRAGMENTS", environment)
+    monkeypatch.delenv("DATABASE_URL", raising=False)
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url.format(folder=tmp_path), "TESTING": True})
+    assert app.config["PUSH_FRAGMENTS"] is expected
