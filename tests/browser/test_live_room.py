@@ -384,3 +384,39 @@ def test_a_table_played_from_everyones_phone_every_device_follows_without_reload
     for page in (*everyone, tv):
         assert page.evaluate("window.chouetteNoReload") is True
         page.context.close()
+
+
+def test_a_phone_takes_its_table_from_its_stream_and_acts_from_it(browser: Browser, live_server, screenshot):
+    """A member's phone with nothing to answer takes each new table from its push stream (no
+    fetch): his own row marked, his own Double button and nobody else's, his place kept; and
+    that button posts (the drawing carries his session's CSRF token)."""
+    room = Room(live_server)  # multi-cube: each member may double the box
+    room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")},
+              {"type": "result", "winner": "box", "kind": "single"},
+              {"type": "result", "winner": "team", "kind": "gammon"})
+    phone = open_table(browser, room, room.members["D"], PHONE)
+    fetched = polls(phone, room)
+    table = live(phone, room)
+    phone.evaluate("window.scrollTo(0, document.body.scrollHeight / 2)")
+    scrolled = phone.evaluate("window.scrollY")
+    assert scrolled > 0
+
+    room.play({"type": "double", "by": "box", "cubes": ["B"]})  # B must answer; D has nothing to answer
+    expect(table).to_have_attribute("data-version", f"{room.seq()}-1")
+    room.play({"type": "take", "cube": "B"})
+    expect(table).to_have_attribute("data-version", f"{room.seq()}-1")
+    expect(table.locator("[data-member=B]")).to_contain_text("2")
+    assert fetched == []  # both tables came in the stream
+    assert phone.evaluate("window.scrollY") == scrolled
+    expect(table.locator(".cube-row.is-me")).to_have_attribute("data-member", "D")
+    doubles = table.locator("form:has(input[name=by]) button", has_text="Double")
+    expect(doubles).to_have_count(1)
+    expect(table.locator("input[name=by]")).to_have_value("D")
+    assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    screenshot("phone-pushed-table", phone)
+
+    doubles.click()  # from the pushed drawing
+    expect(table.locator("[data-member=D]")).to_contain_text("box to answer", timeout=10_000)
+    with live_server.app.app_context():
+        assert tables.table_log(room.table_id)[-1] == {"type": "double", "by": "D"}
+    phone.context.close()
