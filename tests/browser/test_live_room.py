@@ -420,3 +420,47 @@ def test_a_phone_takes_its_table_from_its_stream_and_acts_from_it(browser: Brows
     with live_server.app.app_context():
         assert tables.table_log(room.table_id)[-1] == {"type": "double", "by": "D"}
     phone.context.close()
+
+
+def test_a_pushed_table_keeps_what_a_player_types_and_where_he_is_on_every_screen_size(
+        browser: Browser, live_server, screenshot):
+    """D's phone, tablet and laptop at 390x844, 1024x768 and 1920x1080, a Position ID typed
+    and focused in each, and the page scrolled: two changes from the organizer's device come
+    through the streams (no fetch) and leave the typing, the focus and the scroll as they were,
+    with nothing scrolling sideways; the TV follows."""
+    room = Room(live_server)
+    room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")},
+              {"type": "result", "winner": "box", "kind": "single"},
+              {"type": "result", "winner": "team", "kind": "gammon"})
+    pages = {f"{size['width']}x{size['height']}": open_table(browser, room, room.members["D"], size)
+             for size in (PHONE, TABLET, TV)}
+    tv = device(browser, TV).new_page()
+    tv.goto(f"{live_server.url}/display")
+    expect(tv.locator(".display-push")).to_have_attribute("data-push", "open")
+    fetched = {name: polls(page, room) for name, page in pages.items()}
+    for page in pages.values():
+        field = page.locator(f"#show-id-{room.table_id}")
+        field.scroll_into_view_if_needed()
+        field.fill("4HPwATDgc/ABMA")
+        field.focus()
+        page.evaluate("window.scrollBy(0, 37)")
+    scrolls = {name: page.evaluate("window.scrollY") for name, page in pages.items()}
+
+    room.play({"type": "double", "by": "box", "cubes": ["B"]})
+    room.play({"type": "take", "cube": "B"})
+    for name, page in pages.items():
+        expect(live(page, room)).to_have_attribute("data-version", f"{room.seq()}-1")
+        expect(live(page, room).locator("[data-member=B]")).to_contain_text("2")
+        expect(page.locator(f"#show-id-{room.table_id}")).to_have_value("4HPwATDgc/ABMA")
+        expect(page.locator(f"#show-id-{room.table_id}")).to_be_focused()
+        assert page.evaluate("window.scrollY") == scrolls[name], name
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), name
+        assert fetched[name] == [], name  # the tables came in the stream
+        screenshot(f"pushed-table-typing-{name}", page)
+    with live_server.app.app_context():
+        shown = display.display_version(None)
+    expect(tv.locator("#display-board")).to_have_attribute("data-version", shown)
+    expect(tv.locator(f"#display-table-{room.table_id}")).to_contain_text("owns", ignore_case=True)
+    screenshot("pushed-table-typing-tv", tv)
+    for page in (*pages.values(), tv):
+        page.context.close()
