@@ -10,6 +10,7 @@ to test-artifacts/.
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
@@ -30,6 +31,18 @@ VIBRATE_SPY = """Object.defineProperty(navigator, "vibrate", {configurable: true
     sessionStorage.setItem("spy-vibrations", String(Number(sessionStorage.getItem("spy-vibrations") || 0) + 1));
     return true; }});"""
 VIBRATIONS = 'Number(sessionStorage.getItem("spy-vibrations") || 0)'
+
+
+def wait_for_vibrations(page: Page, count: int, seconds: float = 10.0) -> None:
+    """Poll the spy until the page has vibrated `count` times.
+
+    Not `page.wait_for_function`: its polling evaluates a string inside the page, which the
+    app's Content Security Policy (no 'unsafe-eval') refuses whenever the first check fails.
+    """
+    deadline = time.monotonic() + seconds
+    while page.evaluate(VIBRATIONS) != count:
+        assert time.monotonic() < deadline, f"{page.evaluate(VIBRATIONS)} vibrations, not {count}"
+        page.wait_for_timeout(50)
 
 
 
@@ -137,7 +150,7 @@ def test_players_make_their_own_decisions_from_their_phones(live_server, browser
     cy.evaluate("""(id) => htmx.ajax("GET", location.pathname + "/live",
                                      {target: "#table-live-" + id, swap: "outerHTML"})""", table_id)
     expect(decision("Cy")).to_contain_text("Ann doubles you to 2.")
-    cy.wait_for_function(f"{VIBRATIONS} === 1")
+    wait_for_vibrations(cy, 1)
     decision("Cy").get_by_role("button", name="Drop").click()
     expect(decision("Cy")).to_have_count(0)
     # Dee has no phone here: the organizer answers for him on the tablet.
