@@ -99,6 +99,8 @@ COMMAND_OK = {200, 409, 422}
 FETCH_OK = {200, 304}
 #: Whether the phones and screens keep their fetching connection open (--new-connections: no).
 KEEP_ALIVE = True
+#: gunicorn workers per app node (``--workers``).
+WORKERS = 2
 
 
 def _percentile(values: list[float], share: float) -> float:
@@ -609,7 +611,7 @@ class Servers:
     """One gunicorn per app node, all on the same database."""
 
     def __init__(self, folder: Path, url: str, nodes: int, name: str) -> None:
-        self.nodes = [Gunicorn(folder / f"{name}-node{n + 1}.db", workers=2, log=folder / f"{name}-node{n + 1}.log",
+        self.nodes = [Gunicorn(folder / f"{name}-node{n + 1}.db", workers=WORKERS, log=folder / f"{name}-node{n + 1}.log",
                                access_log=folder / f"{name}-node{n + 1}.access.log",
                                extra_env={"DATABASE_URL": url})
                       for n in range(nodes)]
@@ -802,7 +804,7 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
     share = used / os.sysconf("SC_CLK_TCK") / elapsed * 100
 
     print(f"\nfestival: {len(commands)} commands in {elapsed:.0f} s ({moved} moved a table; statuses "
-          f"{dict(sorted(statuses.items()))}), {nodes} node{'s' if nodes > 1 else ''}")
+          f"{dict(sorted(statuses.items()))}), {nodes} node{'s' if nodes > 1 else ''} x {WORKERS} worker{'s' if WORKERS > 1 else ''}")
     print(f"streams held per worker (established connections; before the load: {held}; mid-run: {held_mid})")
     tick = os.sysconf("SC_CLK_TCK")
     others = max(0.0, busy / tick - used / tick - own_used) / elapsed * 100
@@ -855,6 +857,8 @@ def main() -> None:
                         help="the streams send versions only (PUSH_FRAGMENTS=0): every page fetches its fragment")
     parser.add_argument("--fragments", action="store_true",
                         help="the streams send the shared drawings (PUSH_FRAGMENTS=1; the default on SQLite only)")
+    parser.add_argument("--workers", type=int, default=2,
+                        help="gunicorn workers per node (default 2, gunicorn.conf.py's: one per core)")
     parser.add_argument("--postgres", action="store_true",
                         help="on PostgreSQL (DATABASE_URL, e.g. under .ci/with-postgres) with two app nodes")
     args = parser.parse_args()
@@ -863,8 +867,9 @@ def main() -> None:
         os.environ["PUSH_FRAGMENTS"] = "1" if args.fragments else "0"
     else:
         os.environ.pop("PUSH_FRAGMENTS", None)
-    global KEEP_ALIVE
+    global KEEP_ALIVE, WORKERS
     KEEP_ALIVE = not args.new_connections
+    WORKERS = args.workers
     with tempfile.TemporaryDirectory(prefix="chouette-push-") as name:
         folder = Path(name)
         if args.postgres:
