@@ -13,7 +13,6 @@ from collections.abc import Collection, Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from flask_babel import gettext as _
 from markupsafe import Markup
 
 from chouette.engine import Position, legal_moves
@@ -21,6 +20,7 @@ from chouette.web.board_cubes import BOX, CubeView, _side
 from chouette.web.board_portrait import render_portrait_board
 from chouette.web.board_svg import _short, _tag, render_board
 from chouette.web.board_taps import encode, tap_graph
+from chouette.web.catalog import gettext as _
 
 
 def legal_steps(position: Position, dice: tuple[int, int]) -> dict[int, set[int]]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask_babel import gettext as _
+from chouette.web.catalog import gettext as _
 
 BOX = "box"
 TEAM = "team"

@@ -18,12 +18,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 
-from flask_babel import gettext as _
 from markupsafe import Markup
 
 from chouette.engine import Position, check_roll
 from chouette.web.board_cubes import BOX, CubeView, _other
 from chouette.web.board_svg import _Board, _num, _short, _tag
+from chouette.web.catalog import gettext as _
 
 P = 56  # a point's height: the finger-size target
 NUM = 30  # the point numbers, outside each column

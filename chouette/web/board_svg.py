@@ -16,11 +16,11 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable, Mapping
 
-from flask_babel import gettext as _
 from markupsafe import Markup, escape
 
 from chouette.engine import Position, Side, check_roll
 from chouette.web.board_cubes import _SIDE_ALIASES, BOX, CubeView, _other, _side
+from chouette.web.catalog import gettext as _
 
 # Geometry, in viewBox units.
 D = 50  # checker diameter

@@ -22,7 +22,6 @@ from typing import Any
 
 from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import get_locale
-from flask_babel import gettext as _
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -38,6 +37,7 @@ from chouette.table.match_rules import players as match_players
 from chouette.web import gate, privacy
 from chouette.web.board_cubes import CubeView
 from chouette.web.board_svg import render_board
+from chouette.web.catalog import gettext as _
 from chouette.web.house_rules import money as format_money
 from chouette.web.htmx import RenderCache, render_if_changed
 from chouette.web.qr import qr_svg

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_babel import ngettext
 
@@ -13,6 +12,7 @@ from chouette.amounts import format_cents
 from chouette.services import tables
 from chouette.services import tables as tables_service
 from chouette.table import TableState
+from chouette.web.catalog import gettext as _
 
 SETTING_NAMES: dict[str, Any] = {
     "cube_mode": _l("Cube"),

@@ -18,7 +18,6 @@ from typing import Any
 
 from flask import render_template, request, url_for
 from flask_babel import get_locale
-from flask_babel import gettext as _
 from flask_login import current_user
 from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
@@ -36,6 +35,7 @@ from chouette.table.actions import may_consult
 from chouette.web import gate, house_rules, log_lines, privacy
 from chouette.web.board import board_context, legal_steps
 from chouette.web.board_cubes import CubeView
+from chouette.web.catalog import gettext as _
 from chouette.web.htmx import is_htmx
 from chouette.web.matches import match_context
 
@@ -323,8 +323,8 @@ def _board(table: ChouetteTable, state: TableState, *, runs: bool, move_value: s
 
 #: Finished games the live table shows (the latest first); ``?history=all`` shows them all.
 HISTORY_SHOWN = 5
-#: How many drawn histories each process remembers (a few per table and language).
-HISTORY_CACHE_SIZE = 256
+#: How many drawn histories and games each process remembers (a few per table and language).
+HISTORY_CACHE_SIZE = 2048
 #: Markers for what differs between two pages showing the same games: put in after drawing.
 SEQ_MARK, CSRF_MARK = "\x00seq\x00", "\x00csrf\x00"
 
@@ -341,15 +341,18 @@ def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, run
     keyed by everything it shows (the game records themselves, which are immutable, their
     money, who corrected them, the language, whether the viewer runs the table and may see
     the night's money: ``chouette.web.privacy``). What differs
-    per page, the forms' seq and the session's CSRF token, is put in afterwards. A form given
-    back with what was typed in it is drawn afresh.
+    per page, the forms' seq and the session's CSRF token, is put in afterwards. Each game's
+    rows are remembered too (``tables/_history_game.html``), keyed by that game alone: when a
+    game ends, the new history draws the new game and takes the others from memory. A form
+    given back with what was typed in it is drawn afresh.
     """
     shown = state.games if full else state.games[-HISTORY_SHOWN:]
     paid = {g.number: g for g in games_money(state, {r.number for r in shown})}
     correctors = _correctors(table.id) if any(r.correction for r in shown) else {}
+    history_games = [g for g in table_games(state, {r.number for r in shown}) if g.final]
     context = {
         "table": table, "games_count": len(state.games),
-        "history_games": [g for g in table_games(state, {r.number for r in shown}) if g.final],
+        "history_games": history_games,
         "history_hidden": len(state.games) - len(shown), "games_money": paid,
         "correctors": correctors, "currency": table.night.currency, "runs": runs,
         "typed": typed, "kinds": KINDS, "seq_mark": SEQ_MARK, "csrf_mark": CSRF_MARK,
@@ -361,20 +364,51 @@ def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, run
                tuple((n, tuple(g.points.items()), tuple(g.cents.items())) for n, g in paid.items()),
                tuple(sorted(correctors.items(), key=lambda item: item[0])), table.night.currency,
                runs, show_money, str(get_locale()), money_locale())
-    html = None
-    if key is not None:
-        with _history_lock:
-            html = _history_cache.get(key)
-            if html is not None:
-                _history_cache.move_to_end(key)
+    html = _remembered(key)
     if html is None:
-        html = render_template("tables/_history_games.html", **context)
-        if key is not None:
-            with _history_lock:
-                _history_cache[key] = html
-                while len(_history_cache) > HISTORY_CACHE_SIZE:
-                    _history_cache.popitem(last=False)
+        records = {record.number: record for record in shown}
+        common = (table.id, table.night.currency, runs, show_money, str(get_locale()), money_locale())
+        rows = []
+        for game in reversed(history_games):
+            # A game's rows, remembered by the game alone: a game that ends draws its own.
+            paid_game = paid.get(game.number)
+            row_key = None if typed.get("game") == str(game.number) else (
+                "game", records.get(game.number), correctors.get(game.number), *common,
+                (tuple(paid_game.points.items()), tuple(paid_game.cents.items())) if paid_game else None)
+            row = _remembered(row_key)
+            if row is None:
+                row = render_template("tables/_history_game.html", record=game, **context)
+                _remember(row_key, row)
+            rows.append(Markup(row))
+        html = render_template("tables/_history_games.html", history_rows=rows, **context)
+        _remember(key, html)
     return Markup(html.replace(SEQ_MARK, str(seq)).replace(CSRF_MARK, generate_csrf()))
+
+
+def _remembered(key: tuple[Any, ...] | None) -> str | None:
+    """A drawing of the history remembered under ``key`` (None: not remembered)."""
+    if key is None:
+        return None
+    with _history_lock:
+        html = _history_cache.get(key)
+        if html is not None:
+            _history_cache.move_to_end(key)
+    return html
+
+
+def clear_history_cache() -> None:
+    """Forget every drawn history and game (tests: to draw afresh)."""
+    with _history_lock:
+        _history_cache.clear()
+
+
+def _remember(key: tuple[Any, ...] | None, html: str) -> None:
+    if key is None:
+        return
+    with _history_lock:
+        _history_cache[key] = html
+        while len(_history_cache) > HISTORY_CACHE_SIZE:
+            _history_cache.popitem(last=False)
 
 
 def live_context(played: commands.TablePlay, *, error: str | None = None,

@@ -11,9 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask_babel import gettext as _
-
 from chouette.ledger import cents_to_decimal
+from chouette.web.catalog import gettext as _
 
 
 def _names(value: Any) -> str:

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, flash
-from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
 from flask_login import current_user
 from flask_wtf import FlaskForm
@@ -27,6 +26,7 @@ from chouette.table import TableState
 from chouette.table.match_rules import match_id, match_of, players
 from chouette.table.settings import MAX_MATCH_LENGTH
 from chouette.web.auth import role_required
+from chouette.web.catalog import gettext as _
 from chouette.web.forms import CentsField
 from chouette.web.htmx import render_page, see_other
 from chouette.web.nights import get_night

@@ -20,7 +20,6 @@ from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from flask import Blueprint, abort, request
-from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -32,6 +31,7 @@ from chouette.services import base, commands, tables
 from chouette.table import TableError, TableState
 from chouette.web import house_rules, log_lines, privacy
 from chouette.web.board_svg import render_board
+from chouette.web.catalog import gettext as _
 from chouette.web.errors import error_page
 from chouette.web.htmx import is_htmx, render_if_changed, render_page, see_other
 from chouette.web.live import _me, page_context, shared_live_html

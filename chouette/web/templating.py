@@ -4,49 +4,26 @@ from __future__ import annotations
 
 from typing import Any
 
-from babel.support import NullTranslations
-from flask import Flask, g
-from flask_babel import get_locale, get_translations
+from flask import Flask
+from flask_babel import get_locale
 from flask_login import current_user
 
 from chouette.services.sheet import line_words
 from chouette.web import house_rules
 from chouette.web.auth import has_role
+from chouette.web.catalog import translations
 from chouette.web.forms import PostForm
 from chouette.web.live import SHARED_ME, me_mark, mine_mark
 from chouette.web.qr import qr_svg
 
 
-def _translations() -> NullTranslations:
-    """The current language's catalog, looked up once per request (and again under
-    ``force_locale``).
-
-    Flask-Babel's own template callables look the catalog up again for every string, through
-    several context lookups each time; a live table has about eighty strings, and that was a
-    quarter of its redraw. The catalog is remembered beside the locale it belongs to, so a
-    ``force_locale`` block (which sets another locale object) gets its own.
-    """
-    ctx = g.get("_flask_babel")
-    locale = getattr(ctx, "babel_locale", None)
-    if locale is not None:
-        remembered = getattr(ctx, "chouette_catalog", None)
-        if remembered is not None and remembered[0] is locale:
-            return remembered[1]
-    catalog = get_translations()
-    ctx = g.get("_flask_babel")
-    locale = getattr(ctx, "babel_locale", None)
-    if locale is not None:
-        ctx.chouette_catalog = (locale, catalog)
-    return catalog
-
-
 def init_app(app: Flask) -> None:
     """Register the template globals and filters."""
     app.jinja_env.install_gettext_callables(  # type: ignore[attr-defined]  # added by jinja2.ext.i18n
-        gettext=lambda s: _translations().ugettext(s),
-        ngettext=lambda s, p, n: _translations().ungettext(s, p, n),
-        pgettext=lambda c, s: _translations().upgettext(c, s),
-        npgettext=lambda c, s, p, n: _translations().unpgettext(c, s, p, n),
+        gettext=lambda s: translations().ugettext(s),
+        ngettext=lambda s, p, n: translations().ungettext(s, p, n),
+        pgettext=lambda c, s: translations().upgettext(c, s),
+        npgettext=lambda c, s, p, n: translations().unpgettext(c, s, p, n),
         newstyle=True,
     )
 

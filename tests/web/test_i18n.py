@@ -154,3 +154,29 @@ def test_every_italian_refusal_keeps_the_placeholders_of_its_template():
     wrong = sorted(f"{msgid!r} -> {translated[(msgid, context)]!r}" for msgid, context in _refusal_templates()
                    if _placeholders(msgid) != _placeholders(translated[(msgid, context)]))
     assert not wrong, f"these translations change the {{placeholders}} of their template: {wrong}"
+
+
+def test_the_remembered_catalog_says_what_flask_babel_says(app):
+    """``chouette.web.catalog.gettext`` (the catalog looked up once per request) gives Flask-
+    Babel's translation, with the same formatting, in either language, and under
+    ``force_locale``; outside any request it gives the string itself, as Flask-Babel does."""
+    from flask_babel import force_locale
+    from flask_babel import gettext as babel_gettext
+
+    from chouette.web.catalog import gettext
+
+    samples = [("Box", {}), ("%(name)s doubles you to %(value)d.", {"name": "Ann", "value": 2}),
+               ("Line %(number)d", {"number": 3})]
+    for language in ("it", "en"):
+        with app.test_request_context("/", headers={"Accept-Language": language}):
+            for text, variables in samples:
+                assert gettext(text, **variables) == babel_gettext(text, **variables)
+            with force_locale("en" if language == "it" else "it"):
+                assert gettext("Captain") == babel_gettext("Captain")
+    with app.test_request_context("/", headers={"Accept-Language": "it"}):
+        # Translated: the comparisons above are between translations.
+        assert gettext("Captain") == "Capitano" and gettext("Line %(number)d", number=3) == "Fila 3"
+        with force_locale("en"):
+            assert gettext("Captain") == "Captain"
+        assert gettext("Captain") == "Capitano"
+    assert gettext("Line %(number)d", number=3) == "Line 3"

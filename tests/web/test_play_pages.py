@@ -856,6 +856,38 @@ def test_history_is_drawn_again_when_its_games_change(app, client, table):
     assert "Box wins single" in game[:game.index("</tr>")] and "Corrected by Olga: misread" in fourth
 
 
+def test_a_game_that_ends_draws_its_own_history_rows_only(app, client, table):
+    """The history is remembered game by game: when a game ends, the organizer's answer draws
+    that game's rows and takes the others' from memory, and the page is the one a drawing from
+    scratch gives."""
+    from flask import template_rendered
+
+    from chouette.web import live
+
+    table.seat("ABCD")
+    for winner in ("team", "box", "team"):
+        table.play({"type": "result", "winner": winner, "kind": "single"})
+    sign_in(client, table.owner)
+    assert 'data-game="3"' in client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
+    table.play({"type": "result", "winner": "box", "kind": "gammon"})
+    drawn: list[str] = []
+
+    def note(sender, template, context, **extra):
+        drawn.append(template.name)
+
+    template_rendered.connect(note, app)
+    try:
+        remembered = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
+    finally:
+        template_rendered.disconnect(note, app)
+    assert drawn.count("tables/_history_game.html") == 1
+    assert drawn.count("tables/_history_games.html") == 1
+    live.clear_history_cache()
+    fresh = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
+    assert remembered == fresh
+    assert all(f'data-game="{number}"' in fresh for number in (1, 2, 3, 4)) and "Box wins gammon" in fresh
+
+
 def test_history_follows_the_viewers_language_and_role(app, client, table, login_as):
     table.seat("ABCD")
     table.play({"type": "result", "winner": "team", "kind": "gammon"})
