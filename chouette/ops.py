@@ -225,10 +225,12 @@ def restore_command(path: Path, yes: bool) -> None:
         raise click.ClickException(str(error)) from error
     from chouette.services.commands import clear_cache
     from chouette.web.display import clear_cache as clear_display_cache
+    from chouette.web.live import clear_cache as clear_live_cache
 
     # Folded states and drawn tables cached in this process belong to the old database.
     clear_cache()
     clear_display_cache()
+    clear_live_cache()
     kept = database.with_name(database.name + ".before-restore")
     click.echo(f"restored: {restored.describe()}")
     if kept.exists():

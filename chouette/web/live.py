@@ -10,6 +10,7 @@ answer every command with this context.
 
 from __future__ import annotations
 
+import json
 import re
 import threading
 from collections import OrderedDict
@@ -40,6 +41,7 @@ from chouette.web.htmx import is_htmx
 from chouette.web.matches import match_context
 
 RECENT = 12  # log lines shown under the table
+RECENT_CACHE_SIZE = 512  # tables (per database, renames and language) whose lines are kept
 KINDS = ("single", "gammon", "backgammon")
 
 
@@ -89,15 +91,38 @@ class _PerState:
 _per_state = _PerState(512)
 
 
-def _recent(table_id: int, seq: int) -> list[dict[str, Any]]:
+#: Each table's latest log lines, said in words, per database, renames and language: (the
+#: seq they were read up to, the lines). A command appends one event, so only what came after
+#: is read and said (``_recent``).
+_recent_lines: OrderedDict[tuple[str, int, int, str], tuple[int, list[dict[str, Any]]]] = OrderedDict()
+_recent_lock = threading.Lock()
+
+
+def _recent(table_id: int, seq: int, generation: int) -> list[dict[str, Any]]:
     """The latest log lines up to ``seq``, newest first, each said in words, with who recorded
-    them."""
+    them (``generation``: the club's renames, ``commands.TablePlay.generation``).
+
+    The log is only ever appended to, so the lines up to a seq never change: the ones read
+    for an earlier seq are kept, and only the events after it are read and said."""
+    key = (str(db.engine.url), table_id, generation, str(get_locale()))
+    with _recent_lock:
+        found = _recent_lines.get(key)
+    since, known = (found if found is not None and found[0] <= seq else (0, []))
     query = (select(TableEvent, Member.name).outerjoin(Member, TableEvent.actor_id == Member.id)
-             .where(TableEvent.table_id == table_id, TableEvent.seq <= seq)
+             .where(TableEvent.table_id == table_id, TableEvent.seq <= seq, TableEvent.seq > since)
              .order_by(TableEvent.seq.desc()).limit(RECENT))
-    names = identity.relabels_of([table_id])[table_id]  # a renamed member: his name now
-    return [{"seq": e.seq, "type": e.type, "text": log_lines.describe(identity.relabel(e.as_dict(), names)),
-             "who": who, "at": e.at} for e, who in db.session.execute(query)]
+    # A renamed member: his name now.
+    names = identity.relabels_of([table_id])[table_id] if generation else {}
+    lines = [{"seq": e.seq, "type": e.type, "text": log_lines.describe(identity.relabel(e.as_dict(), names)),
+              "who": who, "at": e.at} for e, who in db.session.execute(query)]
+    lines = (lines + known)[:RECENT]
+    if found is None or found[0] <= seq:
+        with _recent_lock:
+            _recent_lines[key] = (seq, lines)
+            _recent_lines.move_to_end(key)
+            while len(_recent_lines) > RECENT_CACHE_SIZE:
+                _recent_lines.popitem(last=False)
+    return lines
 
 
 def _correctors(table_id: int) -> dict[int, str | None]:
@@ -396,10 +421,14 @@ def _remembered(key: tuple[Any, ...] | None) -> str | None:
     return html
 
 
-def clear_history_cache() -> None:
-    """Forget every drawn history and game (tests: to draw afresh)."""
+def clear_cache() -> None:
+    """Forget every drawn history and game, every table's log lines and what each state gave
+    (tests: to draw afresh; after a restore)."""
     with _history_lock:
         _history_cache.clear()
+    with _recent_lock:
+        _recent_lines.clear()
+    _per_state.clear()
 
 
 def _remember(key: tuple[Any, ...] | None, html: str) -> None:
@@ -409,6 +438,30 @@ def _remember(key: tuple[Any, ...] | None, html: str) -> None:
         _history_cache[key] = html
         while len(_history_cache) > HISTORY_CACHE_SIZE:
             _history_cache.popitem(last=False)
+
+
+def settings_form_html(played: commands.TablePlay, typed: dict[str, str]) -> Markup:
+    """The house-rules form of the organizers who run the table (``tables/_settings_form.html``).
+
+    Drawn again after every command of the organizer, it changes only with the rules, the game
+    in progress and the number of games: remembered under those (and the language), with the
+    form's seq and the session's CSRF token put in afterwards. A form given back with what was
+    typed in it is drawn afresh."""
+    table, state = played.table, played.state
+    currency = table.night.currency
+    key = None
+    if not any(name.startswith("rule-") for name in typed):
+        key = ("settings", table.id, json.dumps(state.settings.to_dict(), sort_keys=True), currency,
+               state.game.number if state.game else None, len(state.games), str(get_locale()),
+               money_locale())
+    html = _remembered(key)
+    if html is None:
+        html = render_template(
+            "tables/_settings_form.html", table=table, state=state, game=state.game, typed=typed,
+            currency=currency, rule_fields=house_rules.form_fields(state.settings.to_dict(), typed),
+            seq_mark=SEQ_MARK, csrf_mark=CSRF_MARK)
+        _remember(key, html)
+    return Markup(html.replace(SEQ_MARK, str(played.seq)).replace(CSRF_MARK, generate_csrf()))
 
 
 def live_context(played: commands.TablePlay, *, error: str | None = None,
@@ -456,7 +509,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "decision_key": (f"{table.id}:" + "|".join(item["key"] for item in decision)
                          if decision else None),
         "leavers": _leavers(state) if runs else [],
-        "rule_fields": house_rules.form_fields(state.settings.to_dict(), typed or {}) if runs else [],
+        "settings_form_html": settings_form_html(played, typed or {}) if runs else "",
         "seat_rows": _per_state.get(state, "seats", lambda: _seat_rows(state)),
         "cube_rows": _cube_rows(state) if state.ordered else [],
         "answer_words": _answer_words(),
@@ -473,7 +526,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "history_games_html": "" if state.settings.is_match else history_games_html(
             table, state, seq=played.seq, runs=runs, typed=typed or {}, full=full_history,
             show_money=show_money),
-        "recent": _per_state.get(state, "recent", lambda: _recent(table.id, played.seq)),
+        "recent": _per_state.get(state, "recent", lambda: _recent(table.id, played.seq, played.generation)),
         "error": error, "typed": typed or {},
         "kinds": KINDS,
         "xgid": game.position.xgid() if game and game.position is not None else None,

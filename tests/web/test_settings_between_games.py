@@ -149,3 +149,43 @@ def test_replay_of_a_log_with_settings_events_the_card_and_the_sheet(app, client
     with app.app_context():
         state = commands.load_play(table.id).state
         assert sheet_service.table_games(state)[2].rules_changed == {"cube_mode": ("multi", "single")}
+
+
+def test_the_house_rules_form_is_remembered_while_the_rules_and_games_stand(app, client, table):
+    """The form is drawn once while the rules, the game and the count of games stand (each
+    page gets its own seq in it); a change of rules, a game begun or ended draws it again, with
+    what is in force."""
+    import re
+
+    from flask import template_rendered
+
+    drawn: list[str] = []
+
+    def note(sender, template, context, **extra):
+        drawn.append(template.name)
+
+    def settings_form() -> str:
+        html = client.get(f"{table.url}/live", headers={"HX-Request": "true"}).get_data(as_text=True)
+        return html[html.index(f'id="table-settings-{table.id}"'):html.index("</details>", html.index(
+            f'id="table-settings-{table.id}"'))]
+
+    from chouette.web import live
+
+    live.clear_cache()  # drawn by an earlier test's table of the same id and rules
+    sign_in(client, table.owner)
+    template_rendered.connect(note, app)
+    try:
+        first = settings_form()
+        table.play({"type": "leave", "player": "C"})  # the log moves, the rules and games do not
+        second = settings_form()
+        assert drawn.count("tables/_settings_form.html") == 1
+        assert re.sub(r'name="seq" value="\d+"', "", first) == re.sub(r'name="seq" value="\d+"', "", second)
+        assert f'name="seq" value="{table.seq()}"' in second
+        assert post(client, table, "settings", form(stake_cents="2.50")).status_code == 303
+        changed = settings_form()
+        assert 'value="2.50"' in changed and 'value="2.50"' not in second
+        table.play({"type": "result", "winner": "box", "kind": "single"})
+        assert "A change applies from game 3 on." in settings_form()
+    finally:
+        template_rendered.disconnect(note, app)
+    assert drawn.count("tables/_settings_form.html") == 3
