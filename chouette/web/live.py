@@ -474,6 +474,9 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     night = table.night
     runs = _runs(table) and night.is_open
     points, cents = money(state)
+    me = SHARED_ME if shared else _me(table.id, state)
+    if me is not None and not shared:
+        privacy.note_played(current_user, night)  # seated here: he plays this night
     show_money = privacy.may_see_night_money(current_user, night)
     game = state.game
     members = []
@@ -484,7 +487,6 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     # The live table shows the latest games; the whole history is one click away (a night's
     # sixty games redrawn after every command would cost most of the command's time).
     full_history = request.args.get("history") == "all"
-    me = SHARED_ME if shared else _me(table.id, state)
     legal = (_per_state.get(state, "legal", lambda: commands.candidate_decisions(state))
              if (runs or me) and night.is_open else [])
     # A player's own decisions: the buttons he sees (the organizer sees them all), and the
@@ -604,6 +606,8 @@ def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Cal
     if _runs(table) and night.is_open:
         return None
     me = _me(table.id, state)
+    if me is not None:
+        privacy.note_played(current_user, night)  # seated here: he plays this night
     mine = commands.decisions_of(
         me, state, _per_state.get(state, "legal", lambda: commands.candidate_decisions(state))
     ) if me and night.is_open else []

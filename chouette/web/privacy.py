@@ -67,6 +67,14 @@ def played(member: Any, night: Night) -> bool:
     return known[key]
 
 
+def note_played(member: Any, night: Night) -> None:
+    """``member`` holds a seat at a table of ``night`` now (``commands.seat_name``): he played
+    it, as ``played`` would find by reading (a seat at one of its tables); remembered for the
+    request, so his table's page reads nothing more to know he may see its money."""
+    if getattr(member, "is_authenticated", False):
+        g.setdefault("chouette_played", {})[(member.id, night.id)] = True
+
+
 def _played(member_id: int, night: Night) -> bool:
     """``played`` without the memory, by the member's id (never his name: another account of
     that name is not him): his ledger rows first (one indexed query), then the tables whose

@@ -147,6 +147,34 @@ def test_a_player_at_the_table_sees_its_money(app, client, login_as, htmx):
     assert ">Money</th>" in html and "€2.00" in html and "Points and money" in html
 
 
+def test_a_player_seated_at_the_table_is_known_to_play_its_night_without_reading_the_ledger(
+        app, client, login_as, htmx):
+    """His seat at this table says he played the night: his page reads no ledger row to show
+    him its money; a member with no seat there is still read, and sees no money."""
+    from sqlalchemy import event
+
+    table_id = _live_table(app)
+    statements: list[str] = []
+
+    def note(conn, cursor, statement, *args):
+        statements.append(statement)
+
+    for name, sees in (("Bob", True), ("Eve", False)):
+        login_as("player", name=name)
+        client.get(f"/tables/{table_id}/live", headers=htmx)  # his first page: the state is folded
+        with app.app_context():
+            event.listen(db.engine, "before_cursor_execute", note)
+        statements.clear()
+        try:
+            html = client.get(f"/tables/{table_id}/live", headers=htmx).get_data(as_text=True)
+        finally:
+            with app.app_context():
+                event.remove(db.engine, "before_cursor_execute", note)
+        assert ("€2.00" in html) is sees and (">Money</th>" in html) is sees
+        assert any("ledger_entry" in statement for statement in statements) is not sees
+        client.post("/auth/logout")
+
+
 def test_another_members_page_shows_his_games_but_not_his_money(app, client, login_as):
     _live_table(app)
     login_as("player", name="Eve")
