@@ -575,10 +575,11 @@ def cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])
 
 
-def machine_ticks() -> tuple[int, int]:
-    """(busy, total) clock ticks of every core since boot (``/proc/stat``)."""
+def machine_ticks() -> tuple[int, int, int]:
+    """(busy, total, stolen) clock ticks of every core since boot (``/proc/stat``): stolen is
+    the time a virtual machine's host gave to others (it makes runs noisier)."""
     values = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
-    return sum(values) - values[3] - values[4], sum(values)
+    return sum(values) - values[3] - values[4], sum(values), values[7]
 
 
 def connections_per_worker(server: Gunicorn) -> dict[int, int]:
@@ -766,7 +767,7 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
         done.extend(tablets_done)
         for kind, count in tablets_errors.items():
             errors.found[kind] += count
-        busy, total = (now - then for now, then in zip(machine_ticks(), machine, strict=True))
+        busy, total, stolen = (now - then for now, then in zip(machine_ticks(), machine, strict=True))
         time.sleep(GRACE_SECONDS)  # the last commands' events and fetches
         for device in phones + screens:
             device.stop.set()
@@ -810,7 +811,8 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
     others = max(0.0, busy / tick - used / tick - own_used) / elapsed * 100
     print(f"CPU (% of one core): gunicorn workers {share:.0f}%, the benchmark's own {own_used / elapsed * 100:.0f}%, "
           f"everything else {others:.0f}% (the database server, other programs); the machine's "
-          f"{os.cpu_count()} cores {busy / total * 100:.0f}% busy")
+          f"{os.cpu_count()} cores {busy / total * 100:.0f}% busy ({stolen / total * 100:.0f}% stolen by the "
+          f"virtual machine's host)")
     print(f"\n{'milliseconds':58} {'count':>6} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8}")
     rows = [
         ("command: POST sent -> answer read", command_ms),
