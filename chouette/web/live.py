@@ -352,6 +352,9 @@ HISTORY_SHOWN = 5
 HISTORY_CACHE_SIZE = 2048
 #: Markers for what differs between two pages showing the same games: put in after drawing.
 SEQ_MARK, CSRF_MARK = "\x00seq\x00", "\x00csrf\x00"
+#: The game number in the house-rules form's sentence, put in afterwards (a number, as the
+#: sentence formats one; no game of a night comes near it).
+GAME_MARK = 987_654_321
 
 _history_cache: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 _history_lock = threading.Lock()
@@ -443,25 +446,28 @@ def _remember(key: tuple[Any, ...] | None, html: str) -> None:
 def settings_form_html(played: commands.TablePlay, typed: dict[str, str]) -> Markup:
     """The house-rules form of the organizers who run the table (``tables/_settings_form.html``).
 
-    Drawn again after every command of the organizer, it changes only with the rules, the game
-    in progress and the number of games: remembered under those (and the language), with the
-    form's seq and the session's CSRF token put in afterwards. A form given back with what was
+    Drawn again after every command of the organizer, it changes only with the rules and
+    whether a game is in progress: remembered under those (and the language), with the form's
+    seq, the session's CSRF token and the game its sentence names put in afterwards. A form given back with what was
     typed in it is drawn afresh."""
     table, state = played.table, played.state
     currency = table.night.currency
     key = None
     if not any(name.startswith("rule-") for name in typed):
         key = ("settings", table.id, json.dumps(state.settings.to_dict(), sort_keys=True), currency,
-               state.game.number if state.game else None, len(state.games), str(get_locale()),
-               money_locale())
+               state.game is not None, str(get_locale()), money_locale())
     html = _remembered(key)
     if html is None:
         html = render_template(
-            "tables/_settings_form.html", table=table, state=state, game=state.game, typed=typed,
-            currency=currency, rule_fields=house_rules.form_fields(state.settings.to_dict(), typed),
+            "tables/_settings_form.html", table=table, typed=typed, in_game=state.game is not None,
+            game_number=GAME_MARK, currency=currency,
+            rule_fields=house_rules.form_fields(state.settings.to_dict(), typed),
             seq_mark=SEQ_MARK, csrf_mark=CSRF_MARK)
         _remember(key, html)
-    return Markup(html.replace(SEQ_MARK, str(played.seq)).replace(CSRF_MARK, generate_csrf()))
+    # The game its sentence names: the one in progress, or the next.
+    number = state.game.number if state.game is not None else len(state.games) + 1
+    return Markup(html.replace(SEQ_MARK, str(played.seq)).replace(CSRF_MARK, generate_csrf())
+                  .replace(str(GAME_MARK), str(number)))
 
 
 def live_context(played: commands.TablePlay, *, error: str | None = None,
