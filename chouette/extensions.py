@@ -8,6 +8,7 @@ reads what it is about to change.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Any
 
@@ -17,7 +18,7 @@ from flask_login import LoginManager, current_user
 from flask_migrate import Migrate
 from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
-from sqlalchemy import MetaData, event
+from sqlalchemy import MetaData, event, exc
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase
 
@@ -172,6 +173,45 @@ def harden_sqlite(engine: Engine) -> None:
     event.listen(engine, "begin", _sqlite_on_begin)
 
 
+#: A pooled PostgreSQL connection that has waited in the pool longer than this (seconds) is
+#: tested before it is used again (``ping_when_idle``).
+PING_IDLE_SECONDS = 1.0
+
+
+def ping_when_idle(engine: Engine) -> None:
+    """Test a PostgreSQL connection before use only when it has waited in the pool (once).
+
+    SQLAlchemy's ``pool_pre_ping`` tests every connection at every checkout: one more round
+    trip for every request, every phone's fetch after a push included, while the pool's
+    connections are rarely idle for more than milliseconds. A server that restarts drops them
+    all, and a restart takes seconds: the connections idle that long are the ones tested,
+    as SQLAlchemy tests them; a dead one is replaced before the request sees it. One used a
+    moment before the server went away fails its first statement, and SQLAlchemy then renews
+    the whole pool (a disconnect invalidates every older connection)."""
+    if engine.dialect.name != "postgresql" or event.contains(engine, "checkout", _ping_if_idle):
+        return
+    event.listen(engine, "checkin", _note_checkin)
+    event.listen(engine, "checkout", _ping_if_idle)
+
+
+def _note_checkin(dbapi_connection: Any, record: Any) -> None:
+    record.info["chouette_idle_since"] = time.monotonic()
+
+
+def _ping_if_idle(dbapi_connection: Any, record: Any, proxy: Any) -> None:
+    since = record.info.get("chouette_idle_since")
+    if since is not None and time.monotonic() - since < PING_IDLE_SECONDS:
+        return
+    try:  # SQLAlchemy's own test (``pool_pre_ping``): a SELECT 1
+        cursor = dbapi_connection.cursor()
+        try:
+            cursor.execute("SELECT 1")
+        finally:
+            cursor.close()
+    except Exception as error:  # the server went away: the pool opens a new connection
+        raise exc.DisconnectionError() from error
+
+
 def select_locale() -> str | None:
     """The member's language if he chose one, else the browser's best match."""
     languages = ("en", "it")
@@ -188,6 +228,7 @@ def init_app(app: Flask) -> None:
     with app.app_context():
         for engine in db.engines.values():
             harden_sqlite(engine)
+            ping_when_idle(engine)
     migrate.init_app(app, db, directory=MIGRATIONS_DIR, render_as_batch=True, compare_type=True)
     csrf.init_app(app)
     compile_translations()
