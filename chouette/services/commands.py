@@ -30,7 +30,7 @@ from sqlalchemy.orm import joinedload
 
 from chouette.engine import SecretsDice, legal_moves
 from chouette.extensions import db
-from chouette.models import ChouetteTable, Member, TableEvent, TableSnapshot
+from chouette.models import ChouetteTable, Member, SeatMember, TableEvent, TableSnapshot
 from chouette.refusals import say
 from chouette.services import base, identity, tables
 from chouette.services.game_lines import changed_lines
@@ -327,9 +327,12 @@ def _named(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-#: Seat name -> member id of a table's cached states, by (database, table, seq, renames):
-#: every phone at a table asks it of the same state after a push.
-_seats: OrderedDict[tuple[str, int, int, int], dict[str, int]] = OrderedDict()
+#: Seat name -> member id of a table's cached states, by (database, table, seq, renames),
+#: with how many of the table's old joins were matched to members then (``SeatMember``): every
+#: phone at a table asks it of the same state after a push. A new state takes its earlier
+#: state's seats when no join came between and no guest's seat was claimed since (``_seats_of``):
+#: one query instead of three.
+_seats: OrderedDict[tuple[str, int, int, int], tuple[dict[str, int], int]] = OrderedDict()
 _seats_lock = threading.Lock()
 
 
@@ -338,16 +341,41 @@ def _seats_of(table_id: int, state: TableState) -> dict[str, int]:
     known = _cache.seq_of(table_id, state)
     if known is None:  # a state of its own (not the process's current one): read afresh
         return identity.seat_members(table_id)
-    key = (_database(), table_id, *known)
+    database, (seq, generation) = _database(), known
+    key = (database, table_id, seq, generation)
     with _seats_lock:
         found = _seats.get(key)
-    if found is None:
-        found = identity.seat_members_of([table_id], through=known[0])[table_id]
-        with _seats_lock:
-            _seats[key] = found
-            while len(_seats) > _CACHE_SIZE:
-                _seats.popitem(last=False)
-    return found
+        if found is not None:
+            return found[0]
+        # The seats of an earlier state of the table, read under the same names.
+        earlier = max(((at, seats) for (where, table, at, renames), seats in _seats.items()
+                       if where == database and table == table_id and renames == generation
+                       and at < seq), key=lambda item: item[0], default=None)
+    joined, matched = _seat_changes(table_id, earlier[0] if earlier else seq, seq)
+    if earlier is not None and not joined and matched == earlier[1][1]:
+        # The seats change with a join, a guest's seat claimed by a new member, a rename
+        # (another key): none since.
+        found = earlier[1]
+    else:
+        found = (identity.seat_members_of([table_id], through=seq)[table_id], matched)
+    with _seats_lock:
+        _seats[key] = found
+        while len(_seats) > _CACHE_SIZE:
+            _seats.popitem(last=False)
+    return found[0]
+
+
+def _seat_changes(table_id: int, after: int, through: int) -> tuple[bool, int]:
+    """Whether the table's log has a join after seq ``after`` up to ``through``, and how many
+    of its joins are matched to members (``SeatMember``: the migration's, a guest's claimed):
+    one query."""
+    joined = select(TableEvent.seq).where(
+        TableEvent.table_id == table_id, TableEvent.type == "join", TableEvent.seq > after,
+        TableEvent.seq <= through).limit(1).exists()
+    matched = select(func.count()).select_from(SeatMember).where(
+        SeatMember.table_id == table_id).scalar_subquery()
+    row = db.session.execute(select(joined, matched)).one()
+    return bool(row[0]), int(row[1] or 0)
 
 
 def seat_name(member: Member | None, table_id: int, state: TableState) -> str | None:

@@ -372,3 +372,52 @@ def test_two_tables_seating_one_member_at_once_seat_him_once(app, organizer):
         commands.clear_cache()
         seated = [table_id for table_id in tables if commands.load_play(table_id).state.players]
         assert len(seated) == 1
+
+
+def test_each_state_knows_who_sits_where_as_its_log_says_through_joins_undos_and_renames(app, organizer):
+    """A new state takes its earlier state's seats when no join came between; at every step
+    each member is found on the seat the log gives him, read afresh (a join, a guest's join,
+    a rename, a guest made a member, an undone join, a leave)."""
+    with app.app_context():
+        ann, bob, cy = (_member(name, name.lower()) for name in ("Ann", "Bob", "Cy"))
+        admin = gen_member("admin")
+        table = gen_table()
+        steps = [
+            {"type": "join", "player": "Ann", "member_id": ann.id},
+            {"type": "join", "player": "Bob", "member_id": bob.id},
+            {"type": "join", "player": "Guest"},
+            {"type": "order", "players": ["Ann", "Bob", "Guest"]},
+            {"type": "result", "winner": "box", "kind": "single"},
+            "rename Bob",
+            {"type": "result", "winner": "team", "kind": "single"},
+            "the guest becomes a member",
+            {"type": "result", "winner": "box", "kind": "single"},
+            {"type": "join", "player": "Cy", "member_id": cy.id},
+            {"type": "undo"},
+            {"type": "join", "player": "Cy", "member_id": cy.id},
+            {"type": "leave", "player": "Guest"},
+            {"type": "result", "winner": "box", "kind": "gammon"},
+        ]
+        watched = [ann, bob, cy]
+        for step in steps:
+            if step == "the guest becomes a member":
+                # His seat is his from the table's next event (each state's seats are read once).
+                watched.append(_member("Guest", "guest"))
+                db.session.commit()
+                continue
+            if step == "rename Bob":
+                members.update_member(bob.id, name="Robert", role="player", locale=None, active=True,
+                                      actor=admin)
+                db.session.commit()
+            else:
+                _play(table.id, organizer, step)
+            played = commands.load_play(table.id)
+            db.session.commit()
+            fresh = identity.seat_members_of([table.id], through=played.seq)[table.id]
+            for member in watched:
+                seat = next((name for name, owner in fresh.items() if owner == member.id), None)
+                expected = seat if seat is not None and seat in played.state.players else None
+                assert commands.seat_name(member, table.id, played.state) == expected, (step, member.name)
+        assert commands.seat_name(bob, table.id, played.state) == "Robert"
+        assert commands.seat_name(cy, table.id, played.state) == "Cy"
+        assert commands.seat_name(watched[-1], table.id, played.state) == "Guest"
