@@ -464,3 +464,63 @@ def test_a_pushed_table_keeps_what_a_player_types_and_where_he_is_on_every_scree
     screenshot("pushed-table-typing-tv", tv)
     for page in (*pages.values(), tv):
         page.context.close()
+
+
+def test_the_organizer_keeps_his_house_rules_form_and_correction_while_games_go_on_on_every_screen_size(
+        browser: Browser, live_server, screenshot):
+    """The organizer's tablet at 390x844, 1024x768 and 1920x1080 has the house-rules form open
+    with a new stake typed and a box ticked, and a correction half typed; another device doubles,
+    takes, and ends the game. Each change arrives by push: the form stays open with what he
+    typed, where it was on the screen, its sentence names the next game and the new game's
+    rows are in the history; nothing scrolls sideways."""
+    room = Room(live_server)
+    room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")},
+              {"type": "result", "winner": "box", "kind": "single"})
+    pages = {f"{size['width']}x{size['height']}": open_table(browser, room, room.owner, size)
+             for size in (PHONE, TABLET, TV)}
+    for page in pages.values():
+        rules = page.locator(f"#table-settings-{room.table_id}")
+        rules.locator("summary").click()
+        expect(rules.locator(".settings-when")).to_contain_text("A change applies from game 2 on.")
+        page.locator(f"#rule-{room.table_id}-jacoby").check()
+        stake = page.locator(f"#rule-{room.table_id}-stake_cents")
+        stake.fill("3.25")
+        correction = page.locator(f"#correct-{room.table_id}-1")
+        correction.locator("summary").click()
+        correction.locator("input[name=reason]").fill("misread the die")
+        stake.scroll_into_view_if_needed()
+        stake.focus()
+    where = {name: page.locator(f"#rule-{room.table_id}-stake_cents").bounding_box()["y"]
+             for name, page in pages.items()}
+
+    room.play({"type": "double", "by": "box", "cubes": ["C"]})
+    room.play({"type": "take", "cube": "C"})
+    room.play({"type": "result", "winner": "team", "kind": "gammon"})
+    for name, page in pages.items():
+        table = live(page, room)
+        expect(table).to_have_attribute("data-version", f"{room.seq()}-1")
+        expect(table.locator('tr[data-game="2"]')).to_contain_text("Team wins gammon")
+        rules = page.locator(f"#table-settings-{room.table_id}")
+        expect(rules).to_have_attribute("open", "")
+        expect(rules.locator(".settings-when")).to_contain_text("A change applies from game 3 on.")
+        expect(page.locator(f"#rule-{room.table_id}-stake_cents")).to_have_value("3.25")
+        expect(page.locator(f"#rule-{room.table_id}-stake_cents")).to_be_focused()
+        expect(page.locator(f"#rule-{room.table_id}-jacoby")).to_be_checked()
+        correction = page.locator(f"#correct-{room.table_id}-1")
+        expect(correction).to_have_attribute("open", "")
+        expect(correction.locator("input[name=reason]")).to_have_value("misread the die")
+        # The forms post against the table as it is now.
+        assert rules.locator("input[name=seq]").input_value() == str(room.seq()), name
+        assert page.locator(f"#rule-{room.table_id}-stake_cents").bounding_box()["y"] == where[name], name
+        assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), name
+        screenshot(f"organizer-rules-typing-{name}", page)
+
+    # His own change takes the server's answer: from game 3 on, a stake of 3.25 and Jacoby.
+    page = pages["1024x768"]
+    page.locator(f"#table-settings-{room.table_id}").get_by_role("button", name="Change from the next game").click()
+    expect(page.locator(f"#table-settings-{room.table_id}")).to_be_attached()
+    state = room.state()
+    assert state.settings_for(3).stake_cents == 325 and state.settings_for(3).jacoby
+    assert state.settings_for(2).stake_cents == 100
+    for page in pages.values():
+        page.context.close()
