@@ -448,8 +448,8 @@ def settings_form_html(played: commands.TablePlay, typed: dict[str, str]) -> Mar
 
     Drawn again after every command of the organizer, it changes only with the rules and
     whether a game is in progress: remembered under those (and the language), with the form's
-    seq, the session's CSRF token and the game its sentence names put in afterwards. A form given back with what was
-    typed in it is drawn afresh."""
+    seq, the session's CSRF token and the game its sentence names put in afterwards. A form
+    given back with what was typed in it is drawn afresh."""
     table, state = played.table, played.state
     currency = table.night.currency
     key = None
