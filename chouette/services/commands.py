@@ -68,6 +68,14 @@ class TablePlay:
     seq: int
     #: ``identity.rename_generation()`` when the state was folded (its seats' names)
     generation: int = 0
+    #: How many of the table's joins were matched to members when it was read
+    #: (``SeatMember``: the migration's, a guest's seat claimed), or None
+    matched: int | None = None
+    #: The active members' names, read with the table for the organizers who run it (the
+    #: Join card's list: ``load_play(..., names=True)``), or None
+    member_names: tuple[str, ...] | None = None
+    #: The events a command wrote (``play``), with their seqs and times
+    written: tuple[TableEvent, ...] = ()
 
 
 class _StateCache:
@@ -112,6 +120,7 @@ class _StateCache:
             self._states.clear()
         with _seats_lock:
             _seats.clear()
+            _matched_now.clear()
 
 
 def _database() -> str:
@@ -127,24 +136,35 @@ def clear_cache() -> None:
     _cache.clear()
 
 
-def load_play(table_id: int) -> TablePlay:
-    """The table and its current state. Raises NotFound."""
-    # One statement: the table, its night, its last seq and the club's renames, read together.
+def load_play(table_id: int, *, names: bool = False) -> TablePlay:
+    """The table and its current state (``names``: with the active members' names, for the
+    organizers' Join card). Raises NotFound."""
+    # One statement: the table, its night, its last seq, the club's renames, how many of its
+    # seats are matched to members (and the names), read together.
     last_seq = (select(func.coalesce(func.max(TableEvent.seq), 0))
                 .where(TableEvent.table_id == ChouetteTable.id).correlate(ChouetteTable)
                 .scalar_subquery())
+    matched = (select(func.count()).select_from(SeatMember)
+               .where(SeatMember.table_id == ChouetteTable.id).correlate(ChouetteTable)
+               .scalar_subquery())
+    columns = [ChouetteTable, last_seq, identity.rename_generation_column(), matched]
+    if names:
+        columns.append(identity.active_names_column())
     found = db.session.execute(
-        select(ChouetteTable, last_seq, identity.rename_generation_column())
-        .options(joinedload(ChouetteTable.night)).where(ChouetteTable.id == table_id)).first()
+        select(*columns).options(joinedload(ChouetteTable.night))
+        .where(ChouetteTable.id == table_id)).first()
     if found is None:
         raise base.NotFound(_("No such table."))
     table, seq, generation = found[0], int(found[1] or 0), int(found[2] or 0)
+    _matched_now[(_database(), table_id)] = int(found[3] or 0)
+    read = {"matched": int(found[3] or 0),
+            "member_names": identity.split_names(found[4]) if names else None}
     cached = _cache.get(table_id, generation)
     if cached is not None and cached[0] == seq and cached[1].initial_settings.to_dict() == _settings(table):
-        return TablePlay(table, cached[1], seq, generation)
+        return TablePlay(table, cached[1], seq, generation, **read)
     state = _fold_table(table, seq, cached)
     _cache.put(table_id, seq, state, generation)
-    return TablePlay(table, state, seq, generation)
+    return TablePlay(table, state, seq, generation, **read)
 
 
 def _state_of(table_id: int) -> TableState:
@@ -327,13 +347,16 @@ def _named(value: object) -> str | None:
     return value if isinstance(value, str) and value else None
 
 
-#: Seat name -> member id of a table's cached states, by (database, table, seq, renames),
-#: with how many of the table's old joins were matched to members then (``SeatMember``): every
-#: phone at a table asks it of the same state after a push. A new state takes its earlier
-#: state's seats when no join came between and no guest's seat was claimed since (``_seats_of``):
-#: one query instead of three.
-_seats: OrderedDict[tuple[str, int, int, int], tuple[dict[str, int], int]] = OrderedDict()
+#: Seat name -> member id of a table's cached states, by (database, table, seq, renames, how
+#: many of the table's old joins are matched to members: ``SeatMember``): every phone at a
+#: table asks it of the same state after a push. A new state takes its earlier state's seats
+#: when no join came between (``_seats_of``): one query instead of three; a command that is no
+#: join carries them to the state it writes (``_seats_carried``): none.
+_seats: OrderedDict[tuple[str, int, int, int, int | None], dict[str, int]] = OrderedDict()
 _seats_lock = threading.Lock()
+#: The matched count (``TablePlay.matched``) each table was last read with, per database: a
+#: guest's seat claimed by a new member is another key of ``_seats``, seen from the next read.
+_matched_now: dict[tuple[str, int], int] = {}
 
 
 def _seats_of(table_id: int, state: TableState) -> dict[str, int]:
@@ -342,27 +365,44 @@ def _seats_of(table_id: int, state: TableState) -> dict[str, int]:
     if known is None:  # a state of its own (not the process's current one): read afresh
         return identity.seat_members(table_id)
     database, (seq, generation) = _database(), known
-    key = (database, table_id, seq, generation)
+    matched_now = _matched_now.get((database, table_id))
+    key = (database, table_id, seq, generation, matched_now)
     with _seats_lock:
         found = _seats.get(key)
         if found is not None:
-            return found[0]
+            return found
         # The seats of an earlier state of the table, read under the same names.
-        earlier = max(((at, seats) for (where, table, at, renames), seats in _seats.items()
+        earlier = max(((at, seats) for (where, table, at, renames, matched), seats in _seats.items()
                        if where == database and table == table_id and renames == generation
-                       and at < seq), key=lambda item: item[0], default=None)
+                       and matched == matched_now and at < seq),
+                      key=lambda item: item[0], default=None)
     joined, matched = _seat_changes(table_id, earlier[0] if earlier else seq, seq)
-    if earlier is not None and not joined and matched == earlier[1][1]:
+    if earlier is not None and not joined and matched == matched_now:
         # The seats change with a join, a guest's seat claimed by a new member, a rename
         # (another key): none since.
         found = earlier[1]
     else:
-        found = (identity.seat_members_of([table_id], through=seq)[table_id], matched)
+        found = identity.seat_members_of([table_id], through=seq)[table_id]
+        key = (database, table_id, seq, generation, matched)
     with _seats_lock:
         _seats[key] = found
         while len(_seats) > _CACHE_SIZE:
             _seats.popitem(last=False)
-    return found[0]
+    return found
+
+
+def _seats_carried(table_id: int, seq: int, generation: int, matched: int) -> None:
+    """After a command other than a join written at ``seq + 1``: the new state's seats are
+    those of the state at ``seq`` (which the command's check read), with as many of the
+    table's joins matched to members as the command read (``matched``). The command's
+    answer asks nothing of the database to know who sits where."""
+    database = _database()
+    with _seats_lock:
+        found = _seats.get((database, table_id, seq, generation, matched))
+        if found is not None:
+            _seats[(database, table_id, seq + 1, generation, matched)] = found
+            while len(_seats) > _CACHE_SIZE:
+                _seats.popitem(last=False)
 
 
 def _seat_changes(table_id: int, after: int, through: int) -> tuple[bool, int]:
@@ -493,10 +533,13 @@ def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Memb
     rows = ledger_changes(current.state, after)
     snapshots = ({expected_seq + 1: after.snapshot()}
                  if finishes_game(current.state, after, event) else None)
-    tables.append_events(table_id, expected_seq, [dict(event)], actor, rows, snapshots,
-                           changed_lines(current.state, after))
+    written = tables.append_events(table_id, expected_seq, [dict(event)], actor, rows, snapshots,
+                                   changed_lines(current.state, after))
     _cache.put(table_id, expected_seq + 1, after, current.generation)
-    return TablePlay(current.table, after, expected_seq + 1, current.generation)
+    if event.get("type") != "join" and current.matched is not None:
+        _seats_carried(table_id, expected_seq, current.generation, current.matched)
+    return TablePlay(current.table, after, expected_seq + 1, current.generation,
+                     current.matched, current.member_names, tuple(written))
 
 
 # --- commands that need chance: the server rolls, with a cryptographically sound source --

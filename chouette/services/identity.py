@@ -170,6 +170,25 @@ def rename_generation_column() -> ColumnElement[int]:
     return names - members
 
 
+#: Between the names of ``active_names_column`` (no name holds a control character).
+_NAMES_SEPARATOR = "\x1f"
+
+
+def active_names_column() -> ColumnElement[str | None]:
+    """The active members' names in one text (``split_names`` reads it), to read them in the
+    same query as other things: PostgreSQL's ``string_agg``, SQLite's ``group_concat``."""
+    if db.engine.dialect.name == "postgresql":
+        joined = func.string_agg(Member.name, _NAMES_SEPARATOR)
+    else:
+        joined = func.group_concat(Member.name, _NAMES_SEPARATOR)
+    return select(joined).where(Member.active.is_(True)).scalar_subquery()
+
+
+def split_names(joined: str | None) -> tuple[str, ...]:
+    """The names of ``active_names_column``, sorted."""
+    return tuple(sorted(joined.split(_NAMES_SEPARATOR))) if joined else ()
+
+
 def rename_generation() -> int:
     """How many renames the club has made (names recorded beyond one per member): folded
     states and facts cached by a process are read again when it moves."""

@@ -300,7 +300,7 @@ def append_events(
     at = utcnow()
     actor_id = actor.id if actor is not None else None
     try:
-        with _transaction():
+        with _transaction(keep_loaded=True):
             table = get_table(table_id)
             # The night's row lock, shared: a close waits for this command, or this command
             # for the close and then sees the night closed (no command lands after a close).

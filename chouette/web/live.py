@@ -14,7 +14,7 @@ import json
 import re
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask import render_template, request, url_for
@@ -107,6 +107,8 @@ def _recent(table_id: int, seq: int, generation: int) -> list[dict[str, Any]]:
     key = (str(db.engine.url), table_id, generation, str(get_locale()))
     with _recent_lock:
         found = _recent_lines.get(key)
+    if found is not None and found[0] == seq:
+        return found[1]
     since, known = (found if found is not None and found[0] <= seq else (0, []))
     query = (select(TableEvent, Member.name).outerjoin(Member, TableEvent.actor_id == Member.id)
              .where(TableEvent.table_id == table_id, TableEvent.seq <= seq, TableEvent.seq > since)
@@ -123,6 +125,24 @@ def _recent(table_id: int, seq: int, generation: int) -> list[dict[str, Any]]:
             while len(_recent_lines) > RECENT_CACHE_SIZE:
                 _recent_lines.popitem(last=False)
     return lines
+
+
+def note_written(played: commands.TablePlay, who: str | None) -> None:
+    """A command's own events (``played.written``, recorded by ``who``) put in its table's
+    latest log lines when they follow the lines kept: the command's answer reads no log.
+    With renames in the club the names are read again (``_recent``)."""
+    written = played.written
+    if not written or played.generation:
+        return
+    key = (str(db.engine.url), played.table.id, played.generation, str(get_locale()))
+    with _recent_lock:
+        found = _recent_lines.get(key)
+        if found is None or found[0] != written[0].seq - 1:
+            return
+        lines = [{"seq": e.seq, "type": e.type, "text": log_lines.describe(e.as_dict()), "who": who,
+                  "at": e.at} for e in reversed(written)]
+        _recent_lines[key] = (written[-1].seq, (lines + found[1])[:RECENT])
+        _recent_lines.move_to_end(key)
 
 
 def _correctors(table_id: int) -> dict[int, str | None]:
@@ -485,10 +505,11 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         privacy.note_played(current_user, night)  # seated here: he plays this night
     show_money = privacy.may_see_night_money(current_user, night)
     game = state.game
-    members = []
-    if runs:
-        members = list(db.session.scalars(
-            select(Member.name).where(Member.active.is_(True)).order_by(Member.name)))
+    members: Sequence[str] = ()
+    if runs:  # the Join card's list, read with the table (``commands.load_play(names=True)``)
+        members = played.member_names
+        if members is None:
+            members = identity.split_names(db.session.scalar(select(identity.active_names_column())))
     last_order = next((e for e in reversed(state.effective) if e.get("type") == "order_roll"), None)
     # The live table shows the latest games; the whole history is one click away (a night's
     # sixty games redrawn after every command would cost most of the command's time).

@@ -34,7 +34,7 @@ from chouette.web.board_svg import render_board
 from chouette.web.catalog import gettext as _
 from chouette.web.errors import error_page
 from chouette.web.htmx import is_htmx, render_if_changed, render_page, see_other
-from chouette.web.live import _me, page_context, shared_live_html
+from chouette.web.live import _me, note_written, page_context, shared_live_html
 
 bp = Blueprint("play", __name__)
 reads_first(bp.name)  # a command reads without the write lock; append_events takes it to write
@@ -50,9 +50,10 @@ class BadInput(ValueError):
 
 
 def _load(table_id: int) -> commands.TablePlay:
-    """The table and its state (404 when there is no such table)."""
+    """The table and its state (404 when there is no such table); for an organizer, with the
+    members' names his Join card lists, in the same query."""
     try:
-        return commands.load_play(table_id)
+        return commands.load_play(table_id, names=commands.is_organizer(current_user))
     except base.NotFound:
         abort(404)
 
@@ -140,6 +141,7 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
         _rolled_back()
         return _live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
     if is_htmx():  # the table as this command left it (the state is the one just written)
+        note_written(after, current_user.name)
         return _live_response(after, changed=True)
     return see_other("tables.show", table_id=table_id)
 
