@@ -147,7 +147,7 @@ def load_play(table_id: int, *, names: bool = False) -> TablePlay:
     matched = (select(func.count()).select_from(SeatMember)
                .where(SeatMember.table_id == ChouetteTable.id).correlate(ChouetteTable)
                .scalar_subquery())
-    columns = [ChouetteTable, last_seq, identity.rename_generation_column(), matched]
+    columns: list[Any] = [ChouetteTable, last_seq, identity.rename_generation_column(), matched]
     if names:
         columns.append(identity.active_names_column())
     found = db.session.execute(
@@ -156,15 +156,15 @@ def load_play(table_id: int, *, names: bool = False) -> TablePlay:
     if found is None:
         raise base.NotFound(_("No such table."))
     table, seq, generation = found[0], int(found[1] or 0), int(found[2] or 0)
-    _matched_now[(_database(), table_id)] = int(found[3] or 0)
-    read = {"matched": int(found[3] or 0),
-            "member_names": identity.split_names(found[4]) if names else None}
+    matched_count = int(found[3] or 0)
+    _matched_now[(_database(), table_id)] = matched_count
+    member_names = identity.split_names(found[4]) if names else None
     cached = _cache.get(table_id, generation)
     if cached is not None and cached[0] == seq and cached[1].initial_settings.to_dict() == _settings(table):
-        return TablePlay(table, cached[1], seq, generation, **read)
+        return TablePlay(table, cached[1], seq, generation, matched_count, member_names)
     state = _fold_table(table, seq, cached)
     _cache.put(table_id, seq, state, generation)
-    return TablePlay(table, state, seq, generation, **read)
+    return TablePlay(table, state, seq, generation, matched_count, member_names)
 
 
 def _state_of(table_id: int) -> TableState:
