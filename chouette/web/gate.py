@@ -28,6 +28,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from flask import Flask, current_app, has_request_context, request
+from jinja2 import Template
 from werkzeug.exceptions import HTTPException
 
 StartResponse = Callable[..., Any]
@@ -89,6 +90,13 @@ class Gate:
             with self._quiet:
                 self._quiet.wait_for(lambda: self._commands == 0, timeout=CHECKPOINT_SECONDS)
 
+    def piece_by_piece(self, pieces: Iterable[str]) -> Iterator[str]:
+        """A template's pieces as Jinja yields them, each a checkpoint (``GatedTemplate``)."""
+        for piece in pieces:
+            if self._commands:
+                self.wait_for_commands()
+            yield piece
+
 
 class GateMiddleware:
     """The gate in front of the Flask app: each request is classed by its route."""
@@ -136,6 +144,7 @@ def init_app(app: Flask) -> None:
         return
     found = Gate(concurrency)
     app.extensions["render_gate"] = found
+    app.jinja_env.template_class = GatedTemplate
     app.wsgi_app = GateMiddleware(app, app.wsgi_app, found)  # type: ignore[method-assign]
 
 
@@ -162,6 +171,33 @@ def drawing() -> Iterator[None]:
         environ[ENVIRON_KEY] = kind
         if found is not None:
             found.leave_drawing()
+
+
+def _drawing_gate() -> Gate | None:
+    """The process's gate when the current request is a drawing, else None."""
+    if has_request_context() and request.environ.get(ENVIRON_KEY) == "drawing":
+        return gate()
+    return None
+
+
+class GatedTemplate(Template):
+    """A template whose drawing, in a drawing request, is a checkpoint between every two of
+    its pieces (Jinja draws a template piece by piece; the pieces are joined as ``render``
+    joins them). A command that arrives while a page is drawn gets the interpreter back
+    each time its database answers, instead of waiting for the whole template: a command
+    makes some ten round trips to the database, and each would wait for the drawing thread
+    to be made to let go (the interpreter's switch interval, 5 ms)."""
+
+    def render(self, *args: Any, **kwargs: Any) -> str:
+        found = _drawing_gate()
+        if found is None:
+            return super().render(*args, **kwargs)
+        context = self.new_context(dict(*args, **kwargs))
+        try:
+            return self.environment.concat(
+                found.piece_by_piece(self.root_render_func(context)))
+        except Exception:  # noqa: BLE001 - Jinja re-raises it with the template's lines
+            self.environment.handle_exception()
 
 
 def checkpoint() -> None:

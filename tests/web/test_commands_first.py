@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 
 import pytest
 from flask import Flask
@@ -285,3 +286,42 @@ def test_render_concurrency_comes_from_the_environment(tmp_path, monkeypatch):
             assert found is not None and found.concurrency == 3
     finally:
         dispose(app)
+
+
+def test_a_template_drawn_for_a_page_stops_between_its_pieces_while_a_command_runs(app):
+    """A command that arrives in the middle of a template's drawing has the process to itself
+    from the next piece on (``GatedTemplate``): the drawing waits there, then finishes, and
+    draws the same text as a template drawn outside any page."""
+    gate = Gate(1)
+    reached: list[int] = []
+    command_in = threading.Event()
+
+    def note(number: int) -> str:
+        reached.append(number)
+        if number == 3:  # a command arrives while the template is drawn
+            gate.enter_command()
+            command_in.set()
+        return f"<p>{number}</p>"
+
+    template = app.jinja_env.from_string("{% for n in numbers %}{{ note(n) }}|{% endfor %}")
+    drawn: list[str] = []
+
+    def draw() -> None:
+        with app.test_request_context("/display", environ_base={ENVIRON_KEY: "drawing"}):
+            drawn.append(template.render(numbers=range(10), note=note))
+
+    thread = threading.Thread(target=draw)
+    app.extensions["render_gate"], kept = gate, app.extensions.get("render_gate")
+    try:
+        thread.start()
+        assert command_in.wait(WAIT)
+        time.sleep(0.1)
+        assert reached == [0, 1, 2, 3] and not drawn  # held at the piece after the command came
+        gate.leave_command()
+        thread.join(WAIT)
+        assert reached == list(range(10))
+        with app.test_request_context("/display"):  # not a drawing: drawn at once, the same
+            assert drawn == [template.render(numbers=range(10), note=lambda n: f"<p>{n}</p>")]
+    finally:
+        app.extensions["render_gate"] = kept
+        thread.join(WAIT)
