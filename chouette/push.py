@@ -346,6 +346,11 @@ def _touches(session: Session) -> bool:
                for rows in (session.new, session.dirty, session.deleted) for row in rows)
 
 
+#: In a session's ``info``: its commits are announced once the answer is sent (``hold``), and
+#: a commit is waiting for that.
+_HELD, _DUE = "chouette_push_held", "chouette_push_due"
+
+
 def _after_flush(session: Session, _context: Any) -> None:
     """A flush that wrote what the pages show: note it, and on PostgreSQL notify (the
     notification leaves with the commit, and never if the transaction rolls back)."""
@@ -353,15 +358,58 @@ def _after_flush(session: Session, _context: Any) -> None:
         return
     session.info["chouette_push"] = True
     bind = session.get_bind()
-    if bind.dialect.name == "postgresql":
+    if bind.dialect.name == "postgresql" and not session.info.get(_HELD):
         session.connection().exec_driver_sql(f"NOTIFY {CHANNEL}")
 
 
 def _after_commit(session: Session) -> None:
     """Wake this process's watcher after a commit that wrote what the pages show."""
     if session.info.pop("chouette_push", False):
+        if session.info.get(_HELD):
+            session.info[_DUE] = True
+            return
         with contextlib.suppress(RuntimeError, KeyError):  # no app (scripts, tests of the pure layers)
             hub().poke()
+
+
+def hold() -> None:
+    """What the current request commits is announced when its answer has been sent
+    (``announce_when_sent``), not at the commit: a table command answered with the table it
+    left. The command's own push would otherwise make every phone and screen of the table
+    fetch it while its answer is being drawn, and the organizer's answer would share the
+    processor with their eighteen drawings; announced once it is sent, the table reaches
+    them the time of that drawing later (some ten milliseconds)."""
+    db.session().info[_HELD] = True
+
+
+def announce_when_sent(response: Any) -> None:
+    """Announce what the request committed under ``hold`` once ``response`` has been sent
+    (its ``close``, which the server calls after the last byte), or at once when nothing is
+    sent (``response`` None: the answer failed)."""
+    info = db.session().info
+    info.pop(_HELD, None)
+    if not info.pop(_DUE, False):
+        return
+    app, engine = current_app._get_current_object(), db.engine  # type: ignore[attr-defined]
+    if response is None:
+        _announce(app, engine)
+    else:
+        response.call_on_close(lambda: _announce(app, engine))
+
+
+def _announce(app: Flask, engine: Engine) -> None:
+    """``NOTIFY`` on PostgreSQL (its own connection, no transaction), and this process's
+    watcher woken. A notification that cannot be sent is brought by the watchers' next
+    read (``FALLBACK_SECONDS``)."""
+    try:
+        if engine.dialect.name == "postgresql":
+            with engine.connect() as connection:
+                connection.execution_options(isolation_level="AUTOCOMMIT").exec_driver_sql(
+                    f"NOTIFY {CHANNEL}")
+    except Exception:
+        log.exception("push: the notification after a command's answer failed")
+    finally:
+        hub(app).poke()
 
 
 def _after_rollback(session: Session) -> None:

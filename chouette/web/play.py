@@ -23,6 +23,7 @@ from flask import Blueprint, abort, request
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as BaseResponse
 
+from chouette import push
 from chouette.engine import Position, RulesError
 from chouette.extensions import db, end_writing, reads_first
 from chouette.ledger import LedgerError, parse_cents
@@ -129,6 +130,8 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
             return error_page(403, _("That is not your decision: a player makes his own "
                                      "decisions at the table, and the organizer runs it."))
         return _live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
+    if is_htmx():
+        push.hold()  # announced to the other devices once this answer is sent
     try:
         after = commands.play(table_id, seq, event, current_user, loaded=played)
     except base.TableChanged as changed:
@@ -142,7 +145,12 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
         return _live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
     if is_htmx():  # the table as this command left it (the state is the one just written)
         note_written(after, current_user.name)
-        return _live_response(after, changed=True)
+        answer = None
+        try:
+            answer = _live_response(after, changed=True)
+        finally:
+            push.announce_when_sent(answer)
+        return answer
     return see_other("tables.show", table_id=table_id)
 
 

@@ -22,7 +22,7 @@ from chouette import push
 from chouette.extensions import db
 from chouette.services import display, nights
 from tests.factories import gen_member
-from tests.web.test_play_pages import Table, sign_in
+from tests.web.test_play_pages import Table, post, sign_in
 
 WAIT = 10.0  # seconds a test waits for an event before it fails (a bound, not a measure)
 
@@ -241,6 +241,35 @@ def test_on_postgresql_a_commit_notifies_the_listeners(app, table):
         table.seat("ABCD")
         notices = list(connection.notifies(timeout=WAIT, stop_after=1))
         assert notices and notices[0].channel == push.CHANNEL
+    finally:
+        raw.close()
+
+
+@pytest.mark.postgres_only
+def test_on_postgresql_a_command_answered_with_its_table_notifies_once_the_answer_is_sent(
+        app, client, table):
+    """The organizer's command from the live page: written and committed when its answer is
+    drawn, announced to the other workers and nodes only when the server closes the answer
+    it sent (so their devices' fetches never share the processor with that drawing). A
+    command posted without htmx (no drawing to send) notifies at its commit."""
+    table.seat("ABCD")
+    with app.app_context():
+        raw = db.engine.raw_connection()
+        connection = raw.driver_connection
+        connection.autocommit = True
+        connection.execute(f"LISTEN {push.CHANNEL}")
+    try:
+        sign_in(client, table.owner)
+        seq = table.seq()
+        answer = post(client, table, "double", {"by": "box", "cubes": "C"}, htmx=True)
+        assert answer.status_code == 200 and table.seq() == seq + 1  # written, committed
+        assert list(connection.notifies(timeout=0.5, stop_after=1)) == []  # not yet told
+        answer.close()  # the server has sent it
+        notices = list(connection.notifies(timeout=WAIT, stop_after=1))
+        assert notices and notices[0].channel == push.CHANNEL
+        plain = post(client, table, "answer", {"answer": "take", "cube": "C"})
+        assert plain.status_code == 303 and table.seq() == seq + 2
+        assert list(connection.notifies(timeout=WAIT, stop_after=1))  # before any close
     finally:
         raw.close()
 
