@@ -20,7 +20,7 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData, event, exc
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.orm import DeclarativeBase
+from sqlalchemy.orm import DeclarativeBase, Session
 
 from chouette.config import compile_translations
 from chouette.sqlite_writers import QueuedConnection, queue_for
@@ -94,16 +94,25 @@ def _sqlite_on_begin(connection: Connection) -> None:
         raise
 
 
-def read_only() -> None:
+def read_only(*, alone: bool = False) -> None:
     """Start the current session's transaction as a reader: call it before the first query.
 
     It must then only read (on SQLite a deferred transaction that writes may fail as busy).
-    Has no effect once the transaction has begun, and none on other databases.
+    Has no effect once the transaction has begun.
+
+    ``alone``: on PostgreSQL each statement is read on its own, outside any transaction
+    (autocommit): a page's two or three queries without the ``BEGIN`` and the ``ROLLBACK``
+    around them, two round trips to the server of four. For what reads to draw a page, where
+    each query reads committed rows as they are then. No effect on SQLite (its readers
+    take no lock and cost no round trip).
     """
     session = db.session()
     if session.in_transaction():
         return  # a reader already (readers_never_lock), or a writer that stays one
-    session.connection(execution_options={READ_ONLY: True})
+    options: dict[str, Any] = {READ_ONLY: True}
+    if alone and session.get_bind().dialect.name == "postgresql":
+        options["isolation_level"] = "AUTOCOMMIT"
+    session.connection(execution_options=options)
 
 
 #: Requests that only read: their transaction never takes SQLite's write lock.
@@ -137,7 +146,9 @@ def readers_never_lock() -> None:
     writers (POST) keep ``BEGIN IMMEDIATE``, but those of a ``reads_first`` blueprint."""
     if request.endpoint in NO_DATABASE:
         return
-    if request.method in READING_METHODS or request.blueprint in READS_FIRST:
+    if request.method in READING_METHODS:
+        read_only(alone=True)
+    elif request.blueprint in READS_FIRST:
         read_only()
 
 
@@ -145,11 +156,15 @@ def begin_writing() -> None:
     """End a reader's transaction (``read_only``) so that what follows writes in a new one,
     which on SQLite begins with the write lock (``BEGIN IMMEDIATE``). What was read must be
     checked again in the new transaction; loaded objects are read again as they are used.
-    Nothing to do in a writer's transaction, or on other databases."""
+    Nothing to do in a writer's transaction. On PostgreSQL a reader reading each statement
+    alone (``read_only(alone=True)``) is ended the same way; a ``reads_first`` request's
+    reads there are an ordinary transaction, which goes on and writes."""
     if not db.session().in_transaction():
         return
     connection = db.session.connection()
-    if connection.dialect.name != "sqlite" or not connection.get_execution_options().get(READ_ONLY):
+    options = connection.get_execution_options()
+    if not options.get(READ_ONLY) or (connection.dialect.name != "sqlite"
+                                      and options.get("isolation_level") != "AUTOCOMMIT"):
         return
     if db.session.new or db.session.dirty or db.session.deleted:
         raise RuntimeError("a reader's transaction has writes pending: it must not write")
@@ -159,10 +174,22 @@ def begin_writing() -> None:
 def end_writing() -> None:
     """After the write of a ``reads_first`` request (committed or rolled back), what the
     request reads next (its answer's drawing) begins as a reader again: a new transaction
-    would otherwise begin with SQLite's write lock and hold it while the page is drawn."""
+    would otherwise begin with SQLite's write lock and hold it while the page is drawn (on
+    PostgreSQL, each statement alone: no transaction to begin and end)."""
     if (has_request_context() and request.blueprint in READS_FIRST
             and not db.session().in_transaction()):
-        read_only()
+        read_only(alone=True)
+
+
+def _readers_never_write(session: Any, _context: Any, _instances: Any) -> None:
+    """A flush in a reader's transaction that reads each statement alone (autocommit) would
+    write each row in a transaction of its own: refused (the view must ``commit()`` the
+    reader first, as on SQLite; ``begin_writing`` does it for the commands)."""
+    if not (session.new or session.dirty or session.deleted) or not session.in_transaction():
+        return
+    options = session.connection().get_execution_options()
+    if options.get(READ_ONLY) and options.get("isolation_level") == "AUTOCOMMIT":
+        raise RuntimeError("a reader reading each statement alone must not write: commit() it first")
 
 
 def harden_sqlite(engine: Engine) -> None:
@@ -208,6 +235,9 @@ def _ping_if_idle(dbapi_connection: Any, record: Any, proxy: Any) -> None:
             cursor.execute("SELECT 1")
         finally:
             cursor.close()
+        # Out of the transaction the test began: the request may read each statement alone
+        # (``read_only(alone=True)``), which only a connection outside a transaction can.
+        dbapi_connection.rollback()
     except Exception as error:  # the server went away: the pool opens a new connection
         raise exc.DisconnectionError() from error
 
@@ -234,6 +264,8 @@ def init_app(app: Flask) -> None:
     compile_translations()
     babel.init_app(app, locale_selector=select_locale)
     app.before_request(readers_never_lock)
+    if not event.contains(Session, "before_flush", _readers_never_write):
+        event.listen(Session, "before_flush", _readers_never_write)
     login.init_app(app)
     login.login_view = "auth.login"
     login.login_message_category = "info"

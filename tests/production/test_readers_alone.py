@@ -1,0 +1,48 @@
+"""On PostgreSQL a page's reads are statements alone, outside any transaction
+(``extensions.read_only(alone=True)``): no ``BEGIN`` and no ``ROLLBACK`` around a page's two or
+three queries. A write there would be committed row by row, so it is refused; and the pooled
+connection goes back to transactions for whatever uses it next."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+from chouette.extensions import db
+from chouette.models import Member
+from tests.factories import gen_member
+
+pytestmark = pytest.mark.postgres_only
+
+
+def _driver_connection():
+    return db.session.connection().connection.driver_connection
+
+
+def test_a_page_reads_each_statement_alone_and_may_not_write_there(app):
+    with app.app_context():
+        gen_member("player", name="Reader")
+    with app.test_request_context("/display", method="GET"):
+        app.preprocess_request()  # readers_never_lock
+        assert _driver_connection().autocommit is True
+        before = db.session.scalar(select(func.count(Member.id)))
+        db.session.add(Member(name="Written alone", name_key="written alone", username="alone",
+                              password_hash="x", role="player"))
+        with pytest.raises(RuntimeError, match="must not write"):
+            db.session.flush()
+        db.session.rollback()
+        assert db.session.scalar(select(func.count(Member.id))) == before
+        db.session.remove()
+
+
+def test_after_a_page_the_pooled_connection_writes_in_transactions_again(app, client):
+    assert client.get("/display").status_code == 200  # its connection read alone
+    with app.app_context():
+        before = db.session.scalar(select(func.count(Member.id)))
+        assert _driver_connection().autocommit is False
+        db.session.add(Member(name="Rolled back", name_key="rolled back", username="rolled",
+                              password_hash="x", role="player"))
+        db.session.flush()
+        db.session.rollback()  # a transaction: the row never lands
+        assert db.session.scalar(select(func.count(Member.id))) == before
+        db.session.remove()
