@@ -162,6 +162,8 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
         app.config["SECRET_KEY"] = os.environ["SECRET_KEY"]
     if os.environ.get("RENDER_CONCURRENCY", "").isdigit():  # page drawings at once per process
         app.config["RENDER_CONCURRENCY"] = int(os.environ["RENDER_CONCURRENCY"])
+    if os.environ.get("RENDER_NICE", "").isdigit():  # how much lower the drawings' priority is
+        app.config["RENDER_NICE"] = int(os.environ["RENDER_NICE"])
     if os.environ.get("TRUSTED_PROXIES", "").isdigit():
         app.config["TRUSTED_PROXIES"] = int(os.environ["TRUSTED_PROXIES"])
     if "DATABASE_URL" in os.environ:

@@ -15,6 +15,13 @@ holds back are the ones its own push is about to ask for anyway. Commands are fe
 few seconds per table), so the drawings never starve, and a checkpoint waits at most
 ``CHECKPOINT_SECONDS``.
 
+The drawings run in the gate's own threads (``RENDER_CONCURRENCY`` of them per process), whose
+scheduling priority is ``RENDER_NICE`` lower (10 by default; Linux sets it per thread): when
+every core is busy, the machine runs a command, a stream or the database before a page, in this
+worker process or in another one; an idle machine draws the pages at full speed. Python's
+interpreter lock cannot see across processes, the operating system's scheduler does. Within
+a process the drawing stops at its next piece for the command (``GatedTemplate``).
+
 The gate stands in front of Flask (WSGI middleware): a queued drawing holds nothing, neither
 a request context nor a database connection, so however many wait, the commands always find
 a connection in the pool.
@@ -22,8 +29,11 @@ a connection in the pool.
 
 from __future__ import annotations
 
+import contextlib
+import os
 import threading
 from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from typing import Any
 
@@ -45,6 +55,9 @@ FIRST = frozenset({"play"})
 #: as the interpreter runs one thread at a time anyway (two at once only took turns with each
 #: other and with the commands: docs/speed.md).
 DEFAULT_CONCURRENCY = 1
+#: How much lower than the commands' the page drawings' scheduling priority is, unless
+#: RENDER_NICE says otherwise (0: drawn in the request's own thread, at its priority).
+DEFAULT_NICE = 10
 #: The longest a drawing waits for commands at a checkpoint (seconds): a command that hangs
 #: (a database lock) must not hold every page of the process with it.
 CHECKPOINT_SECONDS = 0.25
@@ -55,11 +68,15 @@ ENVIRON_KEY = "chouette.gate"
 class Gate:
     """A bounded number of drawings at once in this process, and none while a command runs."""
 
-    def __init__(self, concurrency: int) -> None:
+    def __init__(self, concurrency: int, nice: int = 0) -> None:
         self.concurrency = concurrency
         self._slots = threading.BoundedSemaphore(concurrency)
         self._quiet = threading.Condition()
         self._commands = 0
+        #: The drawings' own threads, at a lower priority (``nice``), or None: drawn in the
+        #: request's thread
+        self.drawers = (ThreadPoolExecutor(concurrency, "chouette-drawing", _lower_priority, (nice,))
+                        if nice > 0 and hasattr(os, "setpriority") else None)
 
     def enter_drawing(self) -> None:
         """Wait for a slot, then for the commands under way (at most CHECKPOINT_SECONDS)."""
@@ -125,6 +142,8 @@ class GateMiddleware:
         if kind == "drawing":
             self.gate.enter_drawing()
             try:
+                if self.gate.drawers is not None:
+                    return self.gate.drawers.submit(self.wsgi_app, environ, start_response).result()
                 return self.wsgi_app(environ, start_response)
             finally:
                 self.gate.leave_drawing()
@@ -142,7 +161,7 @@ def init_app(app: Flask) -> None:
     concurrency = int(app.config.get("RENDER_CONCURRENCY", DEFAULT_CONCURRENCY))
     if concurrency <= 0:
         return
-    found = Gate(concurrency)
+    found = Gate(concurrency, int(app.config.get("RENDER_NICE", DEFAULT_NICE)))
     app.extensions["render_gate"] = found
     app.jinja_env.template_class = GatedTemplate
     app.wsgi_app = GateMiddleware(app, app.wsgi_app, found)  # type: ignore[method-assign]
@@ -171,6 +190,14 @@ def drawing() -> Iterator[None]:
         environ[ENVIRON_KEY] = kind
         if found is not None:
             found.leave_drawing()
+
+
+def _lower_priority(nice: int) -> None:
+    """The calling thread's scheduling priority lowered by ``nice`` (Linux: per thread; a
+    process's priority is at most 19 lower than the default)."""
+    thread = threading.get_native_id()
+    with contextlib.suppress(OSError):  # not allowed here: drawn at the process's priority
+        os.setpriority(os.PRIO_PROCESS, thread, min(os.getpriority(os.PRIO_PROCESS, thread) + nice, 19))
 
 
 def _drawing_gate() -> Gate | None:

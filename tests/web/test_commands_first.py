@@ -6,6 +6,7 @@ Real database, real threads, real requests through the app.
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
 import time
@@ -325,3 +326,38 @@ def test_a_template_drawn_for_a_page_stops_between_its_pieces_while_a_command_ru
     finally:
         app.extensions["render_gate"] = kept
         thread.join(WAIT)
+
+
+class Priorities:
+    """The app behind a gate, noting the scheduling priority of the thread each request is
+    drawn in (Linux: per thread)."""
+
+    def __init__(self, app: Flask) -> None:
+        self.app = app
+        self.seen: dict[str, tuple[int, str]] = {}
+
+    def __call__(self, environ, start_response):
+        priority = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        self.seen[f"{environ['REQUEST_METHOD']} {environ['PATH_INFO']}"] = (
+            priority, threading.current_thread().name)
+        return Flask.wsgi_app(self.app, environ, start_response)
+
+
+def test_pages_are_drawn_at_a_lower_priority_than_the_commands(app, table):
+    """The drawings run in the gate's own threads, ``nice`` lower: when every core is busy the
+    machine runs a command before a page (of this process or another one)."""
+    table.seat("ABCD")
+    recorder = Priorities(app)
+    gate = Gate(1, nice=10)
+    client = Client(GateMiddleware(app, recorder, gate))
+    sign_in(client, table.owner)
+    own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+    assert client.get("/display").status_code == 200
+    assert client.get(f"/tables/{table.id}/live", headers={"HX-Request": "true"}).status_code == 200
+    answer = client.post(f"/tables/{table.id}/roll",
+                         data={"seq": str(table.seq()), "how": "dice", "die1": "3", "die2": "1"})
+    assert answer.status_code == 303
+    drawn, live = recorder.seen["GET /display"], recorder.seen[f"GET /tables/{table.id}/live"]
+    assert drawn[0] == live[0] == min(own + 10, 19)
+    assert drawn[1].startswith("chouette-drawing") and live[1].startswith("chouette-drawing")
+    assert recorder.seen[f"POST /tables/{table.id}/roll"] == (own, threading.current_thread().name)
