@@ -9,6 +9,7 @@ version read; PostgreSQL: NOTIFY, in the PostgreSQL run of this suite).
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import threading
 from collections.abc import Iterator
@@ -229,20 +230,27 @@ def test_the_table_page_holds_a_stream_and_polls_only_without_it(app, client, ta
     assert f'data-version="{table.seq()}-1"' in fragment
 
 
-@pytest.mark.postgres_only
-def test_on_postgresql_a_commit_notifies_the_listeners(app, table):
-    """Read the notification PostgreSQL delivers for a command, on a connection of our own."""
+@contextlib.contextmanager
+def _listening(app: Flask) -> Iterator[Any]:
+    """A connection of our own that LISTENs on the push channel (PostgreSQL)."""
     with app.app_context():
         raw = db.engine.raw_connection()
         connection = raw.driver_connection
         connection.autocommit = True
         connection.execute(f"LISTEN {push.CHANNEL}")
     try:
+        yield connection
+    finally:
+        raw.close()
+
+
+@pytest.mark.postgres_only
+def test_on_postgresql_a_commit_notifies_the_listeners(app, table):
+    """Read the notification PostgreSQL delivers for a command, on a connection of our own."""
+    with _listening(app) as connection:
         table.seat("ABCD")
         notices = list(connection.notifies(timeout=WAIT, stop_after=1))
         assert notices and notices[0].channel == push.CHANNEL
-    finally:
-        raw.close()
 
 
 @pytest.mark.postgres_only
@@ -253,12 +261,7 @@ def test_on_postgresql_a_command_answered_with_its_table_notifies_once_the_answe
     it sent (so their devices' fetches never share the processor with that drawing). A
     command posted without htmx (no drawing to send) notifies at its commit."""
     table.seat("ABCD")
-    with app.app_context():
-        raw = db.engine.raw_connection()
-        connection = raw.driver_connection
-        connection.autocommit = True
-        connection.execute(f"LISTEN {push.CHANNEL}")
-    try:
+    with _listening(app) as connection:
         sign_in(client, table.owner)
         seq = table.seq()
         answer = post(client, table, "double", {"by": "box", "cubes": "C"}, htmx=True)
@@ -270,8 +273,6 @@ def test_on_postgresql_a_command_answered_with_its_table_notifies_once_the_answe
         plain = post(client, table, "answer", {"answer": "take", "cube": "C"})
         assert plain.status_code == 303 and table.seq() == seq + 2
         assert list(connection.notifies(timeout=WAIT, stop_after=1))  # before any close
-    finally:
-        raw.close()
 
 
 def test_a_stream_with_no_time_left_sends_the_version_and_ends(app, client, table):
