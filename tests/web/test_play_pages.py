@@ -482,6 +482,23 @@ def test_closed_night_refuses_actions(app, client, table):
 # --------------------------------------------------------------------------- players and other organizers
 
 
+def test_a_guests_seat_claimed_by_a_new_member_is_his_from_his_next_fetch(app, client, table):
+    """The seats of a state are remembered per process; a guest's seat claimed by a new
+    member is seen from the next read of the table, not only from the table's next event."""
+    table.seat("ABCD")
+    table.play({"type": "double", "by": "box", "cubes": ["C", "D"]})
+    sign_in(client, table.owner)  # the state's seats read and remembered, C a guest
+    assert client.get(f"{table.url}/live", headers=HTMX).status_code == 200
+    seq = table.seq()
+    with app.app_context():
+        cy = gen_member("player", name="C")
+    phone = app.test_client()
+    sign_in(phone, cy)
+    html = phone.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
+    assert table.seq() == seq  # no event since
+    assert re.search(r'class="card my-decision"[\s\S]*?value="take"[\s\S]*?value="drop"', html)
+
+
 def test_a_player_answers_his_own_cube_from_his_phone(app, client, table):
     table.seat("ABCD")
     table.play({"type": "double", "by": "box", "cubes": ["C", "D"]})
