@@ -140,8 +140,10 @@ def prepare(url: str) -> tuple[Any, int, list[int], list[list[str]]]:
                                               password=PASSWORD, role="player") for n in range(SEATED)]
             table = tables.create_table(night.id, name=f"Table {number + 1}", settings=SETTINGS, actor=organizer)
             rng = random.Random(20261121 + number)
-            state, events = random_night(SETTINGS, [p.name for p in players], GAMES, rng.choice,
-                                         lambda rng=rng: rng.randint(1, 6))
+            def die(rng: random.Random = rng) -> int:
+                return rng.randint(1, 6)
+
+            state, events = random_night(SETTINGS, [p.name for p in players], GAMES, rng.choice, die)
             # Each seat is its member's (as a join from the table's page records it), so each
             # phone is a seated player's: his rows marked, his decisions his own.
             ids = {p.name: p.id for p in players}
@@ -177,7 +179,7 @@ class Errors:
 
 def _cookie_header(client: Client) -> str:
     """The cookies a signed-in ``Client`` sends (for a stream opened with http.client)."""
-    for handler in client.opener.handlers:
+    for handler in getattr(client.opener, "handlers", ()):  # OpenerDirector's, untyped
         if isinstance(handler, urllib.request.HTTPCookieProcessor):
             return "; ".join(f"{cookie.name}={cookie.value}" for cookie in handler.cookiejar)
     return ""
@@ -538,7 +540,7 @@ def delays(commands: list[Command], watchers: dict[int, list[Device]], screens: 
     for command in commands:
         if command.seq is None:
             continue
-        devices = [(device, None) for device in watchers[command.table_id]]
+        devices: list[tuple[Device, int | None]] = [(device, None) for device in watchers[command.table_id]]
         devices += [(device, command.table_id) for device in screens]
         for device, key in devices:
             slot = (id(device), command.table_id)
