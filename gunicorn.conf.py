@@ -7,6 +7,11 @@ the number of devices the club has open (phones, tablets, TVs) plus a margin for
 2 workers x 200 threads serve a festival of 20 tables, 160 phones and 10 screens (connections
 are not shared evenly between workers, hence the margin). Any of these
 can be overridden on the command line or with ``GUNICORN_CMD_ARGS``.
+
+Workers: one per core (``WEB_CONCURRENCY``; 2 by default, for a 2-core machine). Each worker
+process draws every table state its devices need once for itself, so a worker more than the
+cores can run only adds drawings. App nodes that share a machine share its cores: two nodes
+on 2 cores run 1 worker each (measured: docs/speed.md, "Push", ninth session).
 """
 
 import os

@@ -6,7 +6,9 @@ Prints figures; asserts nothing. Run: .venv/bin/python benchmarks/push.py [--sec
 127.0.0.1 only; the servers and the database are temporary.
 
 gunicorn runs as docs/deployment.md deploys it: ``gunicorn 'app:create_app()'`` from the repository's
-root, so with ``gunicorn.conf.py`` (gthread, 2 workers x 200 threads). The night: one open
+root, so with ``gunicorn.conf.py`` (gthread, 200 threads), one worker per core: the machine's
+cores shared by its nodes (``WEB_CONCURRENCY``; here 2 workers on SQLite's one node, 1 on each of
+PostgreSQL's two; ``--workers`` sets it). The night: one open
 night, 20 multi-cube tables of 8 players, each with a history of 20 games (seeded). Then, at
 once, for ``--seconds``:
 
@@ -402,12 +404,12 @@ def read_written(app: Any, commands: list[Command]) -> None:
             command.written = at.get((command.table_id, command.seq))
 
 
-def _fragments_mode(nodes: int) -> str:
+def _fragments_mode() -> str:
     """Whether the servers' streams send drawings (PUSH_FRAGMENTS, else the default)."""
     chosen = os.environ.get("PUSH_FRAGMENTS")
     if chosen is not None:
         return f"{'yes' if chosen == '1' else 'no'} (PUSH_FRAGMENTS={chosen})"
-    return "no (the default on PostgreSQL)" if nodes > 1 else "yes (the default on SQLite)"
+    return "yes (the default)"
 
 
 def tablets(app: Any, urls: list[str], table_ids: list[int], stop: Any, ready: Any, results: Any) -> None:
@@ -650,8 +652,10 @@ def _wait_open(devices: list[Device], seconds: float, errors: Errors) -> None:
 
 
 def _server_times(servers: Servers, since: list[int]) -> dict[str, list[float]]:
-    """Server milliseconds per kind of request, from the nodes' access logs."""
+    """Server milliseconds per kind of request, from the nodes' access logs (the commands also
+    by endpoint: a game's result costs more than a double)."""
     kinds = ((re.compile(r"POST /tables/\d+/"), "command"),
+             (re.compile(r"POST /tables/\d+/(\w+)"), "  command: {}"),
              (re.compile(r"GET /tables/\d+/live$"), "phone: live fragment"),
              (re.compile(r"GET /display/\d+$"), "screen: display fragment"))
     found: dict[str, list[float]] = defaultdict(list)
@@ -664,8 +668,8 @@ def _server_times(servers: Servers, since: list[int]) -> dict[str, list[float]]:
                 if len(parts) != 4:
                     continue
                 for pattern, kind in kinds:
-                    if pattern.match(f"{parts[0]} {parts[1]}"):
-                        found[kind].append(int(parts[3]) / 1000)
+                    if matched := pattern.match(f"{parts[0]} {parts[1]}"):
+                        found[kind.format(*matched.groups())].append(int(parts[3]) / 1000)
     return found
 
 
@@ -745,7 +749,7 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
                                           100 + n, ready))
                    for n, table_id in enumerate(table_ids)]
         print(f"load: {TABLES} tablets (a command every 2-4 s), {len(phones)} phones and {SCREENS} screens holding "
-              f"streams (drawings in the streams: {_fragments_mode(nodes)}; fetching after an event: {fetch}), {POLLERS} polling phones (every {POLL_SECONDS:.0f} s), for {seconds:.0f} s on "
+              f"streams (drawings in the streams: {_fragments_mode()}; fetching after an event: {fetch}), {POLLERS} polling phones (every {POLL_SECONDS:.0f} s), for {seconds:.0f} s on "
               f"{', '.join(urls)}", flush=True)
         for thread in threads:
             thread.start()
@@ -836,7 +840,7 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
         print(f"(phones that had not fetched a command's version by the end: {unfetched} pairs; not errors)")
     if server_ms:
         print("\nserver time (gunicorn's access logs, request to response):")
-        for kind, ms in server_ms.items():
+        for kind, ms in sorted(server_ms.items(), key=lambda item: item[0].strip()):
             print(f"{kind:58} {_summary(ms)}")
     pushed = sum(device.pushed for device in phones + screens)
     fetches = sum(len(device.shown) for device in phones + screens) - pushed
@@ -860,9 +864,10 @@ def main() -> None:
     parser.add_argument("--versions-only", action="store_true",
                         help="the streams send versions only (PUSH_FRAGMENTS=0): every page fetches its fragment")
     parser.add_argument("--fragments", action="store_true",
-                        help="the streams send the shared drawings (PUSH_FRAGMENTS=1; the default on SQLite only)")
-    parser.add_argument("--workers", type=int, default=2,
-                        help="gunicorn workers per node (default 2, gunicorn.conf.py's: one per core)")
+                        help="the streams send the shared drawings (PUSH_FRAGMENTS=1, the default)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="gunicorn workers per node (default: one per core, the machine's cores shared "
+                             "by the nodes: 2 on one node here, 1 each for two nodes)")
     parser.add_argument("--postgres", action="store_true",
                         help="on PostgreSQL (DATABASE_URL, e.g. under .ci/with-postgres) with two app nodes")
     args = parser.parse_args()
@@ -873,7 +878,7 @@ def main() -> None:
         os.environ.pop("PUSH_FRAGMENTS", None)
     global KEEP_ALIVE, WORKERS
     KEEP_ALIVE = not args.new_connections
-    WORKERS = args.workers
+    WORKERS = args.workers or max(1, (os.cpu_count() or 2) // (2 if args.postgres else 1))
     with tempfile.TemporaryDirectory(prefix="chouette-push-") as name:
         folder = Path(name)
         if args.postgres:

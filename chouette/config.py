@@ -151,9 +151,11 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
         MONEY_LOCALE=None,
         MONEY_VISIBILITY="private",
         DISPLAY_MONEY=True,
-        # Push streams send the drawing itself where it is shared (chouette.web.streams);
-        # None: on SQLite, off on PostgreSQL (docs/speed.md, "Push").
-        PUSH_FRAGMENTS=_env_flag("PUSH_FRAGMENTS") if os.environ.get("PUSH_FRAGMENTS", "").strip() else None,
+        # Push streams send the drawing itself where it is shared (chouette.web.streams).
+        # Measured (benchmarks/push.py, docs/speed.md "Push"): on SQLite and on PostgreSQL
+        # with two nodes alike, the streams' drawings bring every device its table sooner
+        # and leave the commands more of the processor than the devices' own fetches.
+        PUSH_FRAGMENTS=_env_flag("PUSH_FRAGMENTS") if os.environ.get("PUSH_FRAGMENTS", "").strip() else True,
     )
     for name in ("CLUB_CURRENCY", "MONEY_LOCALE", "MONEY_VISIBILITY", "DISPLAY_MONEY"):
         if os.environ.get(name, "").strip():
@@ -200,12 +202,6 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
         options.setdefault("pool_size", _env_int("DB_POOL_SIZE", 20))
         options.setdefault("max_overflow", _env_int("DB_MAX_OVERFLOW", 10))
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
-    if app.config.get("PUSH_FRAGMENTS") is None:
-        # Measured (benchmarks/push.py): on one SQLite machine the streams' drawings bring every
-        # device its table sooner and leave the commands more of the processor; on PostgreSQL
-        # with several nodes every worker process would draw each state for its own streams,
-        # and the versions alone serve the devices as soon and the commands sooner.
-        app.config["PUSH_FRAGMENTS"] = str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("sqlite")
     _check_money_settings(app)
     _check_privacy_settings(app)
     if app.config.get("DICE_SEED") is not None and not app.config.get("TESTING"):

@@ -5,8 +5,8 @@ is shared, the drawing itself. A phone whose decisions now are at most his doubl
 gets the live table (``live.pushed_drawing``: the state's one drawing, made his); anyone else
 (a decision to answer, the organizer) gets the version, and his page fetches its own fragment,
 drawn for him with his buttons, and morphs it in. A screen gets the tables that moved
-(``display.pushed_drawing``). ``PUSH_FRAGMENTS`` (on by default on SQLite, off on PostgreSQL:
-``chouette.config``) False sends versions only. A table's stream is for the signed-in (like
+(``display.pushed_drawing``). ``PUSH_FRAGMENTS`` (on by default: ``chouette.config``) False
+sends versions only. A table's stream is for the signed-in (like
 its page); a screen's is public (like the screen). The database session is closed before the stream starts: a stream holds a
 worker thread, never a connection or a transaction.
 """

@@ -73,7 +73,7 @@ class Events:
 
 @pytest.fixture
 def quick_streams(app: Flask) -> None:
-    # Drawings in the streams: the default on SQLite, chosen here on PostgreSQL too.
+    # Drawings in the streams: the default (set here whatever the environment says).
     app.config.update(PUSH_KEEPALIVE_SECONDS=0.2, PUSH_STREAM_SECONDS=120.0, PUSH_FRAGMENTS=True)
 
 
@@ -231,12 +231,13 @@ def test_a_screen_that_takes_in_what_its_stream_brings_shows_what_a_fetch_would(
 
 @pytest.mark.parametrize(("url", "environment", "expected"), [
     ("sqlite:///{folder}/club.db", None, True),
-    ("postgresql+psycopg://club@127.0.0.1:9/club", None, False),
+    ("postgresql+psycopg://club@127.0.0.1:9/club", None, True),
     ("sqlite:///{folder}/club.db", "0", False),
+    ("postgresql+psycopg://club@127.0.0.1:9/club", "0", False),
     ("postgresql+psycopg://club@127.0.0.1:9/club", "1", True),
 ])
-def test_drawings_in_the_streams_by_default_on_sqlite_only(tmp_path, monkeypatch, url, environment, expected):
-    """Measured (docs/speed.md, "Push"): on by default on SQLite, off on PostgreSQL;
+def test_drawings_in_the_streams_by_default(tmp_path, monkeypatch, url, environment, expected):
+    """Measured (docs/speed.md, "Push"): on by default, on SQLite and on PostgreSQL;
     PUSH_FRAGMENTS decides when set."""
     from app import create_app
 
