@@ -56,6 +56,8 @@ KEEPALIVE_SECONDS = 15.0
 STREAM_SECONDS = 600.0
 #: What the browser waits before reconnecting a stream that ended (milliseconds).
 RETRY_MS = 1000
+#: A screen's version when its night is gone.
+GONE = "gone"
 
 Topic = tuple[str, Any]
 
@@ -100,7 +102,7 @@ def display_version(night_id: int | None) -> str:
     """A screen's version (``services.display_version``; ``gone`` when the night is)."""
     from chouette.services.display import version_on
 
-    return version_on(db.session.connection(), night_id) or "gone"
+    return version_on(db.session.connection(), night_id) or GONE
 
 
 def read_versions(connection: Connection, topics: Iterable[Topic]) -> dict[Topic, str]:
@@ -114,7 +116,7 @@ def read_versions(connection: Connection, topics: Iterable[Topic]) -> dict[Topic
         if kind == "table":
             versions[(kind, key)] = tables[key]
         else:
-            versions[(kind, key)] = version_on(connection, key) or "gone"
+            versions[(kind, key)] = version_on(connection, key) or GONE
     return versions
 
 

@@ -382,11 +382,16 @@ def signed_points(points: int) -> str:
     return f"\u2212{-points}" if points < 0 else "0"
 
 
-def _parts(night_id: int | None) -> BoardParts | None:
-    """The screen's fragment now, in parts (None when the night is gone)."""
-    try:
-        version = display.display_version(night_id)
-    except base.NotFound:
+def _parts(night_id: int | None, version: str | None = None) -> BoardParts | None:
+    """The screen's fragment at ``version`` (the hub's, read by its watcher; None: read now),
+    in parts, or None when the night is gone. The first stream of a process to ask for a
+    version draws it; the others take it without a query."""
+    if version is None:
+        try:
+            version = display.display_version(night_id)
+        except base.NotFound:
+            return None
+    elif version == push.GONE:
         return None
     context = (night_id, version, request.host_url, str(get_locale()), privacy.display_shows_money())
     found = _board_parts.get(context)
@@ -409,11 +414,11 @@ def pushed_drawing(night_id: int | None) -> Callable[[str], str | None]:
     context (``streams._stream``)."""
     sent: dict[str, Any] = {"frame": None, "tables": {}}
 
-    def draw(_version: str) -> str | None:
+    def draw(version: str) -> str | None:
         with gate.drawing():
             try:
-                read_only()
-                parts = _parts(night_id)
+                read_only(alone=True)
+                parts = _parts(night_id, version)
             finally:
                 db.session.remove()
         if parts is None:

@@ -669,7 +669,7 @@ def pushed_drawing(table_id: int) -> Callable[[str], str | None]:
     def draw(_version: str) -> str | None:
         with gate.drawing():
             try:
-                read_only()
+                read_only(alone=True)  # on PostgreSQL, each statement alone: no BEGIN, no ROLLBACK
                 if not current_user.is_authenticated:
                     return None
                 try:

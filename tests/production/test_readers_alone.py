@@ -46,3 +46,42 @@ def test_after_a_page_the_pooled_connection_writes_in_transactions_again(app, cl
         db.session.rollback()  # a transaction: the row never lands
         assert db.session.scalar(select(func.count(Member.id))) == before
         db.session.remove()
+
+
+def test_the_streams_drawings_read_each_statement_alone(app):
+    """A phone's stream and a screen's stream draw what they send with statements alone too
+    (autocommit): a table's move costs each of its streams no BEGIN and no ROLLBACK."""
+    import threading
+
+    from sqlalchemy import event
+
+    from tests.web.test_phone_decisions import Phones
+    from tests.web.test_pushed_drawings import Events
+
+    app.config.update(PUSH_KEEPALIVE_SECONDS=0.2, PUSH_STREAM_SECONDS=120.0, PUSH_FRAGMENTS=True)
+    phones = Phones(app, "ABCD", cube_mode="single")
+    streams = [Events(phones.phone("D"), f"{phones.table.url}/stream"),
+               Events(app.test_client(), "/display/stream")]
+    seen: list[tuple[int, bool, str]] = []
+
+    def note(connection, _cursor, statement, *_args) -> None:
+        seen.append((threading.get_ident(), connection.connection.driver_connection.autocommit, statement))
+
+    try:
+        for events in streams:
+            events.next()  # the version on opening
+        with app.app_context():
+            engine = db.engine
+        event.listen(engine, "before_cursor_execute", note)
+        try:
+            phones.table.play({"type": "join", "player": "E"})
+            assert [events.next()[0] for events in streams] == ["fragment", "fragment"]
+        finally:
+            event.remove(engine, "before_cursor_execute", note)
+    finally:
+        for events in streams:
+            events.close()
+    threads = {events._thread.ident for events in streams}
+    drawn = [(alone, statement) for thread, alone, statement in seen if thread in threads]
+    assert drawn, "the streams read nothing to draw"
+    assert all(alone for alone, _statement in drawn), [s for alone, s in drawn if not alone]

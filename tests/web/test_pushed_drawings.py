@@ -248,3 +248,39 @@ def test_drawings_in_the_streams_by_default(tmp_path, monkeypatch, url, environm
     monkeypatch.delenv("DATABASE_URL", raising=False)
     app = create_app({"SQLALCHEMY_DATABASE_URI": url.format(folder=tmp_path), "TESTING": True})
     assert app.config["PUSH_FRAGMENTS"] is expected
+
+
+def test_screens_streams_in_one_process_read_a_version_once(app, quick_streams):
+    """Two screens' streams in one process: after a move, one draws the screen at the version
+    the hub read, the other takes that drawing as it is, with no query of its own."""
+    from sqlalchemy import event
+
+    from chouette.extensions import db
+
+    table = Table(app)
+    table.seat("ABCD")
+    selects: dict[int, list[str]] = {}
+
+    def note(_connection, _cursor, statement, *_args) -> None:
+        if re.match(r"\s*SELECT\b.*\bFROM\b", statement, re.I | re.S):  # a read (not a ping)
+            selects.setdefault(threading.get_ident(), []).append(statement)
+
+    screens = [Events(app.test_client(), "/display/stream") for _ in range(2)]
+    try:
+        for events in screens:
+            events.next()  # the version on opening
+        with app.app_context():
+            engine = db.engine
+        event.listen(engine, "before_cursor_execute", note)
+        try:
+            table.play({"type": "double", "by": "box", "cubes": ["B"]})
+            drawn = [events.next() for events in screens]
+        finally:
+            event.remove(engine, "before_cursor_execute", note)
+    finally:
+        for events in screens:
+            events.close()
+    assert drawn[0] == drawn[1] and drawn[0][0] == "fragment"
+    streams = {events._thread.ident for events in screens}
+    readers = {thread: statements for thread, statements in selects.items() if thread in streams}
+    assert len(readers) == 1, readers  # one stream read and drew; the other read nothing
