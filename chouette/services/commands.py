@@ -15,6 +15,7 @@ night).
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
 import threading
@@ -25,7 +26,7 @@ from typing import Any
 
 from flask import current_app
 from flask_babel import gettext as _
-from sqlalchemy import func, select
+from sqlalchemy import Select, bindparam, func, select
 from sqlalchemy.orm import joinedload
 
 from chouette.engine import SecretsDice, legal_moves
@@ -136,11 +137,12 @@ def clear_cache() -> None:
     _cache.clear()
 
 
-def load_play(table_id: int, *, names: bool = False) -> TablePlay:
-    """The table and its current state (``names``: with the active members' names, for the
-    organizers' Join card). Raises NotFound."""
-    # One statement: the table, its night, its last seq, the club's renames, how many of its
-    # seats are matched to members (and the names), read together.
+@functools.cache
+def _play_query(dialect: str, names: bool) -> Select[Any]:
+    """``load_play``'s one statement, built once per dialect (every command, fetch and push
+    stream runs it: building it anew cost more than running it on SQLite)."""
+    # The table, its night, its last seq, the club's renames, how many of its seats are
+    # matched to members (and the names), read together.
     last_seq = (select(func.coalesce(func.max(TableEvent.seq), 0))
                 .where(TableEvent.table_id == ChouetteTable.id).correlate(ChouetteTable)
                 .scalar_subquery())
@@ -149,10 +151,16 @@ def load_play(table_id: int, *, names: bool = False) -> TablePlay:
                .scalar_subquery())
     columns: list[Any] = [ChouetteTable, last_seq, identity.rename_generation_column(), matched]
     if names:
-        columns.append(identity.active_names_column())
-    found = db.session.execute(
-        select(*columns).options(joinedload(ChouetteTable.night))
-        .where(ChouetteTable.id == table_id)).first()
+        columns.append(identity.active_names_column(dialect))
+    return (select(*columns).options(joinedload(ChouetteTable.night))
+            .where(ChouetteTable.id == bindparam("table_id")))
+
+
+def load_play(table_id: int, *, names: bool = False) -> TablePlay:
+    """The table and its current state (``names``: with the active members' names, for the
+    organizers' Join card). Raises NotFound."""
+    query = _play_query(db.session.get_bind().dialect.name, names)
+    found = db.session.execute(query, {"table_id": table_id}).first()
     if found is None:
         raise base.NotFound(_("No such table."))
     table, seq, generation = found[0], int(found[1] or 0), int(found[2] or 0)
@@ -160,7 +168,8 @@ def load_play(table_id: int, *, names: bool = False) -> TablePlay:
     _matched_now[(_database(), table_id)] = matched_count
     member_names = identity.split_names(found[4]) if names else None
     cached = _cache.get(table_id, generation)
-    if cached is not None and cached[0] == seq and cached[1].initial_settings.to_dict() == _settings(table):
+    if (cached is not None and cached[0] == seq
+            and cached[1].initial_settings == Settings.from_dict(table.settings)):
         return TablePlay(table, cached[1], seq, generation, matched_count, member_names)
     state = _fold_table(table, seq, cached)
     _cache.put(table_id, seq, state, generation)

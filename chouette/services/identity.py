@@ -174,10 +174,11 @@ def rename_generation_column() -> ColumnElement[int]:
 _NAMES_SEPARATOR = "\x1f"
 
 
-def active_names_column() -> ColumnElement[str | None]:
+def active_names_column(dialect: str) -> ColumnElement[str | None]:
     """The active members' names in one text (``split_names`` reads it), to read them in the
-    same query as other things: PostgreSQL's ``string_agg``, SQLite's ``group_concat``."""
-    if db.engine.dialect.name == "postgresql":
+    same query as other things: PostgreSQL's ``string_agg``, SQLite's ``group_concat``
+    (``dialect``: the database's, as SQLAlchemy names it)."""
+    if dialect == "postgresql":
         joined = func.string_agg(Member.name, _NAMES_SEPARATOR)
     else:
         joined = func.group_concat(Member.name, _NAMES_SEPARATOR)

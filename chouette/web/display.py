@@ -153,6 +153,8 @@ class BoardParts:
 #: The screens' pushed fragments, per night shown, display version, address, language and
 #: money shown: after a command, the first stream of a process draws, the others take it.
 _board_parts = _SeqCache(16)
+#: Who is drawing which of them now (``gate.Once``).
+_making = gate.Once()
 
 
 def clear_cache() -> None:
@@ -382,6 +384,11 @@ def signed_points(points: int) -> str:
     return f"\u2212{-points}" if points < 0 else "0"
 
 
+def _parts_context(night_id: int | None, version: str) -> tuple[Any, ...]:
+    """What a screen's drawing at ``version`` depends on: the key of ``_board_parts``."""
+    return night_id, version, request.host_url, str(get_locale()), privacy.display_shows_money()
+
+
 def _parts(night_id: int | None, version: str | None = None) -> BoardParts | None:
     """The screen's fragment at ``version`` (the hub's, read by its watcher; None: read now),
     in parts, or None when the night is gone. The first stream of a process to ask for a
@@ -393,7 +400,7 @@ def _parts(night_id: int | None, version: str | None = None) -> BoardParts | Non
             return None
     elif version == push.GONE:
         return None
-    context = (night_id, version, request.host_url, str(get_locale()), privacy.display_shows_money())
+    context = _parts_context(night_id, version)
     found = _board_parts.get(context)
     if found is None:
         screen = Screen(night_id)
@@ -414,13 +421,22 @@ def pushed_drawing(night_id: int | None) -> Callable[[str], str | None]:
     context (``streams._stream``)."""
     sent: dict[str, Any] = {"frame": None, "tables": {}}
 
+    def make(version: str) -> BoardParts | None:
+        try:
+            read_only(alone=True)
+            return _parts(night_id, version)
+        finally:
+            db.session.remove()
+
     def draw(version: str) -> str | None:
-        with gate.drawing():
-            try:
-                read_only(alone=True)
-                parts = _parts(night_id, version)
-            finally:
-                db.session.remove()
+        # The first screen's stream of the process draws the version, at the gate; the others
+        # take its drawing, without a query and without a turn at the gate.
+        try:
+            read_only(alone=True)  # the language may be a signed-in member's
+            context = _parts_context(night_id, version)
+        finally:
+            db.session.remove()  # nothing held while waiting
+        parts = _making.get(context, lambda: _board_parts.get(context), lambda: make(version))
         if parts is None:
             return None
         if parts.frame != sent["frame"]:

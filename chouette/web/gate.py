@@ -192,6 +192,41 @@ def drawing() -> Iterator[None]:
             found.leave_drawing()
 
 
+class Once:
+    """One drawing per key at a time: the first to ask for a key draws it, at the gate
+    (``drawing``); those who ask for the same key meanwhile wait for that drawing instead of
+    queueing at the gate behind it to find it made (after a move, every screen's stream of
+    the process asks for the same drawing at the same moment)."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._pending: dict[Any, threading.Event] = {}
+
+    def get(self, key: Any, made: Callable[[], Any], make: Callable[[], Any],
+            wait: float = CHECKPOINT_SECONDS * 8) -> Any:
+        """``made()`` when it is there; else ``make()`` at the gate, or, while another thread
+        is making ``key``, what ``made()`` gives once it has (None if it failed or took longer
+        than ``wait`` seconds: the caller then sends something cheaper)."""
+        found = made()
+        if found is not None:
+            return found
+        with self._lock:
+            pending = self._pending.get(key)
+            mine = pending is None
+            if pending is None:
+                pending = self._pending[key] = threading.Event()
+        if not mine:
+            pending.wait(wait)
+            return made()
+        try:
+            with drawing():
+                return make()
+        finally:
+            with self._lock:
+                self._pending.pop(key, None)
+            pending.set()
+
+
 def _lower_priority(nice: int) -> None:
     """The calling thread's scheduling priority lowered by ``nice`` (Linux: per thread; a
     process's priority is at most 19 lower than the default)."""

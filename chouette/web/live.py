@@ -508,7 +508,8 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     members: Sequence[str] = ()
     if runs:  # the Join card's list, read with the table (``commands.load_play(names=True)``)
         members = (played.member_names if played.member_names is not None else
-                   identity.split_names(db.session.scalar(select(identity.active_names_column()))))
+                   identity.split_names(db.session.scalar(select(identity.active_names_column(
+                       db.session.get_bind().dialect.name)))))
     last_order = next((e for e in reversed(state.effective) if e.get("type") == "order_roll"), None)
     # The live table shows the latest games; the whole history is one click away (a night's
     # sixty games redrawn after every command would cost most of the command's time).

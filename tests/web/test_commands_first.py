@@ -361,3 +361,45 @@ def test_pages_are_drawn_at_a_lower_priority_than_the_commands(app, table):
     assert drawn[0] == live[0] == min(own + 10, 19)
     assert drawn[1].startswith("chouette-drawing") and live[1].startswith("chouette-drawing")
     assert recorder.seen[f"POST /tables/{table.id}/roll"] == (own, threading.current_thread().name)
+
+
+def test_while_one_stream_draws_a_key_the_others_wait_for_its_drawing_not_the_gate(app):
+    """``gate.Once``: the screens' streams of a process all ask for the same drawing after a
+    move; the first draws it at the gate, the others take that drawing, drawing nothing
+    themselves, and none of them takes a turn at the gate."""
+    from chouette.web.gate import Once
+
+    once = Once()
+    made: dict[str, str] = {}
+    calls: list[str] = []
+    drawing, release = threading.Event(), threading.Event()
+
+    def make() -> str:
+        calls.append(threading.current_thread().name)
+        drawing.set()
+        assert release.wait(WAIT)
+        made["key"] = "the drawing"
+        return made["key"]
+
+    results: dict[str, str | None] = {}
+
+    def ask(name: str) -> None:
+        with app.test_request_context("/display/stream"):
+            results[name] = once.get("key", lambda: made.get("key"), make)
+
+    first = threading.Thread(target=ask, args=("first",), name="first")
+    first.start()
+    assert drawing.wait(WAIT)  # the first is drawing, at the gate
+    slots = app.extensions["render_gate"]._slots
+    others = [threading.Thread(target=ask, args=(f"other {n}",), name=f"other {n}") for n in range(3)]
+    for thread in others:
+        thread.start()
+    time.sleep(0.1)
+    # The others wait for the drawing, not in the queue for the gate's one slot (the first's).
+    assert all(thread.is_alive() for thread in others)
+    assert slots._value == 0 and not slots._cond._waiters and calls == ["first"]
+    release.set()
+    for thread in [first, *others]:
+        thread.join(WAIT)
+    assert results == {"first": "the drawing", **{f"other {n}": "the drawing" for n in range(3)}}
+    assert calls == ["first"]

@@ -284,3 +284,37 @@ def test_screens_streams_in_one_process_read_a_version_once(app, quick_streams):
     streams = {events._thread.ident for events in screens}
     readers = {thread: statements for thread, statements in selects.items() if thread in streams}
     assert len(readers) == 1, readers  # one stream read and drew; the other read nothing
+
+
+def test_a_screen_drawn_by_another_stream_is_taken_without_a_turn_at_the_gate(app):
+    """The second screen's stream of a process takes the drawing the first made, even while
+    the process's one drawing slot is held (a phone's page being drawn): it has nothing to
+    draw, so it does not queue behind the drawings."""
+    from flask import copy_current_request_context
+
+    from chouette import push
+    from chouette.web import display as display_view
+    from chouette.web import gate
+
+    table = Table(app)
+    table.seat("ABCD")
+    table.play({"type": "double", "by": "box", "cubes": ["B"]})
+    with app.test_request_context("/display/stream"):
+        with app.app_context():
+            from chouette.extensions import db
+            version = push.display_version(None)
+            db.session.remove()
+        first, second = (copy_current_request_context(display_view.pushed_drawing(None)) for _ in range(2))
+        drawn = first(version)
+        assert drawn is not None and drawn.startswith("event: fragment")
+        slot = gate.gate()
+        assert slot is not None
+        slot.enter_drawing()  # the process's drawing under way
+        try:
+            taken: list[str | None] = []
+            thread = threading.Thread(target=copy_current_request_context(lambda: taken.append(second(version))))
+            thread.start()
+            thread.join(WAIT)
+            assert taken == [drawn], "the second screen waited for the gate"
+        finally:
+            slot.leave_drawing()
