@@ -53,10 +53,8 @@ def test_the_streams_drawings_read_each_statement_alone(app):
     (autocommit): a table's move costs each of its streams no BEGIN and no ROLLBACK."""
     import threading
 
-    from sqlalchemy import event
-
     from tests.web.test_phone_decisions import Phones
-    from tests.web.test_pushed_drawings import Events
+    from tests.web.test_pushed_drawings import Events, noting_statements
 
     app.config.update(PUSH_KEEPALIVE_SECONDS=0.2, PUSH_STREAM_SECONDS=120.0, PUSH_FRAGMENTS=True)
     phones = Phones(app, "ABCD", cube_mode="single")
@@ -64,20 +62,15 @@ def test_the_streams_drawings_read_each_statement_alone(app):
                Events(app.test_client(), "/display/stream")]
     seen: list[tuple[int, bool, str]] = []
 
-    def note(connection, _cursor, statement, *_args) -> None:
+    def note(connection, statement: str) -> None:
         seen.append((threading.get_ident(), connection.connection.driver_connection.autocommit, statement))
 
     try:
         for events in streams:
             events.next()  # the version on opening
-        with app.app_context():
-            engine = db.engine
-        event.listen(engine, "before_cursor_execute", note)
-        try:
+        with noting_statements(app, note):
             phones.table.play({"type": "join", "player": "E"})
             assert [events.next()[0] for events in streams] == ["fragment", "fragment"]
-        finally:
-            event.remove(engine, "before_cursor_execute", note)
     finally:
         for events in streams:
             events.close()

@@ -18,6 +18,8 @@ import queue
 import random
 import re
 import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -250,18 +252,34 @@ def test_drawings_in_the_streams_by_default(tmp_path, monkeypatch, url, environm
     assert app.config["PUSH_FRAGMENTS"] is expected
 
 
-def test_screens_streams_in_one_process_read_a_version_once(app, quick_streams):
-    """Two screens' streams in one process: after a move, one draws the screen at the version
-    the hub read, the other takes that drawing as it is, with no query of its own."""
+@contextmanager
+def noting_statements(app: Flask, note: Callable[[Any, str], None]) -> Iterator[None]:
+    """``note(connection, statement)`` for each statement sent to the database meanwhile."""
     from sqlalchemy import event
 
     from chouette.extensions import db
 
+    with app.app_context():
+        engine = db.engine
+
+    def listener(connection: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        note(connection, statement)
+
+    event.listen(engine, "before_cursor_execute", listener)
+    try:
+        yield
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+
+
+def test_screens_streams_in_one_process_read_a_version_once(app, quick_streams):
+    """Two screens' streams in one process: after a move, one draws the screen at the version
+    the hub read, the other takes that drawing as it is, with no query of its own."""
     table = Table(app)
     table.seat("ABCD")
     selects: dict[int, list[str]] = {}
 
-    def note(_connection, _cursor, statement, *_args) -> None:
+    def note(_connection: Any, statement: str) -> None:
         if re.match(r"\s*SELECT\b.*\bFROM\b", statement, re.I | re.S):  # a read (not a ping)
             selects.setdefault(threading.get_ident(), []).append(statement)
 
@@ -269,14 +287,9 @@ def test_screens_streams_in_one_process_read_a_version_once(app, quick_streams):
     try:
         for events in screens:
             events.next()  # the version on opening
-        with app.app_context():
-            engine = db.engine
-        event.listen(engine, "before_cursor_execute", note)
-        try:
+        with noting_statements(app, note):
             table.play({"type": "double", "by": "box", "cubes": ["B"]})
             drawn = [events.next() for events in screens]
-        finally:
-            event.remove(engine, "before_cursor_execute", note)
     finally:
         for events in screens:
             events.close()
