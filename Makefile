@@ -29,7 +29,7 @@ test-browser: system-deps dev-venv
 test-postgres: system-deps dev-venv
 	bash .ci/with-postgres $(BIN)/python -m pytest -m "not browser and not sqlite_only"
 
-# Production: gunicorn, 2 workers (more on a bigger machine), on 127.0.0.1 behind a proxy.
+# Production: gunicorn, one worker per core (2 here; WORKERS=4 on 4 cores), on 127.0.0.1 behind a proxy.
 WORKERS ?= 2
 serve: venv  ## the app under gunicorn (see docs/deployment.md)
 	$(BIN)/flask --app app init-db
