@@ -389,16 +389,10 @@ def _parts_context(night_id: int | None, version: str) -> tuple[Any, ...]:
     return night_id, version, request.host_url, str(get_locale()), privacy.display_shows_money()
 
 
-def _parts(night_id: int | None, version: str | None = None) -> BoardParts | None:
-    """The screen's fragment at ``version`` (the hub's, read by its watcher; None: read now),
-    in parts, or None when the night is gone. The first stream of a process to ask for a
-    version draws it; the others take it without a query."""
-    if version is None:
-        try:
-            version = display.display_version(night_id)
-        except base.NotFound:
-            return None
-    elif version == push.GONE:
+def _parts(night_id: int | None, version: str) -> BoardParts | None:
+    """The screen's fragment at ``version`` (the hub's, read by its watcher), in parts, or
+    None when the night is gone."""
+    if version == push.GONE:
         return None
     context = _parts_context(night_id, version)
     found = _board_parts.get(context)

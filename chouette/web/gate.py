@@ -61,6 +61,8 @@ DEFAULT_NICE = 10
 #: The longest a drawing waits for commands at a checkpoint (seconds): a command that hangs
 #: (a database lock) must not hold every page of the process with it.
 CHECKPOINT_SECONDS = 0.25
+#: The longest a stream waits for a drawing another stream is making (``Once``, seconds).
+ONCE_SECONDS = 2.0
 #: Where the middleware notes what a request is to the gate ("drawing", "command" or None).
 ENVIRON_KEY = "chouette.gate"
 
@@ -203,7 +205,7 @@ class Once:
         self._pending: dict[Any, threading.Event] = {}
 
     def get(self, key: Any, made: Callable[[], Any], make: Callable[[], Any],
-            wait: float = CHECKPOINT_SECONDS * 8) -> Any:
+            wait: float = ONCE_SECONDS) -> Any:
         """``made()`` when it is there; else ``make()`` at the gate, or, while another thread
         is making ``key``, what ``made()`` gives once it has (None if it failed or took longer
         than ``wait`` seconds: the caller then sends something cheaper)."""

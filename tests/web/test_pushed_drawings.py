@@ -306,6 +306,7 @@ def test_a_screen_drawn_by_another_stream_is_taken_without_a_turn_at_the_gate(ap
     from flask import copy_current_request_context
 
     from chouette import push
+    from chouette.extensions import db
     from chouette.web import display as display_view
     from chouette.web import gate
 
@@ -313,10 +314,8 @@ def test_a_screen_drawn_by_another_stream_is_taken_without_a_turn_at_the_gate(ap
     table.seat("ABCD")
     table.play({"type": "double", "by": "box", "cubes": ["B"]})
     with app.test_request_context("/display/stream"):
-        with app.app_context():
-            from chouette.extensions import db
-            version = push.display_version(None)
-            db.session.remove()
+        version = push.display_version(None)  # as the hub reads it
+        db.session.remove()
         first, second = (copy_current_request_context(display_view.pushed_drawing(None)) for _ in range(2))
         drawn = first(version)
         assert drawn is not None and drawn.startswith("event: fragment")
