@@ -467,8 +467,10 @@ def _forced_drop(game: Game, box_double: BoxDouble, member: str) -> MemberCube:
 
 def captain_leaves(state: TableState, game: Game) -> None:
     """The seat captain, his cube dropped, leaves before every member has answered the box's
-    double: the best-placed member still playing takes the seat at once (RULES 2.2)."""
-    _next_acting_captain(state, game, move_old_to_end=True)
+    double: his seat waits for those answers, and nobody else moves until then (rules 2.4,
+    2.5). The answers then name the acting captain as if he had stayed, without him."""
+    game.captain_left = True
+    state.seats.captain = None
 
 
 def _best_placed(state: TableState, game: Game) -> list[str]:
@@ -478,18 +480,20 @@ def _best_placed(state: TableState, game: Game) -> list[str]:
 
 
 def _next_acting_captain(state: TableState, game: Game, *, move_old_to_end: bool) -> None:
-    """The best-placed live member takes over; a dropping seat captain goes to the end."""
+    """The best-placed live member takes over; a dropping seat captain goes to the end
+    (unless he has left the table, his seat waiting for this moment)."""
     live = [m for m in _best_placed(state, game) if game.cubes[m].status == LIVE]
     if not live:
         return  # nobody left: the game ends
     new = live[0]
     if move_old_to_end:
         seats = state.seats
-        old = game.seat_captain
         seats.line.remove(new)
-        seats.line.append(old)
+        if not game.captain_left:
+            seats.line.append(game.seat_captain)
         seats.captain = new
         game.seat_captain = new
+        game.captain_left = False
     game.acting_captain = new
 
 

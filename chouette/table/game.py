@@ -43,6 +43,10 @@ class Game:
     start_seats: dict[str, Any] = field(default_factory=dict)  # seats when it began (void)
     deals: dict[str, Deal] = field(default_factory=dict)  # member -> his cube's deal
     proxies: dict[str, str] = field(default_factory=dict)  # absent member -> who decides for him
+    # The seat captain dropped the box's double and left before every member answered it: the
+    # captain's seat waits for those answers (rules 2.4, 2.5), then goes to the best-placed
+    # live member, or the game ends and the line moves up.
+    captain_left: bool = False
 
     @classmethod
     def start(cls, number: int, team: list[str]) -> Game:
@@ -60,7 +64,7 @@ class Game:
             self.automatic,
             list(self.extras), self.extras_open, self.position, self.on_roll, self.dice,
             self.turns, self.last_move, self.stakes, self.start_seats, dict(self.deals),
-            dict(self.proxies),
+            dict(self.proxies), self.captain_left,
         )
 
     @property
@@ -127,6 +131,7 @@ class Game:
             "start_seats": self.start_seats,
             "deals": [d.to_dict() for d in self.deals.values()],
             "proxies": dict(self.proxies),
+            "captain_left": self.captain_left,
         }
 
     @classmethod
@@ -153,7 +158,7 @@ class Game:
             data["turns"], data.get("last_move"), dict(data.get("stakes") or {}),
             dict(data.get("start_seats") or {}),
             {d["member"]: Deal.from_dict(d) for d in data.get("deals") or ()},
-            dict(data.get("proxies") or {}),
+            dict(data.get("proxies") or {}), bool(data.get("captain_left")),
         )
 
 

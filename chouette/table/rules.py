@@ -88,7 +88,8 @@ def on_join(state: TableState, event: dict[str, Any]) -> None:
         state.pending_joiners.append(name)
     else:
         state.seats.line.append(name)
-        state.seats.fill()
+        if state.game is None or not state.game.captain_left:
+            state.seats.fill()  # a captain's seat waiting for the answers stays empty
 
 
 def on_leave(state: TableState, event: dict[str, Any]) -> None:
@@ -104,7 +105,9 @@ def on_leave(state: TableState, event: dict[str, Any]) -> None:
                 name in (e.giver, e.taker) and e.status == LIVE for e in game.extras):
             raise TableError("{name} has a live cube in this game; leave after it", name=name)
         if name == game.seat_captain and game.box_double is not None:
-            captain_leaves(state, game)
+            captain_leaves(state, game)  # his seat waits for the others' answers
+            state.partner_offers = [p for p in state.partner_offers if p != name]
+            return
     if name in state.waiting:
         state.waiting.remove(name)
     elif name in state.pending_joiners:

@@ -92,15 +92,16 @@ def rotate(seats: Seats, *, captain_won: bool, box_keeps: bool) -> bool:
     (True, 'B', 'C', ['D', 'E', 'A'])
     """
     old_box, old_captain = seats.box, seats.captain
-    if old_box is None or old_captain is None:
+    if old_box is None or (old_captain is None and captain_won):
         return False
-    if captain_won:
+    if captain_won and old_captain is not None:
         seats.box, seats.captain = old_captain, None
         seats.line.append(old_box)
         seats.end_partnership()
         seats.fill()
         return True
-    seats.line.append(old_captain)
+    if old_captain is not None:  # None: a captain who dropped and left mid-double
+        seats.line.append(old_captain)
     seats.captain = None
     if box_keeps:
         seats.fill()

@@ -188,6 +188,9 @@ def seat_rows(state: TableState) -> tuple[list[SeatRow], list[SeatRow]]:
         rows.append(row(state.partner, "partner"))
     if state.captain:
         rows.append(row(state.captain, "captain"))
+    elif game is not None and game.captain_left:
+        # The captain dropped and left: the seat waits for the others' answers (rules 2.5).
+        rows.append(SeatRow("", "captain", None, None, 0, 0))
     rows += [row(name, "line", place) for place, name in enumerate(state.line, start=1)]
     seated = {r.name for r in rows}
     rows += [row(name, "waiting") for name in state.seated if name not in seated]

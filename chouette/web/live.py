@@ -174,6 +174,9 @@ def _seat_rows(state: TableState) -> list[tuple[str, str, str]]:
     rows = [(name, label, kind) for name, label, kind in (
         (state.box, _("Box"), "box"), (state.partner, _("Partner"), "partner"),
         (state.captain, _("Captain"), "captain")) if name]
+    if state.game is not None and state.game.captain_left:
+        # The captain dropped and left: the seat waits for the others' answers (rules 2.5).
+        rows.append(("", _("Captain"), "captain-waiting"))
     rows += [(name, _("Line %(number)d", number=i), "line") for i, name in enumerate(state.line, 1)]
     rows += [(name, _("Joins after this game"), "pending") for name in state.pending_joiners]
     return rows

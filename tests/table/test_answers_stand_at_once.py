@@ -124,9 +124,9 @@ def test_forced_drop_of_the_lone_taker_is_booked_when_it_happens_and_earlier_dro
 
 def test_captain_who_dropped_may_leave_before_the_others_answer():
     state = run(seated("ABCDE"), double("box"), drop("B"), leave("B"))
-    # The seat passes at once to the best-placed member still playing.
-    assert seats(state) == ("A", None, "C", "DE")
-    assert state.game.seat_captain == "C" and points(state)["B"] == -1
+    # His seat waits for the others' answers (rules 2.4, 2.5): nobody moves yet.
+    assert seats(state) == ("A", None, None, "CDE")
+    assert state.game.captain_left and points(state)["B"] == -1
     state = run(state, take("C"), take("D"), take("E"), result("box"))
     assert points(state) == {"A": 1 + 6, "B": -1, "C": -2, "D": -2, "E": -2}
     assert seats(state) == ("A", None, "D", "EC")
