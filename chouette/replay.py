@@ -25,7 +25,8 @@ def summarize(log: Mapping[str, Any]) -> dict[str, Any]:
     """
     if not isinstance(log, Mapping) or not isinstance(log.get("events"), list):
         raise TableError('a table log is an object with "table" settings and an "events" list')
-    table = log.get("table") or {}
+    table = log.get("table")
+    table = {} if table is None else table
     if not isinstance(table, Mapping):
         raise TableError('the "table" settings must be an object')
     state = fold(table, log["events"])
@@ -42,6 +43,9 @@ def replay_command(path: str) -> None:
             log = json.load(handle)
     except (OSError, UnicodeDecodeError, json.JSONDecodeError) as exc:
         click.echo(f"replay: cannot read {path}: {exc}", err=True)
+        sys.exit(1)
+    except RecursionError:
+        click.echo(f"replay: cannot read {path}: its JSON is nested too deeply", err=True)
         sys.exit(1)
     try:
         summary = summarize(log)

@@ -16,6 +16,7 @@ from chouette.table import rules, sheet
 from chouette.table.errors import LogError, TableError
 from chouette.table.history import WORK, History, Snapshots
 from chouette.table.settings import Settings
+from chouette.table.shapes import check_shape
 from chouette.table.tablestate import (  # the state's value and names, here where they were first
     MAX_NAME,
     RESERVED_NAMES,
@@ -45,9 +46,7 @@ def apply_event(state: TableState, event: Mapping[str, Any]) -> TableState:
     Raises:
         TableError: the event is malformed or the rules refuse it now (the message says why).
     """
-    if not isinstance(event, Mapping):
-        raise TableError("an event must be an object with a type, not {event!r}", event=event)
-    event = dict(event)
+    event = check_shape(event)
     if event.get("type") == "undo":
         return _undo(state)
     if event.get("type") == "correct":
@@ -104,7 +103,7 @@ def fold(settings: Settings | Mapping[str, Any] | None, events: Iterable[Mapping
     for index, event in enumerate(events, start=1):
         try:
             if isinstance(event, Mapping) and event.get("type") not in ("undo", "correct"):
-                _apply_in_place(state, dict(event))
+                _apply_in_place(state, check_shape(event))
             else:
                 state = apply_event(state, event)
         except TableError as exc:
@@ -228,7 +227,7 @@ def resume_log(snapshot: Mapping[str, Any], at: int, events: Sequence[Mapping[st
     state.effective = History(dict(events[i]) for i in before)
     state.snapshots = Snapshots([(len(before), state.copy())])
     for index in after:
-        _apply_in_place(state, dict(events[index]))
+        _apply_in_place(state, check_shape(events[index]))
     return state
 
 

@@ -62,7 +62,9 @@ def test_correction_that_makes_a_later_event_illegal_is_refused_and_changes_noth
     (correct(1, reason="", void=True), "needs a reason"),
     (correct(1), "either voids the game or gives its right result"),
     (correct(1, void=True, result={"winner": "box", "kind": "single"}), "either voids"),
-    (correct(1, result={"winner": "nobody", "kind": "single"}), "names the winner"),
+    (correct(1, result={"winner": "nobody", "kind": "single"}), "must be a winner"),
+    (correct(1, result={"winner": "box", "kind": "nonsense"}), "must be a winner"),
+    (correct(1, result={"winner": "box", "kind": []}), "must be a winner"),
 ])
 def test_malformed_corrections_are_refused(event, message):
     with pytest.raises(TableError, match=message):
