@@ -40,7 +40,7 @@ FIELDS = (
     "name", "username", "password", "password2", "confirm", "role", "active", "locale", "next", "csrf_token",
     "date", "currency", "preset", "seq", "player", "players", "stake", "how", "die", "die1", "die2",
     "answer", "cube", "cubes", "by", "giver", "taker", "move", "winner", "kind", "position_id", "on_roll",
-    "game", "reason", "void", "result", "payer", "payee", "amount", "method", "cents", "file", "xgid",
+    "game", "reason", "void", "result", "fix", "payer", "payee", "amount", "method", "cents", "file", "xgid",
     "cube_mode", "stake_cents", "per_player_stakes", "jacoby", "beavers", "raccoons", "automatic_doubles",
     "all_but_one", "all_but_one_min_players", "extras", "partner_min_players", "partner_share_percent",
     "box_retention", "join_position", "consulting", "same_value_same_action", "paid", "transfer",
