@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 import json
-import pathlib
 import re
 
 import pytest
 
 from chouette.engine import Position
 from chouette.table import TableError, apply_event, fold
+from tests.scenarios import SCENARIOS
 
 from .helpers import double, drop, points, result, run, seated, seats, take
 
-SCENARIO = pathlib.Path(__file__).parent / "scenarios" / "04-board-game.json"
+SCENARIO = SCENARIOS / "04-board-game.json"
 
 
 def opening(box=5, team=3):

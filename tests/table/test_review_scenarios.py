@@ -5,21 +5,17 @@ from __future__ import annotations
 
 import copy
 import json
-import pathlib
 
 import pytest
 
 from chouette.ledger.games import game_points
 from chouette.replay import summarize
 from chouette.table import fold
-
-HERE = pathlib.Path(__file__).resolve().parent
-SHARED = HERE.parents[2] / "shared" / "scenarios"
+from tests.scenarios import SCENARIOS
 
 
 def load(name):
-    path = SHARED / name if (SHARED / name).is_file() else HERE / "scenarios" / name
-    return json.loads(path.read_text(encoding="utf-8"))
+    return json.loads((SCENARIOS / name).read_text(encoding="utf-8"))
 
 
 def per_game(log):

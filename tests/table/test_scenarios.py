@@ -8,18 +8,11 @@ import pathlib
 import pytest
 
 from app import create_app
-
-HERE = pathlib.Path(__file__).resolve().parent
-SHARED = HERE.parents[2] / "shared" / "scenarios"
+from tests.scenarios import SCENARIOS
 
 
 def _scenarios() -> list[pathlib.Path]:
-    # The shared folder beside the repository is the source; the copies here keep the
-    # suite meaningful in a checkout without it. Shared files win on a name clash.
-    found = {p.name: p for p in sorted((HERE / "scenarios").glob("*.json"))}
-    if SHARED.is_dir():
-        found.update({p.name: p for p in sorted(SHARED.glob("*.json"))})
-    return [found[name] for name in sorted(found)]
+    return sorted(SCENARIOS.glob("*.json"))
 
 
 def test_scenarios_exist():
