@@ -49,7 +49,7 @@ push: system-deps dev-venv  ## push delay, command latency and idle cost against
 import: dev-venv  ## import time of big logs, and the other table's latency meanwhile, against gunicorn on 127.0.0.1
 	$(BIN)/python benchmarks/import.py
 
-bench: dev-venv  ## print the speed figures recorded in docs/speed.md
+bench: dev-venv  ## print the speed figures described in docs/performance.md
 	$(BIN)/python benchmarks/engine.py
 	$(BIN)/python benchmarks/table.py
 	$(BIN)/python benchmarks/ledger.py

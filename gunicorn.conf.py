@@ -11,7 +11,7 @@ can be overridden on the command line or with ``GUNICORN_CMD_ARGS``.
 Workers: one per core (``WEB_CONCURRENCY``; 2 by default, for a 2-core machine). Each worker
 process draws every table state its devices need once for itself, so a worker more than the
 cores can run only adds drawings. App nodes that share a machine share its cores: two nodes
-on 2 cores run 1 worker each (measured: docs/speed.md, "Push", ninth session).
+on 2 cores run 1 worker each (measured: docs/performance.md, "Push").
 """
 
 import os

@@ -4,7 +4,6 @@ the page (no sideways scroll), and each one downloads. Screenshots under test-ar
 from __future__ import annotations
 
 import json
-import pathlib
 
 import pytest
 from playwright.sync_api import Browser, expect
@@ -13,12 +12,12 @@ from chouette.extensions import db
 from chouette.services import commands
 from tests.browser.conftest import ARTIFACTS, OFF_SITE
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+from tests.scenarios import SCENARIOS
 from tests.web.test_exports import write_log
 
 pytestmark = pytest.mark.browser
 
 SIZES = [(390, 844), (1024, 768), (1920, 1080)]
-SCENARIOS = pathlib.Path(__file__).resolve().parents[3] / "shared" / "scenarios"
 
 
 def test_record_links_are_placed_well_and_download(browser: Browser, live_server):

@@ -1,9 +1,8 @@
-"""The real game of scenarios/04-board-game.json: every move accepted, a backgammon at the end."""
+"""The real game of tests/scenarios/04-board-game.json: every move accepted, a backgammon at the end."""
 
 from __future__ import annotations
 
 import json
-import pathlib
 
 from chouette.engine import (
     Position,
@@ -13,12 +12,9 @@ from chouette.engine import (
     match_move,
     outcome,
 )
+from tests.scenarios import SCENARIOS
 
-_HERE = pathlib.Path(__file__).resolve()
-_SHARED = _HERE.parents[3] / "shared" / "scenarios" / "04-board-game.json"
-# The shared folder beside the repository is the source; the repository keeps a copy of the
-# scenarios so this test runs in a checkout without it.
-SCENARIO = _SHARED if _SHARED.exists() else _HERE.parents[1] / "table" / "scenarios" / "04-board-game.json"
+SCENARIO = SCENARIOS / "04-board-game.json"
 
 
 def test_whole_board_game_is_accepted_and_ends_in_a_backgammon():

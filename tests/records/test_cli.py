@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import pathlib
 
 from click.testing import CliRunner
 
 from chouette.record_command import record_command
-
-SCENARIOS = pathlib.Path(__file__).resolve().parents[3] / "shared" / "scenarios"
+from tests.scenarios import SCENARIOS
 
 
 def test_record_writes_the_mat_of_the_board_games_to_stdout():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import json
-import pathlib
 import random
 import zipfile
 
@@ -14,9 +13,8 @@ from chouette.extensions import db
 from chouette.services import commands
 from tests.factories import gen_member, gen_night, gen_table
 from tests.records.games import table_log
+from tests.scenarios import SCENARIOS
 from tests.web.test_exports import write_log
-
-SCENARIOS = pathlib.Path(__file__).resolve().parents[3] / "shared" / "scenarios"
 
 
 @pytest.fixture

@@ -9,7 +9,6 @@ there), and gnubg's final score is compared with ours.
 from __future__ import annotations
 
 import json
-import pathlib
 import random
 
 import pytest
@@ -18,11 +17,11 @@ from chouette.records import Double, Record, RecordedGame, Take
 from chouette.records.tables import table_records
 from tests.records.games import random_game, random_match, table_log
 from tests.records.gnubg_tool import check_with_gnubg
+from tests.scenarios import SCENARIOS
 
 # No database here: the SQLite run is enough (the PostgreSQL run deselects these).
 pytestmark = pytest.mark.sqlite_only
 
-SCENARIOS = pathlib.Path(__file__).resolve().parents[3] / "shared" / "scenarios"
 FORMATS = ("mat", "sgf")
 
 

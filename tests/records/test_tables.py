@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import pathlib
 import random
 
 import pytest
@@ -12,8 +11,7 @@ from chouette.records import Double, Drop, Play, Take
 from chouette.records.tables import board_games, table_records
 from chouette.table import fold
 from tests.records.games import table_log
-
-SCENARIOS = pathlib.Path(__file__).resolve().parents[3] / "shared" / "scenarios"
+from tests.scenarios import SCENARIOS
 
 
 def _scenario(name: str) -> dict:

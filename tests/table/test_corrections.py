@@ -4,15 +4,15 @@ it is recomputed from the log, and a correction that would make a later event il
 from __future__ import annotations
 
 import json
-import pathlib
 
 import pytest
 
 from chouette.table import TableError, apply_event, fold
+from tests.scenarios import SCENARIOS
 
 from .helpers import double, drop, points, result, run, seated, seats, take
 
-SCENARIO = pathlib.Path(__file__).parent / "scenarios" / "04-board-game.json"
+SCENARIO = SCENARIOS / "04-board-game.json"
 
 
 def correct(game, reason="mis-entered", **change):

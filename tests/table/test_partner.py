@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from chouette.table import TableError, apply_event
+from chouette.table import SettingsError, TableError, apply_event
+from chouette.table.actions import legal_actions
 
 from .helpers import cents, double, points, result, run, seated, seats, take
 
@@ -13,6 +14,10 @@ EIGHT = "ABCDEFGH"
 
 def offer(player, accept=False):
     return {"type": "partner", "player": player, "accept": accept}
+
+
+def join(name, **extra):
+    return {"type": "join", "player": name, **extra}
 
 
 def test_no_game_before_the_partnership_is_offered_with_eight_players():
@@ -98,3 +103,39 @@ def test_per_player_stakes_split_in_cents_odd_cent_to_the_box():
     state = run(state, double("box", "D"), take("D"), result("box"))
     # Box side: 5 x 101 + 202 = 707; A 354, B 353.
     assert (cents(state)["A"] - 303, cents(state)["B"] - 303) == (354, 353)
+
+
+# --- 2.8 partner offers ------------------------------------------------------------------
+
+
+def test_partner_offers_go_down_the_whole_team_then_a_draw():
+    state = run(seated(EIGHT), *[offer(p) for p in "BCDEFGH"])
+    assert {e["type"] for e in legal_actions(state)} == {"partner_draw"}
+    assert sorted(e["player"] for e in legal_actions(state)) == list("CDEFGH")
+
+
+def test_partner_offers_between_games_only():
+    state = run(seated(EIGHT), offer("B", True), double("box", "C"))
+    with pytest.raises(TableError, match="between games"):
+        apply_event(state, offer("C", True))
+
+
+def test_partner_offered_anew_when_a_joiner_brings_the_table_to_eight():
+    state = run(seated("ABCDEFG"), double("box", "B"), join("H"), take("B"), result("box"))
+    assert state.needs_partner() and state.next_partner_offer() == "C"
+
+
+def test_partner_declines_are_remembered_across_a_join_between_offers():
+    state = run(seated(EIGHT), offer("B"), offer("C"), join("I"))
+    assert state.next_partner_offer() == "D"
+    state = run(state, *[offer(p) for p in "DEFGH"])
+    assert state.next_partner_offer() == "I"
+
+
+def test_partner_minimum_below_three_never_leaves_the_table_stuck():
+    try:
+        state = seated("AB", partner_min_players=2)
+    except SettingsError:
+        return
+    state = run(state, offer("B"))
+    assert legal_actions(state), "no legal action: no game can ever start"

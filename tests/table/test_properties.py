@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chouette.standings import money
 from chouette.table import apply_event, fold
-from chouette.table.simulate import random_night
+from chouette.table.actions import legal_actions
+from chouette.table.cubes import DROPPED, LIVE, WON
+from chouette.table.simulate import play_game, random_night, seat_players
+from chouette.table.state import new_table
 
 SETTINGS = st.fixed_dictionaries({
     "cube_mode": st.sampled_from(["multi", "single"]),
@@ -42,6 +46,38 @@ def night(data, table, board=False, games=None):
     games = games if games is not None else data.draw(st.integers(1, 5))
     return random_night(table, NAMES[:count], games, rng.choice, lambda: rng.randint(1, 6),
                         board=board)
+
+
+DROP_SETTINGS = st.fixed_dictionaries({
+    "cube_mode": st.sampled_from(["multi", "single"]),
+    "beavers": st.booleans(),
+    "extras": st.booleans(),
+    "jacoby": st.booleans(),
+    "all_but_one": st.sampled_from(["off", "forced_drop"]),
+    "all_but_one_min_players": st.integers(3, 6),
+    "partner_min_players": st.sampled_from([0, 3, 8]),
+    "partner_share_percent": st.sampled_from([33, 50, 100]),
+    "stake_cents": st.integers(1, 1000),
+})
+
+
+PLAYER_NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay", "Gus", "Hal", "Ivy"]
+
+
+def nights(seed):
+    rng = random.Random(seed)
+    mode = "multi" if seed % 2 else "single"
+    settings = {
+        "cube_mode": mode,
+        # Single-cube beavers are left out: see test_single_cube (team drop bug).
+        "beavers": mode == "multi", "raccoons": mode == "multi" and seed % 4 == 1,
+        "jacoby": seed % 3 == 0, "extras": seed % 5 == 0,
+        "all_but_one": rng.choice(["off", "forced_drop"]),
+        "partner_min_players": rng.choice([0, 6, 8]),
+    }
+    names = PLAYER_NAMES[: rng.randint(2, 9)]
+    state, _ = seat_players(new_table(settings), names, lambda: rng.randint(1, 6))
+    return rng, state
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -131,19 +167,6 @@ def test_corrections_keep_zero_sums_and_replay_identically(data, table):
     assert fingerprint(fold(table, corrected.effective)) == fingerprint(corrected)
 
 
-DROP_SETTINGS = st.fixed_dictionaries({
-    "cube_mode": st.sampled_from(["multi", "single"]),
-    "beavers": st.booleans(),
-    "extras": st.booleans(),
-    "jacoby": st.booleans(),
-    "all_but_one": st.sampled_from(["off", "forced_drop"]),
-    "all_but_one_min_players": st.integers(3, 6),
-    "partner_min_players": st.sampled_from([0, 3, 8]),
-    "partner_share_percent": st.sampled_from([33, 50, 100]),
-    "stake_cents": st.integers(1, 1000),
-})
-
-
 def _cube_after(state, number, member):
     """The member's cube in game ``number``: the game in progress, or its record."""
     if state.game is not None and state.game.number == number:
@@ -201,3 +224,58 @@ def test_money_booked_at_a_drop_is_what_it_contributes_at_the_end_of_its_game(da
                                              (), share)[member]
         assert cents == game_cents(record.box, record.partner, [(member, pair)], (), share,
                                    stake_cents=final.settings.stake_cents)[member]
+
+
+# --- rule invariants over random legal nights (docs/rules.md 2.3, 2.4, 2.5, 2.10) ---------
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_rotation_follows_the_game_against_the_captain(seed):
+    rng, state = nights(seed)
+    for _ in range(6):
+        before = state
+        state, _events = play_game(state, rng.choice, lambda: rng.randint(1, 6))
+        record = state.games[-1]
+        original_captain = record.cubes[0].member
+        cube = {c.member: c for c in record.cubes}[record.captain]
+        # The seat captain at the end is the original one unless he dropped (2.4, 2.5).
+        if record.captain != original_captain:
+            assert {c.member: c for c in record.cubes}[original_captain].status == DROPPED
+        # Captain beat the box: he won his cube, or the box dropped it (2.3, 2.5).
+        expected = cube.status == WON or (cube.status == LIVE and record.winner == "team")
+        assert record.captain_won is expected
+        last = (state.line or [state.captain])[-1]
+        if record.captain_won:
+            assert state.box == record.captain
+            assert record.box in (last, state.captain)
+        else:
+            assert state.box == record.box
+            assert last == record.captain
+            if len(record.cubes) >= 2 and record.captain == original_captain:
+                assert state.captain != original_captain
+        # A member's points: his cube's value times 1/2/3, or what it was dropped at.
+        for c in record.cubes:
+            pts = dict(record.pairs)[c.member]
+            if c.status == DROPPED:
+                assert pts == -c.value and pts < 0
+            elif c.status == WON:
+                assert pts == c.value and pts > 0
+            else:
+                assert abs(pts) in (c.value, 2 * c.value, 3 * c.value)
+        # Seats: every player once.
+        seated = state.seats.seated
+        assert sorted(seated) == sorted(before.seats.seated)
+
+
+@pytest.mark.parametrize("seed", range(0, 30, 2))
+def test_single_cube_live_cubes_always_share_value_owner_and_offer(seed):
+    rng, state = nights(seed)
+    for _ in range(200):
+        game = state.game
+        if game is not None:
+            live = [game.cubes[m].cube for m in game.live]
+            assert len({(c.value, c.owner, c.offer) for c in live}) <= 1
+        actions = legal_actions(state)
+        if not actions:
+            break
+        state = apply_event(state, rng.choice(actions))
