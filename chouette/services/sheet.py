@@ -227,3 +227,23 @@ def line_words(line: SheetLine) -> str:
 
 
 __all__ = ["SheetCube", "SheetExtra", "SheetGame", "line_words", "table_games"]
+
+
+def answer_fixes(lines: tuple[SheetLine, ...] | list[SheetLine]) -> list[tuple[str, str]]:
+    """The cube answers of a game a correction may turn around (a take into a drop, a drop
+    into a take: rules 3.2), as the correction form's options: ``(value, words)``. The value
+    is ``answer:<cube's value before the double>:<right answer>:<cube>``."""
+    options = []
+    for line in lines:
+        if line.kind not in ("take", "drop"):
+            continue
+        now = "drop" if line.kind == "take" else "take"
+        before = line.value // 2 if line.kind == "take" else line.value
+        for cube in line.cubes:
+            who = _("the box") if line.who == "box" else line.who
+            words = (_("%(who)s took %(name)s's cube at %(value)d: a drop instead", who=who,
+                       name=cube, value=before * 2) if now == "drop" else
+                     _("%(who)s dropped %(name)s's cube at %(value)d: a take instead", who=who,
+                       name=cube, value=before * 2))
+            options.append((f"answer:{before}:{now}:{cube}", words))
+    return options

@@ -313,7 +313,13 @@ def on_correct(state: TableState, event: dict[str, Any]) -> None:
     if not isinstance(reason, str) or not reason.strip() or len(reason) > 200:
         raise TableError("a correction needs a reason (at most 200 characters)")
     record = state.games[number - 1]
-    result = event.get("result")
+    result, answer = event.get("result"), event.get("answer")
+    if answer is not None:
+        if event.get("void") or result is not None:
+            raise TableError("a correction either voids the game, gives its right result or "
+                             "fixes one answer")
+        _check_answer_fix(state, number, answer)
+        return
     if bool(event.get("void")) == (result is not None):
         raise TableError("a correction either voids the game or gives its right result")
     if result is None:
@@ -329,6 +335,17 @@ def on_correct(state: TableState, event: dict[str, Any]) -> None:
     if record.winner is None:
         raise TableError("game {number} ended when every cube was dropped: there is no "
                          "result to fix; void it instead", number=number)
+
+
+def _check_answer_fix(state: TableState, number: int, answer: dict[str, Any]) -> None:
+    """A fixed answer names an answer the fold found in game ``number`` (state.as_corrected)."""
+    if state.games[number - 1].voided:
+        raise TableError("game {number} is void: there is no answer to fix", number=number)
+    found = state.corrections.get(number, {}).get("found", ())
+    if [answer["cube"], answer["value"]] not in found:
+        raise TableError("in game {number} {name}'s cube at {value} was not doubled and "
+                         "answered with a take or a drop", number=number,
+                         name=answer["cube"], value=answer["value"])
 
 
 def _deals_points(state: TableState, game: Game) -> Fraction:

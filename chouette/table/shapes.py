@@ -73,6 +73,14 @@ def _settings(value: object) -> Phrase | None:
     return None
 
 
+def _answer(value: object) -> Phrase | None:
+    if not isinstance(value, Mapping) or not isinstance(value.get("cube"), str) \
+            or _whole_number(value.get("value")) is not None \
+            or value.get("now") not in ("take", "drop"):
+        return Phrase("a cube, its value before the double, and the right answer (take or drop)")
+    return None
+
+
 def _result(value: object) -> Phrase | None:
     if not isinstance(value, Mapping) or value.get("winner") not in ("box", "team") \
             or value.get("kind") not in ("single", "gammon", "backgammon"):
@@ -102,7 +110,8 @@ FIELDS: dict[str, dict[str, Check]] = {
     "roll": {"dice": _dice},
     "move": {"move": _text},
     "result": {"winner": _text, "kind": _text, "position_id": _text, "on_roll": _text},
-    "correct": {"game": _whole_number, "reason": _text, "void": _flag, "result": _result},
+    "correct": {"game": _whole_number, "reason": _text, "void": _flag, "result": _result,
+                "answer": _answer},
     "deal": {"cube": _name, "winner": _text, "seat": _text},
     "proxy": {},
     "undo": {},

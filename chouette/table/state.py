@@ -79,9 +79,10 @@ def _apply(state: TableState, event: dict[str, Any]) -> TableState:
     """Apply one plain event (not undo, not a new correction) to a copy of ``state``."""
     new = state.copy()
     WORK.events += 1
-    game, before = new.game, sheet.before(new, event)
-    rules.apply(new, event)
-    sheet.note(new, game, before, event)
+    played = as_corrected(new, event)
+    game, before = new.game, sheet.before(new, played)
+    rules.apply(new, played)
+    sheet.note(new, game, before, played)
     new.effective.append(event)
     if new.game is None and len(new.games) > len(state.games):
         # A game just finished: keep a snapshot so later folds start from here.
@@ -115,9 +116,10 @@ def _apply_in_place(state: TableState, event: dict[str, Any]) -> None:
     """Apply a plain event to a state nobody else holds (the fold's own)."""
     games = len(state.games)
     WORK.events += 1
-    game, before = state.game, sheet.before(state, event)
-    rules.apply(state, event)
-    sheet.note(state, game, before, event)
+    played = as_corrected(state, event)
+    game, before = state.game, sheet.before(state, played)
+    rules.apply(state, played)
+    sheet.note(state, game, before, played)
     state.effective.append(event)
     if state.game is None and len(state.games) > games:
         state.snapshots.add(len(state.effective), state.copy())
@@ -232,13 +234,50 @@ def resume_log(snapshot: Mapping[str, Any], at: int, events: Sequence[Mapping[st
 
 
 def corrections_of(events: Iterable[Mapping[str, Any]]) -> dict[int, dict[str, Any]]:
-    """The corrections among effective events, per game number (the latest one wins)."""
+    """The corrections among effective events, per game number.
+
+    Per game: the latest ``reason``; the latest of ``void`` and ``result``; and every cube
+    answer fixed (``answers``: ``[cube, value, now]``, the latest per cube and value).
+    """
     found: dict[int, dict[str, Any]] = {}
     for event in events:
         number = event.get("game")
-        if event.get("type") == "correct" and isinstance(number, int):
-            found[number] = dict(event)
+        if event.get("type") != "correct" or not isinstance(number, int):
+            continue
+        entry = found.setdefault(number, {})
+        entry["reason"] = event.get("reason")
+        answer = event.get("answer")
+        if isinstance(answer, Mapping):
+            key = [answer.get("cube"), answer.get("value")]
+            kept = [a for a in entry.get("answers", ()) if a[:2] != key]
+            entry["answers"] = [*kept, [*key, answer.get("now")]]
+            continue
+        entry.pop("void", None)
+        entry.pop("result", None)
+        if event.get("void"):
+            entry["void"] = True
+        elif event.get("result") is not None:
+            entry["result"] = dict(event["result"])
     return found
+
+
+def as_corrected(state: TableState, event: dict[str, Any]) -> dict[str, Any]:
+    """``event`` as a correction of its game says it was: a take for a drop, or a drop for a
+    take, of a member's cube doubled from a value (rules 3.2). The log keeps the event as it
+    was written; the fold applies it corrected, and notes that the correction found it."""
+    game = state.game
+    if game is None or event["type"] not in ("take", "drop") or not state.corrections:
+        return event
+    fixes = state.corrections.get(game.number, {}).get("answers")
+    cube = game.cubes.get(event.get("cube")) if fixes else None  # type: ignore[arg-type]
+    offer = cube.cube.offer if cube is not None else None
+    if fixes is None or cube is None or offer is None or offer.kind != "double":
+        return event
+    for member, value, now in fixes:
+        if member == cube.member and value == cube.value:
+            state.corrections[game.number].setdefault("found", []).append([member, value])
+            return {**event, "type": now}
+    return event
 
 
 def _refold(settings: Settings, events: list[dict[str, Any]]) -> TableState:

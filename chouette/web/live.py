@@ -383,8 +383,16 @@ _history_cache: OrderedDict[tuple[Any, ...], str] = OrderedDict()
 _history_lock = threading.Lock()
 
 
+def _correcting(typed: dict[str, str] | None, state: TableState) -> bool:
+    """Whether a correction form of a finished game was given back (it shows its refusal)."""
+    number = (typed or {}).get("game", "")
+    return (not state.settings.is_match and number.isdigit() and len(number) < 7
+            and max(1, len(state.games) - HISTORY_SHOWN + 1) <= int(number) <= len(state.games))
+
+
 def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, runs: bool,
-                       typed: dict[str, str], full: bool, show_money: bool = True) -> Markup:
+                       typed: dict[str, str], full: bool, show_money: bool = True,
+                       error: str | None = None) -> Markup:
     """The finished games of the history (``tables/_history_games.html``).
 
     A live table is drawn again after every command and every phone's poll, but its finished
@@ -407,7 +415,7 @@ def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, run
         "history_hidden": len(state.games) - len(shown), "games_money": paid,
         "correctors": correctors, "currency": table.night.currency, "runs": runs,
         "typed": typed, "kinds": KINDS, "seq_mark": SEQ_MARK, "csrf_mark": CSRF_MARK,
-        "show_money": show_money,
+        "show_money": show_money, "error": error if "game" in typed else None,
     }
     key = None
     if "game" not in typed:
@@ -557,9 +565,11 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         # A match lists its games in its own card (tables/_match.html).
         "history_games_html": "" if state.settings.is_match else history_games_html(
             table, state, seq=played.seq, runs=runs, typed=typed or {}, full=full_history,
-            show_money=show_money),
+            show_money=show_money, error=error),
         "recent": _per_state.get(state, "recent", lambda: _recent(table.id, played.seq, played.generation)),
-        "error": error, "typed": typed or {},
+        # A refused correction says why inside its own form (tables/_history_game.html).
+        "error": None if _correcting(typed, state) else error,
+        "typed": typed or {},
         "kinds": KINDS,
         "xgid": game.position.xgid() if game and game.position is not None else None,
     }

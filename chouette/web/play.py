@@ -424,6 +424,13 @@ def correct(table_id: int) -> BaseResponse:
         fix = _field("fix")
         if fix == "void":
             event["void"] = True
+        elif fix.startswith("answer:"):
+            _kind, before, now, cube = (fix.split(":", 3) + ["", "", ""])[:4]
+            if not before.isdigit() or len(before) > 6:
+                raise BadInput(_("Choose what to correct."))
+            event["answer"] = {"cube": cube, "value": int(before), "now": now}
+        elif not fix:
+            raise BadInput(_("Choose what to correct."))
         else:
             winner, _sep, kind = fix.partition("-")
             event["result"] = {"winner": winner, "kind": kind}

@@ -8,7 +8,7 @@ from flask import Flask
 from flask_babel import get_locale
 from flask_login import current_user
 
-from chouette.services.sheet import line_words
+from chouette.services.sheet import answer_fixes, line_words
 from chouette.web import house_rules
 from chouette.web.auth import has_role
 from chouette.web.catalog import translations
@@ -40,5 +40,6 @@ def init_app(app: Flask) -> None:
 
     app.add_template_filter(house_rules.money, "money")
     # The score sheet's words, shared by the printable sheet and the table's history.
-    app.jinja_env.globals.update(line_words=line_words, rule_changes=house_rules.change_words,
+    app.jinja_env.globals.update(line_words=line_words, answer_fixes=answer_fixes,
+                                 rule_changes=house_rules.change_words,
                                  me_mark=me_mark, mine_mark=mine_mark, shared_me=SHARED_ME)
