@@ -88,7 +88,7 @@ def _result(value: object) -> Phrase | None:
     return None
 
 
-_CUBE = {"cube": _name, "extra": _name}
+_CUBE: dict[str, Check] = {"cube": _name, "extra": _name}
 _DIE = _whole_number  # the rules say a die is 1 to 6
 
 #: Per event type, the fields the rules cannot read safely in any shape, and their checks.

@@ -50,7 +50,7 @@ def test_seats_as_if_the_captain_had_stayed_less_the_captain(cube_mode, answers)
     def play(*middle: dict[str, Any]) -> TableState:
         state = run(seated("ABCDE", cube_mode=cube_mode, all_but_one="off"),
                     double("box"), drop("B"), *middle)
-        events = [take(m) if a == "take" else drop(m) for m, a in zip("CDE", answers)]
+        events = [take(m) if a == "take" else drop(m) for m, a in zip("CDE", answers, strict=True)]
         state = run(state, *events)
         if state.game is not None:
             state = run(state, result("box"))

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 
-from chouette.services import commands
 import pytest
 
+from chouette.services import commands
 from tests.factories import gen_member, gen_night
 from tests.web.test_display import new_table, play, seat
 
