@@ -217,7 +217,8 @@ def _cube_rows(state: TableState) -> list[dict[str, Any]]:
                     if game.cubes[m].is_live and ((offer := game.cubes[m].cube.offer) is None
                                                   or offer.kind == "double")}
         return [{"name": m, "view": CubeView.from_member_cube(game.cubes[m]),
-                 "captain": m == game.acting_captain, "answered": answered.get(m)}
+                 "captain": m == game.acting_captain and not game.captain_left,
+                 "answered": answered.get(m)}
                 for m in game.members]
     return [{"name": m, "view": CubeView(m), "captain": m == state.captain, "answered": None}
             for m in state.seats.team]
