@@ -1,0 +1,137 @@
+"""The night's money in its export (issue 25, item 3): every payment (cash, transfer, IOU),
+those taken back, an IOU paid off later, and the night's opening and closing times; an import
+into an empty database gives back every money page, balance, settle-up line and IOU exactly.
+Bad payment data refuses the whole file and writes nothing."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import pytest
+from flask import Flask
+from sqlalchemy import func, select
+
+from chouette.extensions import db
+from chouette.models import Member, Night, Payment, PaymentVoid
+from chouette.services import commands, exports, money, tables
+from chouette.services import nights as nights_service
+from tests.conftest import AuthActions, dispose, make_app
+from tests.factories import gen_member, gen_night, gen_table
+from tests.records.games import club_night_log
+from tests.web.test_exports import KNOWN, play_log, write_log
+
+
+def _pay(night_id: int, actor: Member, index: int, method: str, cents: int | None = None) -> money.Transfer:
+    """Pay the settle-up's transfer ``index`` (all of it, or ``cents``) by ``method``."""
+    transfer = money.night_settle_up(night_id).transfers[index]
+    money.record_payment(night_id, payer=transfer.payer, payee=transfer.payee,
+                         cents=cents or transfer.cents, method=method, actor=actor)
+    return transfer
+
+
+@pytest.fixture
+def night(app: Flask) -> dict[str, Any]:
+    """A closed night of two tables (one whose house rules changed), its money part paid in
+    cash and by transfer, part by an IOU paid off in part later, and a tick taken back."""
+    club = club_night_log(1)
+    with app.app_context():
+        organizer = gen_member("organizer", username="boss")
+        night = gen_night(name="Friday")
+        first = gen_table(night, name="Table 1")
+        second = gen_table(night, name="Table 2", settings={**tables.TABLE_DEFAULTS, **club["table"],
+                                                            "stake_cents": 150})
+        play_log(first.id, KNOWN, organizer)
+        write_log(second.id, club["events"], organizer)
+        commands.clear_cache()
+        db.session.commit()
+        nights_service.close_night(night.id, actor=organizer, confirm_games=True)
+        transfers = money.night_settle_up(night.id).transfers
+        assert len(transfers) >= 3, transfers
+        _pay(night.id, organizer, 0, "cash")
+        _pay(night.id, organizer, 0, "transfer", cents=1)
+        money.undo_last_payment(night.id, actor=organizer)  # a tick made by mistake
+        iou = _pay(night.id, organizer, 0, "iou")
+        _pay(night.id, organizer, 0, "transfer", cents=max(1, transfers[-1].cents // 2))
+        money.pay_iou(night.id, payer=iou.payer, payee=iou.payee, cents=max(1, iou.cents // 3),
+                      method="cash", actor=organizer)
+        return {"night": night.id, "iou": iou}
+
+
+def _money_of(night_id: int) -> dict[str, Any]:
+    """Everything the money pages are made of, night ids left out."""
+    settle = money.night_settle_up(night_id)
+    def ious(found: list[money.Iou]) -> list[tuple[str, str, str, str, int]]:
+        return [(i.night_name, i.currency, i.payer, i.payee, i.cents) for i in found]
+
+    club = [(c.currency, [n.name for n in c.nights], c.transfers, ious(c.ious),
+             [(b.player, list(b.nights.values()), b.paid, b.iou, b.balance) for b in c.players])
+            for c in money.club_balances()]
+    return {
+        "balances": settle.balances, "open": settle.open_balances, "transfers": settle.transfers,
+        "settled": settle.is_settled, "carried": ious(settle.carried),
+        "payments": [(p.payer, p.payee, p.cents, p.method, p.at) for p in settle.payments],
+        "club": club, "ious": ious(money.outstanding_ious()),
+    }
+
+
+def _pages(app: Flask, night_id: int) -> dict[str, str]:
+    """The money pages as an organizer reads them, night ids and tokens left out."""
+    client = app.test_client()
+    assert AuthActions(client).login("boss").status_code == 303
+    pages = {}
+    for name, path in (("ledger", f"/nights/{night_id}/ledger"), ("settle", f"/nights/{night_id}/settle"),
+                       ("balances", "/balances")):
+        response = client.get(path)
+        assert response.status_code == 200, path
+        text = re.sub(rf"/nights/{night_id}\b", "/nights/N", response.text)
+        pages[name] = re.sub(r"[\w-]{20,}\.[\w-]{6}\.[\w-]{20,}", "TOKEN", text)  # CSRF tokens
+    return pages
+
+
+def test_the_export_holds_every_payment_the_voids_and_the_night_s_times(app, night):
+    with app.app_context():
+        data = exports.night_export(night["night"])
+        found = db.session.get(Night, night["night"])
+        assert data["night"]["opened_at"] == found.opened_at.isoformat(timespec="microseconds")
+        assert data["night"]["closed_at"] == found.closed_at.isoformat(timespec="microseconds")
+        stored = db.session.scalar(select(func.count(Payment.id)).where(Payment.night_id == found.id))
+    payments = data["payments"]
+    assert len(payments) == stored == 6
+    assert {p["method"] for p in payments} == {"cash", "transfer", "iou"}
+    assert [p["taken_back_at"] is not None for p in payments] == [False, True, False, False, False, False]
+    # The IOU paid off later: its reverse IOU and the cash share their time.
+    assert payments[-1]["at"] == payments[-2]["at"] and payments[-2]["method"] == "iou"
+    assert payments[-2]["payer"] == night["iou"].payee
+
+
+def test_round_trip_to_an_empty_database_gives_back_every_balance_settle_up_line_and_iou(app, night, tmp_path):
+    with app.app_context():
+        export = exports.to_json(exports.night_export(night["night"]))
+        before = _money_of(night["night"])
+        found = db.session.get(Night, night["night"])
+        times = (found.opened_at, found.closed_at)
+    pages = _pages(app, night["night"])
+    assert before["ious"] and before["payments"] and before["transfers"]
+    fresh_dir = tmp_path / "fresh"
+    fresh_dir.mkdir()
+    fresh = make_app(fresh_dir)
+    try:
+        with fresh.app_context():
+            gen_member("organizer", username="boss", name=_member_name(app))
+            imported = exports.import_night(exports.read_night_export(export.encode()), None)
+            assert _money_of(imported.id) == before
+            assert (imported.opened_at, imported.closed_at) == times
+            assert db.session.scalar(select(func.count(PaymentVoid.id))) == 1
+            again = json.loads(exports.to_json(exports.night_export(imported.id)))
+            assert again == json.loads(export)
+            new_id = imported.id
+        assert _pages(fresh, new_id) == pages
+    finally:
+        dispose(fresh)
+
+
+def _member_name(app: Flask) -> str:
+    with app.app_context():
+        return db.session.scalar(select(Member.name).where(Member.username == "boss")) or ""
