@@ -5,6 +5,8 @@ Bad payment data refuses the whole file and writes nothing."""
 
 from __future__ import annotations
 
+import copy
+import io
 import json
 import re
 from typing import Any
@@ -14,7 +16,7 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from chouette.extensions import db
-from chouette.models import Member, Night, Payment, PaymentVoid
+from chouette.models import ChouetteTable, LedgerEntry, Member, Night, Payment, PaymentVoid, TableEvent
 from chouette.services import commands, exports, money, tables
 from chouette.services import nights as nights_service
 from tests.conftest import AuthActions, dispose, make_app
@@ -135,3 +137,75 @@ def test_round_trip_to_an_empty_database_gives_back_every_balance_settle_up_line
 def _member_name(app: Flask) -> str:
     with app.app_context():
         return db.session.scalar(select(Member.name).where(Member.username == "boss")) or ""
+
+
+def _counts(app: Flask) -> tuple[int, ...]:
+    with app.app_context():
+        return tuple(db.session.scalar(select(func.count(model.id)))  # type: ignore[misc]
+                     for model in (Night, ChouetteTable, TableEvent, LedgerEntry, Payment, PaymentVoid))
+
+
+def _upload(client, data: dict[str, Any]):
+    return client.post("/nights/import", data={"file": (io.BytesIO(json.dumps(data).encode()), "night.json")},
+                       content_type="multipart/form-data")
+
+
+def _spoil(data: dict[str, Any], where: str, value: Any) -> dict[str, Any]:
+    """``data`` with one field changed: ``payments``, ``payments.N.key`` or ``night.key``."""
+    spoiled = copy.deepcopy(data)
+    *path, key = where.split(".")
+    target: Any = spoiled
+    for step in path:
+        target = target[int(step)] if isinstance(target, list) else target[step]
+    target[int(key) if isinstance(target, list) else key] = value
+    return spoiled
+
+
+@pytest.mark.parametrize(("where", "value", "message"), [
+    ("payments", {"payer": "Ann"}, 'A night export&#39;s &#34;payments&#34; is a list.'),
+    ("payments.0", "cash", "Payment 1: a payment is an object with a payer, a payee, cents, a method and a time."),
+    ("payments.1.payer", "Zed", "Payment 2: Zed has no money on this night."),
+    ("payments.0.payee", None, "Payment 1: None has no money on this night."),
+    ("payments.2.cents", 0, "Payment 3: the amount is a whole number of cents, more than zero."),
+    ("payments.2.cents", "5.00", "Payment 3: the amount is a whole number of cents, more than zero."),
+    ("payments.2.cents", True, "Payment 3: the amount is a whole number of cents, more than zero."),
+    ("payments.2.cents", 2**63, "Payment 3: the amount is a whole number of cents, more than zero."),
+    ("payments.0.method", "cheque", "Payment 1: unknown payment method: cheque."),
+    ("payments.0.at", "yesterday", "Payment 1: its time is not a date and time (YYYY-MM-DDTHH:MM:SS)."),
+    ("payments.1.taken_back_at", "2020-01-01T00:00:00",
+     "Payment 2: it is taken back before it was made."),
+    ("payments.1.taken_back_at", 7,
+     "Payment 2: the time it was taken back is not a date and time (YYYY-MM-DDTHH:MM:SS)."),
+    ("night.opened_at", "tonight", "The night&#39;s opened_at is not a date and time (YYYY-MM-DDTHH:MM:SS)."),
+    ("night.closed_at", "2000-01-01T00:00:00", "The night closes before it opens."),
+    ("night.closed", False, "The night has a closing time but is not closed."),
+])
+def test_bad_payment_data_refuses_the_whole_file_and_writes_nothing(app, client, night, login_as,
+                                                                   where, value, message):
+    login_as("organizer")
+    with app.app_context():
+        data = exports.night_export(night["night"])
+    spoiled = _spoil(data, where, value)
+    if where == "payments.0.payee":
+        spoiled["payments"][0]["payer"] = data["payments"][0]["payer"]
+    before = _counts(app)
+    response = _upload(client, spoiled)
+    assert response.status_code == 422
+    assert message in response.text
+    assert _counts(app) == before
+    # The same file, unspoiled, imports (the refusal was the payment's).
+    assert _upload(client, data).status_code == 303
+
+
+def test_an_export_without_payments_or_times_still_imports(app, client, night, login_as):
+    login_as("organizer")
+    with app.app_context():
+        data = exports.night_export(night["night"])
+    del data["payments"], data["night"]["opened_at"], data["night"]["closed_at"]
+    response = _upload(client, data)
+    assert response.status_code == 303
+    new_id = int(response.headers["Location"].rstrip("/").split("/")[-1])
+    with app.app_context():
+        imported = db.session.get(Night, new_id)
+        assert imported.closed_at is not None and imported.opened_at is not None
+        assert money.night_payments(new_id) == []
