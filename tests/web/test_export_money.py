@@ -6,6 +6,8 @@ Bad payment data refuses the whole file and writes nothing."""
 from __future__ import annotations
 
 import copy
+import csv
+import datetime as dt
 import io
 import json
 import re
@@ -16,8 +18,9 @@ from flask import Flask
 from sqlalchemy import func, select
 
 from chouette.extensions import db
+from chouette.ledger import cents_to_decimal
 from chouette.models import ChouetteTable, LedgerEntry, Member, Night, Payment, PaymentVoid, TableEvent
-from chouette.services import commands, exports, money, tables
+from chouette.services import commands, exports, money, seasons, tables
 from chouette.services import nights as nights_service
 from tests.conftest import AuthActions, dispose, make_app
 from tests.factories import gen_member, gen_night, gen_table
@@ -209,3 +212,30 @@ def test_an_export_without_payments_or_times_still_imports(app, client, night, l
         imported = db.session.get(Night, new_id)
         assert imported.closed_at is not None and imported.opened_at is not None
         assert money.night_payments(new_id) == []
+
+
+def test_the_season_s_export_holds_its_own_payments_an_iou_paid_later_and_those_taken_back(app, night):
+    with app.app_context():
+        boss = db.session.scalar(select(Member).where(Member.username == "boss"))
+        season = seasons.create_season(name="Autumn", first=dt.date(2026, 11, 1),
+                                       last=dt.date(2026, 11, 30), currency="EUR", actor=boss)
+        owed = seasons.season_settle_up(season.id).transfers[0]
+        seasons.record_season_payment(season.id, payer=owed.payer, payee=owed.payee, cents=1,
+                                      method="transfer", actor=boss)
+        seasons.undo_last_season_payment(season.id, actor=boss)
+        seasons.record_season_payment(season.id, payer=owed.payer, payee=owed.payee,
+                                      cents=owed.cents, method="iou", actor=boss)
+        money.pay_iou(None, season_id=season.id, payer=owed.payer, payee=owed.payee, cents=5,
+                      method="cash", actor=boss)
+        rows = list(csv.DictReader(io.StringIO(seasons.season_payments_csv(season.id))))
+        night_rows = json.loads(exports.to_json(exports.night_export(night["night"])))["payments"]
+    at_season = [r for r in rows if not r["night"]]
+    assert [(r["payer"], r["payee"], r["amount"], r["method"], bool(r["taken_back_at"])) for r in at_season] == [
+        (owed.payer, owed.payee, "0.01", "transfer", True),
+        (owed.payer, owed.payee, str(cents_to_decimal(owed.cents)), "iou", False),
+        (owed.payee, owed.payer, "0.05", "iou", False),
+        (owed.payer, owed.payee, "0.05", "cash", False)]
+    assert at_season[-1]["at"] == at_season[-2]["at"]  # the IOU paid off later: one recording
+    # Every payment of the season's night is there too; the night's export holds none of the season's.
+    assert len(rows) - len(at_season) == len(night_rows) == 6
+    assert sum(bool(r["taken_back_at"]) for r in rows) == 2
