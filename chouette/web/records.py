@@ -6,8 +6,9 @@ partner or in the team), as the read rules of ``chouette.web.privacy`` let a pla
 own night. Records hold no money.
 
 A record that cannot be made (a stored log the rules now refuse, a game the writers cannot
-replay) is refused with a page that says which table and why (422), never a redirect: the
-links carry ``download``, so a redirect would be saved as the file.
+replay) is refused with a page that says which table and why (422), never a redirect. The
+links carry no ``download`` attribute: a record is saved by its ``Content-Disposition``, and a
+refusal shows as the page it is (with ``download`` the browser would save, or fail, silently).
 """
 
 from __future__ import annotations
