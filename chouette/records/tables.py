@@ -63,6 +63,7 @@ class TableGame:
     box: str
     team: str
     game: RecordedGame  # scores 0-0: the session adds them
+    jacoby: bool = False  # the Jacoby rule of the house rules the game was played by
 
 
 def board_games(settings: Settings | Mapping[str, Any] | None,
@@ -74,8 +75,10 @@ def board_games(settings: Settings | Mapping[str, Any] | None,
     """
     final = fold(settings, events)
     effective = [dict(e) for e in final.effective]
-    state = TableState(final.settings, corrections=corrections_of(effective))
-    single = final.settings.cube_mode == "single"
+    # The walk replays the log from the rules the table started with: each change of the
+    # house rules in it applies again between the same games (from the final rules, the first
+    # change would change nothing and be refused).
+    state = TableState(final.initial_settings, corrections=corrections_of(effective))
     walk: dict[int, _Game] = {}
     for event in effective:
         if event.get("type") == "correct":
@@ -84,6 +87,7 @@ def board_games(settings: Settings | Mapping[str, Any] | None,
         on_roll = game_before.on_roll if game_before else None
         dice = game_before.dice if game_before else None
         automatic = game_before.automatic if game_before else 0
+        single = state.settings.cube_mode == "single"  # the rules of the game being played
         table_rules.apply(state, event)
         game = state.game or game_before
         if game is None:
@@ -96,8 +100,9 @@ def board_games(settings: Settings | Mapping[str, Any] | None,
         if record.mode != BOARD or record.voided or looked is None:
             continue
         current = looked
+        jacoby = final.settings_for(record.number).jacoby
         found.append(TableGame(record.number, record.box, team_name(record.captain),
-                               _result(current, record.winner, record.kind, final.settings.jacoby)))
+                               _result(current, record.winner, record.kind, jacoby), jacoby))
     return found
 
 
@@ -158,28 +163,28 @@ def table_records(settings: Settings | Mapping[str, Any] | None,
                   events: Sequence[Mapping[str, Any]], *, date: str | None = None,
                   event: str = "", games: Iterable[int] | None = None) -> list[Record]:
     """The table's board games as records: one money session per run of games with the same
-    box and team (``games`` keeps only those game numbers).
+    box, team and Jacoby rule (``games`` keeps only those game numbers; a change of the house
+    rules that turns the Jacoby rule on or off starts a new session).
 
     Raises:
         TableError: the log is malformed or the rules refuse an event.
     """
     wanted = set(games) if games is not None else None
-    jacoby = fold(settings, ()).settings.jacoby
     records: list[Record] = []
     run: list[TableGame] = []
     for found in board_games(settings, events):
         if wanted is not None and found.number not in wanted:
             continue
-        if run and (run[-1].box, run[-1].team) != (found.box, found.team):
-            records.append(_session(run, jacoby, date, event))
+        if run and (run[-1].box, run[-1].team, run[-1].jacoby) != (found.box, found.team, found.jacoby):
+            records.append(_session(run, date, event))
             run = []
         run.append(found)
     if run:
-        records.append(_session(run, jacoby, date, event))
+        records.append(_session(run, date, event))
     return records
 
 
-def _session(run: list[TableGame], jacoby: bool, date: str | None, event: str) -> Record:
+def _session(run: list[TableGame], date: str | None, event: str) -> Record:
     """Games of one box against one team as a money session, the scores adding up."""
     scores = [0, 0]
     games = []
@@ -189,7 +194,7 @@ def _session(run: list[TableGame], jacoby: bool, date: str | None, event: str) -
         if game.winner is not None:
             scores[game.winner] += game.points
     notes = tuple(f"game {found.number}" for found in run)
-    return Record(run[0].box, run[0].team, tuple(games), 0, jacoby, date, event, notes)
+    return Record(run[0].box, run[0].team, tuple(games), 0, run[0].jacoby, date, event, notes)
 
 
 __all__ = ["TableGame", "board_games", "table_records", "team_name"]

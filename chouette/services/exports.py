@@ -4,16 +4,17 @@ Formats (DESIGN.md "Log format"):
 
 - a table's log: ``{"table": {settings}, "events": [...]}``, what ``flask --app app replay``
   reads (players named by display name);
-- a whole night: ``{"night": {"name", "date", "currency", "closed"}, "tables": [{"name",
-  "table": {settings}, "events": [...]}]}``;
+- a whole night: ``{"night": {"name", "date", "currency", "closed", "opened_at",
+  "closed_at"}, "tables": [{"name", "table": {settings}, "events": [...]}], "payments": [...]}``
+  (the payments, those taken back included: ``chouette.services.night_money_io``);
 - the ledger as CSV, one row per player per game (amounts as plain decimals);
 - the score sheet, per table and per game, as CSV (one column per player of the night).
 
 An import checks everything first (shape, settings, every event through the rules: a fold
 as long as the log, outside any transaction, so a big log never holds the database's write
 lock while it is folded) and then writes the night, its tables, their events, the ledger rows
-the events cause and the game lines of the ledger, all or nothing: a refused file writes
-nothing. On SQLite the rows are staged in short transactions and the night published in a
+the events cause, the game lines of the ledger and the night's payments, all or nothing: a
+refused file writes nothing. On SQLite the rows are staged in short transactions and the night published in a
 tiny one (``_write_staged``), so no other command waits long for the write lock.
 """
 
@@ -66,6 +67,15 @@ from chouette.services.base import ServiceError, _transaction
 from chouette.services.csv_cells import safe_writer
 from chouette.services.facts import table_facts
 from chouette.services.game_lines import LINES_VERSION, Lines, lines_of
+from chouette.services.night_money_io import (
+    CheckedPayment,
+    PaymentsRefused,
+    add_payments,
+    check_night_times,
+    check_payments,
+    night_payments_export,
+    night_times_export,
+)
 from chouette.services.night_rows import CURRENCY_RE, get_night
 from chouette.services.sheet import SheetGame, line_words, table_games
 from chouette.services.stored_facts import FACTS_VERSION
@@ -116,7 +126,8 @@ def table_export(table_id: int) -> dict[str, Any]:
 
 
 def night_export(night_id: int) -> dict[str, Any]:
-    """A whole night: its name, date and currency, and every table's settings and log.
+    """A whole night: its name, date, currency, opening and closing times, every table's
+    settings and log, and every payment (those taken back included).
 
     Raises NotFound.
     """
@@ -127,11 +138,13 @@ def night_export(night_id: int) -> dict[str, Any]:
             "date": night.date.isoformat(),
             "currency": night.currency,
             "closed": not night.is_open,
+            **night_times_export(night),
         },
         "tables": [
             {"name": table.name, "table": dict(table.settings), "events": table_log(table.id)}
             for table in night.tables
         ],
+        "payments": night_payments_export(night.id),
     }
 
 
@@ -468,9 +481,29 @@ def check_night_export(data: Mapping[str, Any]) -> tuple[tuple[str, dt.date, str
     return fields, checked
 
 
+@dataclass(frozen=True)
+class _CheckedMoney:
+    """The night's opening and closing times (None: not in the file) and its payments."""
+
+    opened_at: dt.datetime | None
+    closed_at: dt.datetime | None
+    payments: list[CheckedPayment]
+
+
+def check_night_money(data: Mapping[str, Any], closed: bool, tables: Sequence[_CheckedTable]) -> _CheckedMoney:
+    """The night's times and payments of an export, checked against its tables' ledger rows
+    (a payment is between players of the night's ledger), writing nothing. Raises ImportRefused."""
+    players = {row.player for table in tables for rows in table.rows for row in rows}
+    try:
+        opened_at, closed_at = check_night_times(data["night"], closed)
+        return _CheckedMoney(opened_at, closed_at, check_payments(data.get("payments"), players))
+    except PaymentsRefused as error:
+        raise ImportRefused(str(error)) from None
+
+
 def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
-    """A new night from a night export: its tables, every event through the rules, and the
-    ledger rows the events cause, all or nothing.
+    """A new night from a night export: its tables, every event through the rules, the
+    ledger rows the events cause, and its payments at their times, all or nothing.
 
     The caller's transaction is ended first (on SQLite a request that loaded the member holds
     the write lock): the export is checked, folded and made into rows outside any
@@ -488,21 +521,25 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
     at = utcnow()
     with _sharing_the_interpreter():
         (name, date, currency, closed), tables = check_night_export(data)
+        money = check_night_money(data, closed, tables)
         members = dict(db.session.execute(select(Member.name, Member.id)).all())
         prepared = [_prepare(checked, actor_id, at, closed, members) for checked in tables]
         _refuse_closed_season(date, currency)  # refused at once, before any lock is taken
         db.session.commit()
         night = Night(name=name, date=date, currency=currency, opened_by_id=actor_id,
-                      closed_at=at if closed else None)
+                      opened_at=money.opened_at or at,
+                      closed_at=(money.closed_at or at) if closed else None)
         rows = [ChouetteTable(name=checked.name, settings=checked.settings,
                               preset=preset_of(checked.settings), created_at=at)
                 for checked in tables]
         if db.engine.dialect.name == "sqlite":
-            return _write_staged(night, list(zip(rows, prepared, strict=True)), at)
+            return _write_staged(night, list(zip(rows, prepared, strict=True)), at,
+                                 money.payments, actor_id)
         with _transaction():
             _refuse_closed_season(date, currency)  # again under the lock: closed meanwhile?
             db.session.add(night)
             db.session.flush()
+            add_payments(night.id, money.payments, actor_id)
             for table, table_rows in zip(rows, prepared, strict=True):
                 table.night_id = night.id
                 db.session.add(table)
@@ -620,7 +657,8 @@ _STAGED: tuple[tuple[Any, int], ...] = (
 )
 
 
-def _write_staged(night: Night, tables: list[tuple[ChouetteTable, _Prepared]], at: dt.datetime) -> Night:
+def _write_staged(night: Night, tables: list[tuple[ChouetteTable, _Prepared]], at: dt.datetime,
+                  payments: Sequence[CheckedPayment] = (), actor_id: int | None = None) -> Night:
     """Write an import on SQLite without holding the write lock for long, all or nothing.
 
     1. Ids are taken for the night and its tables (``ImportStage``, one tiny transaction):
@@ -628,8 +666,8 @@ def _write_staged(night: Night, tables: list[tuple[ChouetteTable, _Prepared]], a
     2. Every row is written under those ids in short transactions (``STAGE_ROWS``): rows
        of a table and a night that do not exist, which no page, ledger, standings, screen,
        stream or export reads (each reaches rows through their night or their table).
-    3. One tiny transaction checks the season again and writes the night and its tables:
-       everything appears at once.
+    3. One tiny transaction checks the season again and writes the night, its tables and its
+       payments (``payments``, a few rows): everything appears at once.
 
     If anything fails the staged rows are deleted; if the process dies, the next import
     deletes them (``STAGE_ABANDONED_AFTER``). Raises ImportRefused.
@@ -638,6 +676,8 @@ def _write_staged(night: Night, tables: list[tuple[ChouetteTable, _Prepared]], a
         with _transaction():
             _refuse_closed_season(night.date, night.currency)
             db.session.add(night)
+            db.session.flush()
+            add_payments(night.id, payments, actor_id)
         return night
     _drop_abandoned_imports(at)
     night_id, table_ids = _take_ids(len(tables), at)
@@ -663,6 +703,7 @@ def _write_staged(night: Night, tables: list[tuple[ChouetteTable, _Prepared]], a
                 table.id, table.night_id = table_id, night_id
                 db.session.add(table)
             db.session.flush()
+            add_payments(night_id, payments, actor_id)
             db.session.execute(delete(ImportStage).where(ImportStage.night_id == night_id))
     except BaseException:
         db.session.rollback()
@@ -856,6 +897,7 @@ __all__: Sequence[str] = (
     "SheetRow",
     "TableSheet",
     "check_night_export",
+    "check_night_money",
     "import_night",
     "ledger_csv",
     "night_export",

@@ -4,6 +4,11 @@ as Jellyfish ``.mat`` or GNU Backgammon SGF (``chouette.records``).
 Who may download: organizers and admins every game; a member the games he played (as box,
 partner or in the team), as the read rules of ``chouette.web.privacy`` let a player see his
 own night. Records hold no money.
+
+A record that cannot be made (a stored log the rules now refuse, a game the writers cannot
+replay) is refused with a page that says which table and why (422), never a redirect. The
+links carry no ``download`` attribute: a record is saved by its ``Content-Disposition``, and a
+refusal shows as the page it is (with ``download`` the browser would save, or fail, silently).
 """
 
 from __future__ import annotations
@@ -15,6 +20,7 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 
 from flask import Blueprint, abort, make_response, request
+from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from sqlalchemy import select
 from werkzeug.wrappers import Response
@@ -24,9 +30,11 @@ from chouette.models import ChouetteTable, TableEvent
 from chouette.records import Record, RecordError, write_mat, write_sgf
 from chouette.records.matches import match_record
 from chouette.records.tables import table_records
+from chouette.refusals import say
 from chouette.services import exports
 from chouette.table import GameRecord, TableError, fold
 from chouette.web.auth import has_role
+from chouette.web.errors import error_page
 from chouette.web.nights import get_night
 from chouette.web.tables import get_table
 
@@ -50,6 +58,16 @@ def _each_format(path: str) -> Callable[[View], View]:
     return register
 
 
+class RecordRefused(Exception):
+    """A record that cannot be made; the message says which table and why."""
+
+
+@bp.errorhandler(RecordRefused)
+def _refused(error: RecordRefused) -> Response:
+    """The reason as a page of its own (422): a download link must never get a redirect."""
+    return error_page(422, str(error))
+
+
 def _with_format(view: Callable[..., Response], fmt: str) -> Callable[..., Response]:
     def download(**values: Any) -> Response:
         return view(fmt=fmt, **values)
@@ -64,12 +82,22 @@ def players_of(record: GameRecord) -> set[str]:
 
 
 def _table_records(table: ChouetteTable, member: Any, *, number: int | None = None) -> list[Record]:
-    """The board games of ``table`` that ``member`` may download, as records."""
-    log = exports.table_export(table.id)
+    """The board games of ``table`` that ``member`` may download, as records.
+
+    Raises:
+        RecordRefused: the table's log cannot be replayed (says which table and why).
+    """
     try:
-        state = fold(log["table"], log["events"])
-    except TableError:
-        return []  # a stored log is always legal; an imported old one may not be: no records
+        return _records_of(table, member, number)
+    except TableError as error:
+        raise RecordRefused(_("The game records of table “%(table)s” cannot be made: %(reason)s",
+                              table=table.name, reason=say(error))) from error
+
+
+def _records_of(table: ChouetteTable, member: Any, number: int | None) -> list[Record]:
+    """``_table_records`` itself. Raises TableError (LogError) when the log cannot be replayed."""
+    log = exports.table_export(table.id)
+    state = fold(log["table"], log["events"])
     everything = has_role(member, "organizer")
     if state.settings.is_match:
         # A match downloads whole, to organizers and to its two players.
@@ -108,8 +136,9 @@ def _send(records: Sequence[Record], fmt: str, stem: str) -> Response:
                     inner = f"{stem}-{index:03d}-{_slug(record.left)}-v-{_slug(record.right)}.mat"
                     archive.writestr(inner, write_mat(record))
             body, kind, name = buffer.getvalue(), "zip", f"{stem}-mat.zip"
-    except RecordError:
-        abort(500)
+    except RecordError as error:
+        raise RecordRefused(_("The game records cannot be written: %(reason)s",
+                              reason=str(error))) from error
     response = make_response(body)
     response.mimetype = MIMETYPES[kind]
     if kind != "zip":

@@ -99,3 +99,62 @@ def table_log(rng: random.Random, cube_mode: str, *, games: int = 2, cube_chance
             plays = legal_moves(state.game.position, state.game.dice)
             assert attempt({"type": "move", "move": str(rng.choice(plays))})
     return {"table": settings, "events": events}
+
+
+def club_night_log(seed: int, cube_mode: str = "single") -> dict[str, Any]:
+    """A board-mode table log as a club night lives it: a proxy in game 1, game 2 voided by
+    a correction, the house rules changed (the Jacoby rule on, a new stake), a deal in game 3,
+    then game 4. Random legal plays (seeded); every double taken."""
+    rng = random.Random(seed)
+    players = ("Ann", "Bob", "Cy", "Dee")
+    settings = {"cube_mode": cube_mode}
+    events: list[dict[str, Any]] = [{"type": "join", "player": p} for p in players]
+    events.append({"type": "order_roll", "rolls": dict(zip(players, rng.sample(range(1, 7), 4), strict=True))})
+    state = fold(settings, events)
+
+    def attempt(event: dict[str, Any]) -> bool:
+        nonlocal state
+        try:
+            state = apply_event(state, event)
+        except TableError:
+            return False
+        events.append(event)
+        return True
+
+    def team_member() -> str:
+        """A member of the team, not its captain, whose cube is still in play."""
+        assert state.game is not None
+        return next(m for m in state.game.members if m != state.game.acting_captain
+                    and state.game.cubes[m].is_live)
+
+    def game(aside: str | None = None) -> None:
+        box, team = rng.sample(range(1, 7), 2)
+        assert attempt({"type": "opening_roll", "box": box, "team": team})
+        while state.game is not None:
+            current = state.game
+            if current.dice is None and current.turns == 2 and aside == "proxy":
+                member = team_member()
+                other = next(m for m in current.members if m not in (member, current.acting_captain))
+                assert attempt({"type": "proxy", "player": member, "to": other})
+            if current.dice is None and current.turns == 3 and aside == "deal":
+                assert attempt({"type": "deal", "cube": team_member(), "winner": "box", "points": 1})
+            if current.dice is None and current.turns and not current.pending and rng.random() < 0.1:
+                by = "box" if current.on_roll == "box" else current.acting_captain
+                if attempt({"type": "double", "by": by}):
+                    while state.game is not None and (state.game.pending or state.game.box_double):
+                        answered = state.game.box_double.answers if state.game.box_double else {}
+                        who = next((m for m in state.game.pending if m not in answered), "team")
+                        assert attempt({"type": "take", "cube": who}) or attempt({"type": "take", "cube": "team"})
+                    continue
+            if state.game.dice is None:
+                assert attempt({"type": "roll", "dice": [rng.randint(1, 6), rng.randint(1, 6)]})
+                continue
+            assert attempt({"type": "move", "move": str(rng.choice(legal_moves(state.game.position, state.game.dice)))})
+
+    game("proxy")
+    game()
+    assert attempt({"type": "correct", "game": 2, "reason": "played with the wrong dice", "void": True})
+    assert attempt({"type": "settings", "settings": {"jacoby": True, "stake_cents": 200}})
+    game("deal")
+    game()
+    return {"table": settings, "events": events}

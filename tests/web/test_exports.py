@@ -114,8 +114,12 @@ def test_table_log_json_is_the_replay_format_and_replays_to_the_tables_summary(a
 def test_night_json_holds_the_night_and_every_table(app, client, night, login_as):
     login_as("organizer")
     data = json.loads(client.get(f"/nights/{night['night_id']}/night.json").data)
+    opened_at = data["night"].pop("opened_at")
     assert data["night"] == {"name": "Friday <b>night</b>", "date": "2026-11-21", "currency": "EUR",
-                             "closed": False}
+                             "closed": False, "closed_at": None}
+    with app.app_context():
+        assert opened_at == night_rows.get_night(night["night_id"]).opened_at.isoformat(timespec="microseconds")
+    assert data["payments"] == []
     assert [t["name"] for t in data["tables"]] == ["Table 1", "Table 2"]
     assert data["tables"][1]["table"]["stake_cents"] == 250
     assert data["tables"][0]["events"] == KNOWN
