@@ -50,13 +50,18 @@ def handle_service_error(error: ValueError) -> BaseResponse:
     """A refused use-case (or a move or table action the rules refuse): nothing was written;
     tell the user why, in the rules' own words.
 
-    htmx gets 422 and the flash fragment; a browser gets the message flashed and a 303 back.
+    htmx gets 422 and the flash fragment; a browser's form gets the message flashed and a 303
+    back; a page it asked for is a 422 page with the reason.
     """
     db.session.rollback()
     if isinstance(error, NotFound):
         return error_page(404, str(error))
     if is_htmx():
         return flash_fragment(say(error))
+    if request.method in ("GET", "HEAD"):
+        # A page that cannot be drawn says why: sent back, it would be asked for again (the
+        # home page of a table whose stored log is refused would redirect to itself).
+        return error_page(422, say(error))
     flash(say(error), "error")
     return redirect(_back(), 303)
 
