@@ -29,7 +29,7 @@ from flask_babel import gettext as _
 from sqlalchemy import Select, bindparam, func, select
 from sqlalchemy.orm import joinedload
 
-from chouette.engine import SecretsDice, legal_moves
+from chouette.engine import SecretsDice
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, SeatMember, TableEvent, TableSnapshot
 from chouette.refusals import say
@@ -629,9 +629,3 @@ def open_match(night_id: int, *, name: str, players: Sequence[str], settings: Ma
     tables.append_events(table.id, 0, [*joins, {"type": "order", "players": seated}], actor)
     return table
 
-
-def playable(state: TableState) -> bool:
-    """Whether the side on roll has rolled and has a legal play to enter."""
-    game = state.game
-    return bool(game and game.position is not None and game.dice
-                and legal_moves(game.position, game.dice))

@@ -158,11 +158,6 @@ def seat_members(table_id: int) -> dict[str, int]:
     return known[key]
 
 
-def seat_of_member(table_id: int, member_id: int) -> str | None:
-    """The seat name ``member_id`` joined ``table_id`` under (renames applied), or None."""
-    return next((name for name, owner in seat_members(table_id).items() if owner == member_id), None)
-
-
 def rename_generation_column() -> ColumnElement[int]:
     """``rename_generation`` as a column, to read it in the same query as other things."""
     names = select(func.count(MemberName.id)).scalar_subquery()

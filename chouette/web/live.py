@@ -26,6 +26,7 @@ from sqlalchemy import select
 
 from chouette import push
 from chouette.amounts import money_locale
+from chouette.engine.position import XgidFields
 from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable, Member, TableEvent
 from chouette.services import base, commands, identity
@@ -33,6 +34,7 @@ from chouette.services.sheet import table_games
 from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event
 from chouette.table.actions import may_consult
+from chouette.table.game import Game
 from chouette.web import gate, house_rules, log_lines, privacy
 from chouette.web.board import board_context, legal_steps
 from chouette.web.board_cubes import CubeView
@@ -572,7 +574,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "error": None if _correcting(typed, state) else error,
         "typed": typed or {},
         "kinds": KINDS,
-        "xgid": game.position.xgid() if game and game.position is not None else None,
+        "xgid": board_xgid(game) if game is not None else None,
     }
 
 
@@ -722,3 +724,18 @@ def page_context(played: commands.TablePlay, **live: Any) -> dict[str, Any]:
     if not is_htmx():
         context.update(house_rules.card(played.state, table.night.currency))
     return context
+
+
+def board_xgid(game: Game) -> str | None:
+    """The board's XGID with the dice rolled and the (acting) captain's cube, its value and
+    who owns it, as GNU Backgammon and eXtreme Gammon read it (the side on roll at the bottom)."""
+    if game.position is None:
+        return None
+    cube = game.cubes.get(game.acting_captain)
+    on_roll = "box" if game.on_roll == "box" else "member"
+    owner = cube.owner if cube is not None else None
+    fields = XgidFields(
+        cube_log2=(cube.value if cube is not None else 1).bit_length() - 1,
+        cube_owner=0 if owner is None else 1 if owner == on_roll else -1,
+        dice=f"{game.dice[0]}{game.dice[1]}" if game.dice else "00")
+    return game.position.xgid(fields)
