@@ -246,8 +246,9 @@ def waiting_for(state: TableState) -> list[str]:
     for extra in game.pending_extras:
         names.append(extra.giver if extra.cube.to_answer == BOX_SIDE else extra.taker)
     for member in game.pending:
-        if member in answered:
-            continue
+        offer = game.cubes[member].cube.offer
+        if member in answered and offer is not None and offer.kind == "double":
+            continue  # his answer waits for the other members' (a single cube)
         if game.cubes[member].to_answer != "member":
             names.append(box)
         elif member in game.proxies:
