@@ -401,8 +401,8 @@ def test_a_command_at_one_table_redraws_that_table_only(app, client, htmx, organ
     # see which table was drawn again (the cache is keyed by each log's last event).
     from chouette.web import display
 
-    marked = {key: html.replace("<span>Ann</span>", "<span>Ann (cached)</span>")
-              for key, html in display._table_html._found.items()}
+    marked = {key: (html.replace("<span>Ann</span>", "<span>Ann (cached)</span>"), empty)
+              for key, (html, empty) in display._table_html._found.items()}
     display._table_html._found.update(marked)
     html = client.get("/display", headers={**htmx, "If-None-Match": etag_of(first)}).get_data(
         as_text=True)
