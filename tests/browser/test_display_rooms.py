@@ -10,6 +10,8 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from chouette.extensions import db
+from chouette.models import Night
 from chouette.services import commands, tables
 from chouette.table.actions import board_events
 from tests.browser.test_display import CLUB, board_with_cubes, in_app, organizer_of
@@ -198,9 +200,6 @@ def test_each_room_has_its_own_tv_kept_current_while_a_phone_plays(browser: Brow
               {"type": "double", "by": "box", "cubes": ["C", "D"]})
     app = live_server.app
     with in_app(app):
-        from chouette.models import Night
-        from chouette.extensions import db
-
         other = gen_table(db.session.get(Night, room.night_id), name="Other room").id
         seat(other, room.owner, ["Eve", "Fred", "Gus"])
     phone_c = open_table(browser, room, room.members["C"], PHONE)

@@ -6,10 +6,27 @@ from __future__ import annotations
 
 import re
 
+import pytest
+from flask import Flask
+
+from chouette.models import Member
 from chouette.services import display
-from tests.web.test_display import etag_of, new_table, night_id, organizer, play, seat  # noqa: F401
-from tests.web.test_pushed_drawings import WAIT, Events, _tables_of, quick_streams  # noqa: F401
+from tests.factories import gen_member, gen_night
+from tests.web.test_display import etag_of, new_table, play, seat
 from tests.web.test_play_pages import HTMX
+from tests.web.test_pushed_drawings import Events, _tables_of
+
+
+@pytest.fixture
+def organizer(app: Flask) -> Member:
+    with app.app_context():
+        return gen_member("organizer")
+
+
+@pytest.fixture
+def night_id(app: Flask) -> int:
+    with app.app_context():
+        return gen_night(name="Friday chouette").id
 
 
 def shown(html: str) -> list[str]:
@@ -69,7 +86,8 @@ def test_a_bad_choice_is_refused_with_a_clear_message(app, client, htmx, organiz
     assert shown(client.get("/display?tables=", headers=htmx).get_data(as_text=True)) == ["Red", "Green", "Blue"]
 
 
-def test_a_screens_stream_keeps_to_its_tables(app, organizer, night_id, quick_streams):  # noqa: F811
+def test_a_screens_stream_keeps_to_its_tables(app, organizer, night_id):
+    app.config.update(PUSH_KEEPALIVE_SECONDS=0.2, PUSH_STREAM_SECONDS=120.0, PUSH_FRAGMENTS=True)
     red, green, _blue = three_tables(app, organizer, night_id)
     screen = app.test_client()
     events = Events(screen, "/display/stream?tables=1")
