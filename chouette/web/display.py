@@ -9,6 +9,10 @@ in; while no stream is open it polls every two seconds. The fetch is answered ``
 Modified`` while ``services.display_version`` (one cheap query) has not moved, so a TV costs
 almost nothing while the tables are quiet; the tables are folded and drawn only when
 something changed.
+
+A screen may show some tables only (one TV per room: ``/display?tables=3,5``, by their number
+on the screen, ``chouette.web.display_rooms``): its fetches, ETag, drawings and stream carry
+the choice. The tables where nobody is seated are one line each at the screen's foot.
 """
 
 from __future__ import annotations
