@@ -547,7 +547,8 @@ def test_the_status_names_the_box_when_he_owes_the_answer_to_a_beaver(app, clien
         db.session.commit()
     html = client.get("/display", headers=htmx).get_data(as_text=True)
     assert status_of(html) == "Game 1: waiting for Ann (box), Cy"
-    assert "beavers" in cube_cell(html, "Bob")
+    assert "beavers · box to answer" in cube_cell(html, "Bob")
+    assert "box to answer" not in cube_cell(html, "Cy")
 
     with app.app_context():
         play(table_id, organizer, {"type": "take", "cube": "Cy"})
