@@ -9,6 +9,10 @@ in; while no stream is open it polls every two seconds. The fetch is answered ``
 Modified`` while ``services.display_version`` (one cheap query) has not moved, so a TV costs
 almost nothing while the tables are quiet; the tables are folded and drawn only when
 something changed.
+
+A screen may show some tables only (one TV per room: ``/display?tables=3,5``, by their number
+on the screen, ``chouette.web.display_rooms``): its fetches, ETag, drawings and stream carry
+the choice. The tables where nobody is seated are one line each at the screen's foot.
 """
 
 from __future__ import annotations
@@ -34,10 +38,11 @@ from chouette.table import TableState
 from chouette.table.cubes import BOX_SIDE, Extra
 from chouette.table.match_rules import match_of
 from chouette.table.match_rules import players as match_players
-from chouette.web import gate, privacy
+from chouette.web import display_rooms, gate, privacy
 from chouette.web.board_cubes import CubeView
 from chouette.web.board_svg import render_board
 from chouette.web.catalog import gettext as _
+from chouette.web.errors import error_page
 from chouette.web.house_rules import money as format_money
 from chouette.web.htmx import RenderCache, render_if_changed
 from chouette.web.qr import qr_svg
@@ -142,7 +147,8 @@ _screens = RenderCache(64)
 @dataclass(frozen=True)
 class BoardParts:
     """A screen's fragment drawn once for every stream of a process (``pushed_drawing``): the
-    whole fragment, what its frame is made of, and each table's drawing by table id."""
+    whole fragment, what its frame is made of (the tables shown, which of them are empty,
+    every table of the chooser), and each table's drawing by table id."""
 
     version: str
     frame: tuple[Any, ...]
@@ -211,8 +217,8 @@ def table_status(state: TableState) -> str:
     """One short line: what the table is doing now."""
     number = game_number(state)
     game = state.game
-    if not state.players:
-        return _("Waiting for players")
+    if not state.players or not state.seated:
+        return _("Waiting for players")  # none yet, or everyone left
     if not state.ordered:
         return _("Rolling for the starting order")
     if game is None and state.needs_partner():
@@ -249,8 +255,9 @@ def waiting_for(state: TableState) -> list[str]:
     for extra in game.pending_extras:
         names.append(extra.giver if extra.cube.to_answer == BOX_SIDE else extra.taker)
     for member in game.pending:
-        if member in answered:
-            continue
+        offer = game.cubes[member].cube.offer
+        if member in answered and offer is not None and offer.kind == "double":
+            continue  # his answer waits for the other members' (a single cube)
         if game.cubes[member].to_answer != "member":
             names.append(box)
         elif member in game.proxies:
@@ -314,11 +321,13 @@ class Screen:
     Memoised by hand: on Python 3.11 ``functools.cached_property`` takes one lock shared by
     every instance, so screens drawn at once in a worker's threads waited for each other."""
 
-    def __init__(self, night_id: int | None) -> None:
+    def __init__(self, night_id: int | None, chosen: tuple[int, ...] | None = None) -> None:
         self.night_id = night_id
+        self.chosen = chosen  # the table numbers shown (display_rooms), None: all
         self._nights: list[Night] | None = None
+        self._all: list[tuple[ChouetteTable, Night]] | None = None
         self._tables: list[tuple[ChouetteTable, Night]] | None = None
-        self._tables_html: list[Markup] | None = None
+        self._drawn: list[tuple[int, Markup, bool]] | None = None
 
     @property
     def nights(self) -> list[Night]:
@@ -328,11 +337,20 @@ class Screen:
         return self._nights
 
     @property
+    def all_tables(self) -> list[tuple[ChouetteTable, Night]]:
+        """Every table of the open nights shown, in the order they were created: table 1, 2..."""
+        if self._all is None:
+            self._all = [(table, night) for night in self.nights if night.is_open
+                         for table in night.tables]
+        return self._all
+
+    @property
     def tables(self) -> list[tuple[ChouetteTable, Night]]:
-        """Every table of the open nights shown, in the order they were created."""
+        """The tables this screen shows: those chosen by number, or all."""
         if self._tables is None:
-            self._tables = [(table, night) for night in self.nights if night.is_open
-                            for table in night.tables]
+            chosen = set(self.chosen or ())
+            self._tables = [pair for number, pair in enumerate(self.all_tables, start=1)
+                            if not chosen or number in chosen]
         return self._tables
 
     @property
@@ -349,11 +367,27 @@ class Screen:
     def tables_html(self) -> list[Markup]:
         """Each table drawn (``display/_table.html``), or taken from the cache when its log has
         not moved: a command at one table redraws that table only."""
-        if self._tables_html is None:
-            self._tables_html = self._draw_tables()
-        return self._tables_html
+        return [html for _id, html, _empty in self.drawn]
 
-    def _draw_tables(self) -> list[Markup]:
+    @property
+    def drawn(self) -> list[tuple[int, Markup, bool]]:
+        """Each table shown: its id, its drawing, whether nobody is seated at it (an emptied
+        table, or one still waiting for its players: a line at the foot of the screen)."""
+        if self._drawn is None:
+            self._drawn = self._draw_tables()
+        return self._drawn
+
+    @property
+    def playing_html(self) -> list[Markup]:
+        """The drawings of the tables with players seated: the screen's grid."""
+        return [html for _id, html, empty in self.drawn if not empty]
+
+    @property
+    def empty_html(self) -> list[Markup]:
+        """The drawings of the tables where nobody is seated."""
+        return [html for _id, html, empty in self.drawn if empty]
+
+    def _draw_tables(self) -> list[tuple[int, Markup, bool]]:
         several = self.several_nights
         show_money = privacy.display_shows_money()
         context = (str(get_locale()), request.host_url, several, show_money)
@@ -362,15 +396,17 @@ class Screen:
         for table, night in self.tables:
             key = (table.id, *marks[table.id], night.name, night.currency,
                    *context)
-            html = _table_html.get(key)
-            if html is None:
+            found = _table_html.get(key)
+            if found is None:
                 gate.checkpoint()  # between two tables' drawings, the process's commands first
-                html = Markup(render_template(
-                    "display/_table.html", view=table_view(table.id), several_nights=several,
-                    signed_money=signed_money, signed_points=signed_points, show_money=show_money))
+                view = table_view(table.id)
+                found = (Markup(render_template(
+                    "display/_table.html", view=view, several_nights=several,
+                    signed_money=signed_money, signed_points=signed_points, show_money=show_money)),
+                    not view.rows)
                 # A command made meanwhile is drawn too: the next poll draws it again.
-                _table_html.put(key, html)
-            drawn.append(html)
+                _table_html.put(key, found)
+            drawn.append((table.id, *found))
         return drawn
 
 
@@ -387,29 +423,36 @@ def signed_points(points: int) -> str:
     return f"\u2212{-points}" if points < 0 else "0"
 
 
-def _parts_context(night_id: int | None, version: str) -> tuple[Any, ...]:
+def _parts_context(night_id: int | None, version: str,
+                   chosen: tuple[int, ...] | None = None) -> tuple[Any, ...]:
     """What a screen's drawing at ``version`` depends on: the key of ``_board_parts``."""
-    return night_id, version, request.host_url, str(get_locale()), privacy.display_shows_money()
+    return (night_id, version, request.host_url, str(get_locale()), privacy.display_shows_money(),
+            chosen)
 
 
-def _parts(night_id: int | None, version: str) -> BoardParts | None:
+def _parts(night_id: int | None, version: str,
+           chosen: tuple[int, ...] | None = None) -> BoardParts | None:
     """The screen's fragment at ``version`` (the hub's, read by its watcher), in parts, or
     None when the night is gone."""
     if version == push.GONE:
         return None
-    context = _parts_context(night_id, version)
+    context = _parts_context(night_id, version, chosen)
     found = _board_parts.get(context)
     if found is None:
-        screen = Screen(night_id)
+        screen = Screen(night_id, chosen)
         html = render_template("display/_board.html", screen=screen, display_version=version)
-        ids = [table.id for table, _night in screen.tables]
-        found = BoardParts(version, (screen.closed, tuple(ids)), html,
-                           dict(zip(ids, map(str, screen.tables_html), strict=True)))
+        drawn = screen.drawn
+        frame = (screen.closed, tuple(table_id for table_id, _html, _empty in drawn),
+                 tuple(table_id for table_id, _html, empty in drawn if empty),
+                 tuple((table.id, table.name) for table, _night in screen.all_tables))
+        found = BoardParts(version, frame, html,
+                           {table_id: str(html) for table_id, html, _empty in drawn})
         _board_parts.put(context, found)
     return found
 
 
-def pushed_drawing(night_id: int | None) -> Callable[[str], str | None]:
+def pushed_drawing(night_id: int | None,
+                   chosen: tuple[int, ...] | None = None) -> Callable[[str], str | None]:
     """What a screen's push stream sends when the display version moves
     (``push.Hub.stream``): the tables that moved since its last event (``parts``: the version
     on the first line, then each moved table's drawing), or the whole fragment (``fragment``)
@@ -421,7 +464,7 @@ def pushed_drawing(night_id: int | None) -> Callable[[str], str | None]:
     def make(version: str) -> BoardParts | None:
         try:
             read_only(alone=True)
-            return _parts(night_id, version)
+            return _parts(night_id, version, chosen)
         finally:
             db.session.remove()
 
@@ -430,7 +473,7 @@ def pushed_drawing(night_id: int | None) -> Callable[[str], str | None]:
         # take its drawing, without a query and without a turn at the gate.
         try:
             read_only(alone=True)  # the language may be a signed-in member's
-            context = _parts_context(night_id, version)
+            context = _parts_context(night_id, version, chosen)
         finally:
             db.session.remove()  # nothing held while waiting
         parts = _making.get(context, lambda: _board_parts.get(context), lambda: make(version))
@@ -452,18 +495,25 @@ def _screen(night_id: int | None) -> BaseResponse:
     """The page, or its fragment for htmx; ``304`` while nothing changed."""
     read_only()
     try:
+        chosen = display_rooms.chosen_tables()
+    except display_rooms.BadChoice as refusal:
+        return error_page(400, str(refusal))
+    try:
         version = display.display_version(night_id)
     except base.NotFound:
         abort(404)
     # What the ETag is made from, for the screens' shortcut (chouette.web.quiet_screens).
     request.environ[ENVIRON_KEY] = (night_id, version)
-    # The QR codes carry the address the screen was opened with; the money is shown or not.
-    etag_version = f"{version}|{request.host_url}|{privacy.display_shows_money()}"
+    # The QR codes carry the address the screen was opened with; the money is shown or not;
+    # the tables chosen.
+    query = display_rooms.as_query(chosen)
+    etag_version = f"{version}|{request.host_url}|{privacy.display_shows_money()}|{query}"
+    here = url_for(request.endpoint or "display.index", night_id=night_id, tables=query)
     return render_if_changed(
         etag_version, "display/index.html", "display/_board.html",
-        screen=Screen(night_id), poll_url=request.path, poll_seconds=POLL_SECONDS,
+        screen=Screen(night_id, chosen), poll_url=here, poll_seconds=POLL_SECONDS,
         poll_timeout_ms=POLL_TIMEOUT_MS, display_version=version,
-        stream_url=url_for("streams.display", night_id=night_id), shared=_screens,
+        stream_url=url_for("streams.display", night_id=night_id, tables=query), shared=_screens,
     )
 
 

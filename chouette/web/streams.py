@@ -25,7 +25,7 @@ from chouette.models import ChouetteTable
 from chouette.services import base
 from chouette.services import display as display_service
 from chouette.web import display as display_view
-from chouette.web import live
+from chouette.web import display_rooms, live
 
 bp = Blueprint("streams", __name__)
 
@@ -68,10 +68,13 @@ def table(table_id: int) -> Response:
 @bp.get("/display/stream")
 @bp.get("/display/<int:night_id>/stream")
 def display(night_id: int | None = None) -> Response:
-    """A big screen's versions: every open night, or one night."""
+    """A big screen's versions: every open night, or one night (the tables chosen, or all)."""
     read_only()
     try:
+        chosen = display_rooms.chosen_tables()
         version = display_service.display_version(night_id)
+    except display_rooms.BadChoice:
+        abort(400)
     except base.NotFound:
         abort(404)
-    return _stream(("display", night_id), version, display_view.pushed_drawing(night_id))
+    return _stream(("display", night_id), version, display_view.pushed_drawing(night_id, chosen))

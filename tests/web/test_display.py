@@ -401,8 +401,8 @@ def test_a_command_at_one_table_redraws_that_table_only(app, client, htmx, organ
     # see which table was drawn again (the cache is keyed by each log's last event).
     from chouette.web import display
 
-    marked = {key: html.replace("<span>Ann</span>", "<span>Ann (cached)</span>")
-              for key, html in display._table_html._found.items()}
+    marked = {key: (html.replace("<span>Ann</span>", "<span>Ann (cached)</span>"), empty)
+              for key, (html, empty) in display._table_html._found.items()}
     display._table_html._found.update(marked)
     html = client.get("/display", headers={**htmx, "If-None-Match": etag_of(first)}).get_data(
         as_text=True)
@@ -532,3 +532,25 @@ def test_screens_fetching_the_same_version_draw_it_once(app, client, htmx, organ
     assert len({answer.get_data() for answer in answers}) == 1
     assert len({answer.headers["ETag"] for answer in answers}) == 1
     assert drawn.count("display/_board.html") == 1
+
+
+def test_the_status_names_the_box_when_he_owes_the_answer_to_a_beaver(app, client, htmx, organizer,
+                                                                       night_id):
+    """A member beavers the box's double while the others still think: the beaver is applied
+    at once and the box owes its answer, so the box is among those waited for."""
+    with app.app_context():
+        table_id = gen_table(night_rows.get_night(night_id), name="Beavers",
+                             settings={**tables.TABLE_DEFAULTS, "beavers": True}).id
+        seat(table_id, organizer, ["Ann", "Bob", "Cy", "Dee"])
+        play(table_id, organizer, {"type": "double", "by": "box", "cubes": ["Bob", "Cy"]},
+             {"type": "beaver", "cube": "Bob"})
+        db.session.commit()
+    html = client.get("/display", headers=htmx).get_data(as_text=True)
+    assert status_of(html) == "Game 1: waiting for Ann (box), Cy"
+    assert "beavers · box to answer" in cube_cell(html, "Bob")
+    assert "box to answer" not in cube_cell(html, "Cy")
+
+    with app.app_context():
+        play(table_id, organizer, {"type": "take", "cube": "Cy"})
+    html = client.get("/display", headers=htmx).get_data(as_text=True)
+    assert status_of(html) == "Game 1: waiting for Ann (box)"
