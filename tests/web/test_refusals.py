@@ -219,7 +219,7 @@ def test_a_table_setting_the_rules_refuse_is_said_in_italian(app):
     with app.test_request_context(headers={"Accept-Language": "it"}), \
             pytest.raises(base.ServiceError, match="con due giocatori") as refused:
         tables.normalize_settings({**tables.TABLE_DEFAULTS, "partner_min_players": 2})
-    assert "con due giocatori non resta nessuno da sorteggiare come socio del box" in str(refused.value)
+    assert "con due giocatori non resta nessuno da sorteggiare come partner del box" in str(refused.value)
 
 
 # --------------------------------------------------------------------------- say()
