@@ -285,4 +285,18 @@
     if (event.target.closest && event.target.closest("[data-print]")) { window.print(); }
   });
   document.addEventListener("htmx:swapError", function () { acting = null; });
+
+  // A flash that is news ("Table 2 is ready") leaves after a while; a refusal stays until the
+  // next action replaces it. The table's page is never reloaded during a night.
+  var FLASH_SECONDS = 8;
+  function fadeFlashes() {
+    Array.prototype.forEach.call(document.querySelectorAll(".flash:not(.flash-error):not([data-fading])"),
+      function (flash) {
+        flash.setAttribute("data-fading", "");
+        window.setTimeout(function () { if (flash.parentNode) { flash.parentNode.removeChild(flash); } },
+                          FLASH_SECONDS * 1000);
+      });
+  }
+  document.addEventListener("DOMContentLoaded", fadeFlashes);
+  document.addEventListener("htmx:afterSettle", fadeFlashes);
 })();
