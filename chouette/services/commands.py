@@ -50,6 +50,7 @@ from chouette.table import (
 )
 from chouette.table.actions import legal_actions
 from chouette.table.cubes import BOX_SIDE
+from chouette.table.decisions import STANDING, Decided, what_it_decides
 
 ORGANIZER_ROLES = ("organizer", "admin")
 ANSWERS = ("take", "drop", "beaver", "raccoon")
@@ -519,9 +520,21 @@ def authorize(member: Member | None, state: TableState, event: Mapping[str, Any]
                        "table, and the organizer runs it."))
 
 
+#: How many times a decision that stands on its own is judged again when another command
+#: was written between its read and its write (four members answering at one moment).
+PLAY_ATTEMPTS = 6
+
+
 def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Member | None,
          *, loaded: TablePlay | None = None) -> TablePlay:
     """Apply one command made at ``expected_seq`` (the seq the actor saw) and write it.
+
+    A decision that stands on its own (RULES 2.5: an answer, a member's double of his own
+    cube, an extra, a partnership answer; ``decisions.what_it_decides``) is judged on the
+    table as it is now when other events came in since, as long as what it decides is
+    unchanged; when it is gone (the cube answered already, the game over) the rules refuse
+    it with their reason. Any other command is made on the table exactly at
+    ``expected_seq``.
 
     ``loaded``: the table as the caller loaded it in this transaction (a view that built the
     event from it), not loaded again; ``tables.append_events`` checks the seq again under the
@@ -531,23 +544,58 @@ def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Memb
     changed the table first), NotAllowed, NotFound, NightClosed. Nothing is written then.
     """
     current = loaded if loaded is not None and loaded.table.id == table_id else load_play(table_id)
-    if current.seq != expected_seq:
+    standing = isinstance(event, Mapping) and event.get("type") in STANDING
+    if current.seq != expected_seq and not standing:
         raise base.TableChanged(table_id, expected_seq)
     if not isinstance(event, Mapping):
         raise TableError(_("That is not a table action."))
+    seen: list[Decided | None] = []  # what the decision decided on the page, once read
+    for attempt in range(1, PLAY_ATTEMPTS + 1):
+        if current.seq != expected_seq:
+            _still_standing(current, expected_seq, event, seen)
+        try:
+            return _write(current, event, actor)
+        except base.TableChanged:
+            if not standing or attempt == PLAY_ATTEMPTS:
+                raise
+            current = load_play(table_id)  # overtaken between the read and the write
+    raise AssertionError("unreachable")
+
+
+def _still_standing(current: TablePlay, expected_seq: int, event: Mapping[str, Any],
+                    seen: list[Decided | None]) -> None:
+    """Raise unless ``event``, made on the page drawn at ``expected_seq``, decides the same
+    now: the rules' refusal when what it decided is gone, else TableChanged."""
+    table_id = current.table.id
+    if expected_seq > current.seq:
+        raise base.TableChanged(table_id, expected_seq)
+    if not seen:  # the state the page was drawn from (read once: its seq never changes)
+        seen.append(what_it_decides(resume_table(current.table, expected_seq), event))
+    if seen[0] is None:  # no decision that waited on that page
+        raise base.TableChanged(table_id, expected_seq)
+    if what_it_decides(current.state, event) == seen[0]:
+        return
+    try_event(current.state, event)  # gone: the rules' own refusal says why
+    raise base.TableChanged(table_id, expected_seq)  # the rules take it, but it is another
+
+
+def _write(current: TablePlay, event: Mapping[str, Any], actor: Member | None) -> TablePlay:
+    """Authorize ``event`` on ``current`` (the table read at its latest seq), apply it and
+    append it at the next seq. Raises TableChanged when another command was written first."""
+    table_id, seq = current.table.id, current.seq
     if event.get("type") == "join":  # a member's name seats that member, by id
         event = identity.resolve_join(current.table, event, _state_of)
     authorize(actor, current.state, event, current.table)
     after = apply_event(current.state, event)
     rows = ledger_changes(current.state, after)
-    snapshots = ({expected_seq + 1: after.snapshot()}
+    snapshots = ({seq + 1: after.snapshot()}
                  if finishes_game(current.state, after, event) else None)
-    written = tables.append_events(table_id, expected_seq, [dict(event)], actor, rows, snapshots,
+    written = tables.append_events(table_id, seq, [dict(event)], actor, rows, snapshots,
                                    changed_lines(current.state, after))
-    _cache.put(table_id, expected_seq + 1, after, current.generation)
+    _cache.put(table_id, seq + 1, after, current.generation)
     if event.get("type") != "join" and current.matched is not None:
-        _seats_carried(table_id, expected_seq, current.generation, current.matched)
-    return TablePlay(current.table, after, expected_seq + 1, current.generation,
+        _seats_carried(table_id, seq, current.generation, current.matched)
+    return TablePlay(current.table, after, seq + 1, current.generation,
                      current.matched, current.member_names, tuple(written))
 
 
