@@ -19,7 +19,7 @@ import functools
 import random
 import secrets
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -55,6 +55,7 @@ from chouette.table.decisions import STANDING, Decided, what_it_decides
 ORGANIZER_ROLES = ("organizer", "admin")
 ANSWERS = ("take", "drop", "beaver", "raccoon")
 _CACHE_SIZE = 64
+_EARLIER_STATES = 8  # per table, besides its latest (``_StateCache.state_at``)
 
 
 class NotAllowed(base.ServiceError):
@@ -87,6 +88,9 @@ class _StateCache:
         self._size = size
         # Keyed by the rename generation too: a rename anywhere is seen by every process.
         self._states: OrderedDict[tuple[str, int, int], tuple[int, TableState]] = OrderedDict()
+        # The few states each table had before its latest: the pages drawn from them send
+        # decisions that are judged against what they showed (``play``, ``_still_standing``).
+        self._earlier: dict[tuple[str, int, int], deque[tuple[int, TableState]]] = {}
         self._lock = threading.Lock()
 
     def get(self, table_id: int, generation: int = 0) -> tuple[int, TableState] | None:
@@ -103,10 +107,20 @@ class _StateCache:
             current = self._states.get(key)
             if current is not None and current[0] > seq:
                 return
+            if current is not None and current[0] < seq:
+                self._earlier.setdefault(key, deque(maxlen=_EARLIER_STATES)).append(current)
             self._states[key] = (seq, state)
             self._states.move_to_end(key)
             while len(self._states) > self._size:
-                self._states.popitem(last=False)
+                self._earlier.pop(self._states.popitem(last=False)[0], None)
+
+    def state_at(self, table_id: int, seq: int, generation: int = 0) -> TableState | None:
+        """The table's state after exactly ``seq`` events, if this process still holds it."""
+        key = (_database(), table_id, generation)
+        with self._lock:
+            current = self._states.get(key)
+            held = [*self._earlier.get(key, ()), *([current] if current is not None else [])]
+        return next((state for at, state in held if at == seq), None)
 
     def seq_of(self, table_id: int, state: TableState) -> tuple[int, int] | None:
         """(seq, rename generation) of ``state`` if it is this table's cached state."""
@@ -120,6 +134,7 @@ class _StateCache:
     def clear(self) -> None:
         with self._lock:
             self._states.clear()
+            self._earlier.clear()
         with _seats_lock:
             _seats.clear()
             _matched_now.clear()
@@ -570,7 +585,9 @@ def _still_standing(current: TablePlay, expected_seq: int, event: Mapping[str, A
     if expected_seq > current.seq:
         raise base.TableChanged(table_id, expected_seq)
     if not seen:  # the state the page was drawn from (read once: its seq never changes)
-        seen.append(what_it_decides(resume_table(current.table, expected_seq), event))
+        drawn = (_cache.state_at(table_id, expected_seq, current.generation)
+                 or resume_table(current.table, expected_seq))
+        seen.append(what_it_decides(drawn, event))
     if seen[0] is None:  # no decision that waited on that page
         raise base.TableChanged(table_id, expected_seq)
     if what_it_decides(current.state, event) == seen[0]:

@@ -59,6 +59,24 @@ def test_four_members_answering_the_same_double_from_the_same_page_are_all_taken
     assert game.cubes["D"].to_answer == "box"  # the beaver waits for the box
 
 
+def test_an_answer_from_an_older_page_is_taken_in_a_process_that_never_held_that_page(app, table):
+    """A cold process (another worker, a restart) reads the state the page was drawn from
+    off the log to compare what the answer decides; a warm one holds it."""
+    table.play({"type": "double", "by": "box", "cubes": list(TEAM)})
+    seq = table.seq()
+    phones = _phones(app, "CD")
+    with app.app_context():
+        held = commands._cache.state_at(table.id, seq, commands.load_play(table.id).generation)
+        db.session.commit()
+    assert held is not None and held.game.box_double.cubes == list(TEAM)
+    table.play({"type": "take", "cube": "B"})
+    commands.clear_cache()
+    assert post(phones["C"], table, "answer", {"answer": "drop", "cube": "C"}, htmx=True, seq=seq).status_code == 200
+    assert post(phones["D"], table, "answer", {"answer": "take", "cube": "D"}, htmx=True, seq=seq).status_code == 200
+    assert table.log()[-3:] == [{"type": "take", "cube": "B"}, {"type": "drop", "cube": "C"},
+                                {"type": "take", "cube": "D"}]
+
+
 def test_members_answering_at_the_same_moment_race_and_all_are_taken(app, table):
     """Four threads, released together, each with its own session: each answer read the table
     at the same seq, and those overtaken between their read and their write judge it again."""
