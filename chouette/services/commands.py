@@ -19,7 +19,7 @@ import functools
 import random
 import secrets
 import threading
-from collections import OrderedDict
+from collections import OrderedDict, deque
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -50,10 +50,12 @@ from chouette.table import (
 )
 from chouette.table.actions import legal_actions
 from chouette.table.cubes import BOX_SIDE
+from chouette.table.decisions import STANDING, Decided, what_it_decides
 
 ORGANIZER_ROLES = ("organizer", "admin")
 ANSWERS = ("take", "drop", "beaver", "raccoon")
 _CACHE_SIZE = 64
+_EARLIER_STATES = 8  # per table, besides its latest (``_StateCache.state_at``)
 
 
 class NotAllowed(base.ServiceError):
@@ -86,6 +88,9 @@ class _StateCache:
         self._size = size
         # Keyed by the rename generation too: a rename anywhere is seen by every process.
         self._states: OrderedDict[tuple[str, int, int], tuple[int, TableState]] = OrderedDict()
+        # The few states each table had before its latest: the pages drawn from them send
+        # decisions that are judged against what they showed (``play``, ``_still_standing``).
+        self._earlier: dict[tuple[str, int, int], deque[tuple[int, TableState]]] = {}
         self._lock = threading.Lock()
 
     def get(self, table_id: int, generation: int = 0) -> tuple[int, TableState] | None:
@@ -102,10 +107,20 @@ class _StateCache:
             current = self._states.get(key)
             if current is not None and current[0] > seq:
                 return
+            if current is not None and current[0] < seq:
+                self._earlier.setdefault(key, deque(maxlen=_EARLIER_STATES)).append(current)
             self._states[key] = (seq, state)
             self._states.move_to_end(key)
             while len(self._states) > self._size:
-                self._states.popitem(last=False)
+                self._earlier.pop(self._states.popitem(last=False)[0], None)
+
+    def state_at(self, table_id: int, seq: int, generation: int = 0) -> TableState | None:
+        """The table's state after exactly ``seq`` events, if this process still holds it."""
+        key = (_database(), table_id, generation)
+        with self._lock:
+            current = self._states.get(key)
+            held = [*self._earlier.get(key, ()), *([current] if current is not None else [])]
+        return next((state for at, state in held if at == seq), None)
 
     def seq_of(self, table_id: int, state: TableState) -> tuple[int, int] | None:
         """(seq, rename generation) of ``state`` if it is this table's cached state."""
@@ -119,6 +134,7 @@ class _StateCache:
     def clear(self) -> None:
         with self._lock:
             self._states.clear()
+            self._earlier.clear()
         with _seats_lock:
             _seats.clear()
             _matched_now.clear()
@@ -519,9 +535,21 @@ def authorize(member: Member | None, state: TableState, event: Mapping[str, Any]
                        "table, and the organizer runs it."))
 
 
+#: How many times a decision that stands on its own is judged again when another command
+#: was written between its read and its write (four members answering at one moment).
+PLAY_ATTEMPTS = 6
+
+
 def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Member | None,
          *, loaded: TablePlay | None = None) -> TablePlay:
     """Apply one command made at ``expected_seq`` (the seq the actor saw) and write it.
+
+    A decision that stands on its own (RULES 2.5: an answer, a member's double of his own
+    cube, an extra, a partnership answer; ``decisions.what_it_decides``) is judged on the
+    table as it is now when other events came in since, as long as what it decides is
+    unchanged; when it is gone (the cube answered already, the game over) the rules refuse
+    it with their reason. Any other command is made on the table exactly at
+    ``expected_seq``.
 
     ``loaded``: the table as the caller loaded it in this transaction (a view that built the
     event from it), not loaded again; ``tables.append_events`` checks the seq again under the
@@ -531,23 +559,60 @@ def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Memb
     changed the table first), NotAllowed, NotFound, NightClosed. Nothing is written then.
     """
     current = loaded if loaded is not None and loaded.table.id == table_id else load_play(table_id)
-    if current.seq != expected_seq:
+    standing = isinstance(event, Mapping) and event.get("type") in STANDING
+    if current.seq != expected_seq and not standing:
         raise base.TableChanged(table_id, expected_seq)
     if not isinstance(event, Mapping):
         raise TableError(_("That is not a table action."))
+    seen: list[Decided | None] = []  # what the decision decided on the page, once read
+    for attempt in range(1, PLAY_ATTEMPTS + 1):
+        if current.seq != expected_seq:
+            _still_standing(current, expected_seq, event, seen)
+        try:
+            return _write(current, event, actor)
+        except base.TableChanged:
+            if not standing or attempt == PLAY_ATTEMPTS:
+                raise
+            current = load_play(table_id)  # overtaken between the read and the write
+    raise AssertionError("unreachable")
+
+
+def _still_standing(current: TablePlay, expected_seq: int, event: Mapping[str, Any],
+                    seen: list[Decided | None]) -> None:
+    """Raise unless ``event``, made on the page drawn at ``expected_seq``, decides the same
+    now: the rules' refusal when what it decided is gone, else TableChanged."""
+    table_id = current.table.id
+    if expected_seq > current.seq:
+        raise base.TableChanged(table_id, expected_seq)
+    if not seen:  # the state the page was drawn from (read once: its seq never changes)
+        drawn = (_cache.state_at(table_id, expected_seq, current.generation)
+                 or resume_table(current.table, expected_seq))
+        seen.append(what_it_decides(drawn, event))
+    if seen[0] is None:  # no decision that waited on that page
+        raise base.TableChanged(table_id, expected_seq)
+    if what_it_decides(current.state, event) == seen[0]:
+        return
+    try_event(current.state, event)  # gone: the rules' own refusal says why
+    raise base.TableChanged(table_id, expected_seq)  # the rules take it, but it is another
+
+
+def _write(current: TablePlay, event: Mapping[str, Any], actor: Member | None) -> TablePlay:
+    """Authorize ``event`` on ``current`` (the table read at its latest seq), apply it and
+    append it at the next seq. Raises TableChanged when another command was written first."""
+    table_id, seq = current.table.id, current.seq
     if event.get("type") == "join":  # a member's name seats that member, by id
         event = identity.resolve_join(current.table, event, _state_of)
     authorize(actor, current.state, event, current.table)
     after = apply_event(current.state, event)
     rows = ledger_changes(current.state, after)
-    snapshots = ({expected_seq + 1: after.snapshot()}
+    snapshots = ({seq + 1: after.snapshot()}
                  if finishes_game(current.state, after, event) else None)
-    written = tables.append_events(table_id, expected_seq, [dict(event)], actor, rows, snapshots,
+    written = tables.append_events(table_id, seq, [dict(event)], actor, rows, snapshots,
                                    changed_lines(current.state, after))
-    _cache.put(table_id, expected_seq + 1, after, current.generation)
+    _cache.put(table_id, seq + 1, after, current.generation)
     if event.get("type") != "join" and current.matched is not None:
-        _seats_carried(table_id, expected_seq, current.generation, current.matched)
-    return TablePlay(current.table, after, expected_seq + 1, current.generation,
+        _seats_carried(table_id, seq, current.generation, current.matched)
+    return TablePlay(current.table, after, seq + 1, current.generation,
                      current.matched, current.member_names, tuple(written))
 
 

@@ -269,8 +269,12 @@ def on_answer(state: TableState, event: dict[str, Any]) -> None:
         _answer_extra(state, game, event.get("extra"), answer)
         return
     if game is None or not game.pending:
+        named = event.get("cube")
+        cube = game.cubes.get(named) if game is not None and isinstance(named, str) else None
         if answer == "raccoon":
             raise TableError("there is no beaver to raccoon")
+        if cube is not None and (cube.status in (DROPPED, WON) or cube.turned):
+            raise TableError(_not_waiting(cube.member, {}, cube))  # a tap from an older page
         raise TableError("there is no double to {answer}", answer=answer)
     target = event.get("cube")
     single = state.settings.cube_mode == "single"
@@ -285,7 +289,7 @@ def on_answer(state: TableState, event: dict[str, Any]) -> None:
             _answer_box_double(state, game, box_double, member, answer)
             return
         if member not in game.pending:
-            raise TableError(_not_waiting(member, box_double.answers))
+            raise TableError(_not_waiting(member, box_double.answers, game.cubes.get(member)))
         # The box answers a beaver (the member a raccoon) without waiting for the other
         # members' answers to the same double (RULES 2.5).
         members = [member]
@@ -296,7 +300,7 @@ def on_answer(state: TableState, event: dict[str, Any]) -> None:
     else:
         member = _member_cube(state, target)
         if member not in game.pending:
-            raise TableError(_not_waiting(member, dict(game.box_answers)))
+            raise TableError(_not_waiting(member, dict(game.box_answers), game.cubes.get(member)))
         members = [member]
     _check_allowed(state, answer)
     sides = {m: game.cubes[m].cube.to_answer for m in members}
@@ -338,12 +342,16 @@ def _single_answerer(state: TableState, box_double: BoxDouble, target: object) -
         if box_double.answers.get(member) == "beaver":
             raise TableError("the box answers the team's beaver once every member has answered "
                              "the box's double (waiting: {waiting})", waiting=waiting)
-        raise TableError(_not_waiting(member, box_double.answers))
+        raise TableError(_not_waiting(member, box_double.answers,
+                                      state.game.cubes.get(member) if state.game else None))
     return member
 
 
-def _not_waiting(member: str, answers: dict[str, Any]) -> Phrase:
-    if member in answers:
+def _not_waiting(member: str, answers: dict[str, Any], cube: MemberCube | None = None) -> Phrase:
+    """Why no answer waits on ``member``'s cube: answered already (in this double, or a
+    double of this game that was dropped or taken: a second tap from an older page), or
+    never doubled."""
+    if member in answers or (cube is not None and (cube.status in (DROPPED, WON) or cube.turned)):
         return Phrase("{name}'s cube has already been answered", name=member)
     return Phrase("{name}'s cube was not doubled", name=member)
 

@@ -3,8 +3,10 @@
 Every action is one POST carrying the ``seq`` the page was rendered at. A view parses the
 form into one event of the log format, hands it to ``commands.play`` and answers with the
 live fragment (htmx, ``HX-Trigger: table-changed``) or a 303 back to the table page. A page
-that is out of date gets 409 and the table as it is now; a refusal of the rules gets 422 with
-the reason, and what was typed stays in the form. The context those answers are drawn with
+that is out of date gets 409 and the table as it is now, but for a decision that stands on
+its own (an answer, a member's double, an extra, a partnership: RULES 2.5), which is taken
+while what it decides still waits; a refusal of the rules gets 422 with the reason, and what
+was typed stays in the form. The context those answers are drawn with
 is built in ``chouette.web.live``.
 
 Who may: the admins, the organizer who opened the night and the one who created the table run
@@ -142,7 +144,10 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
         return error_page(403, str(refused))
     except (BadInput, TableError, RulesError, base.ServiceError) as refused:
         _rolled_back()
-        return _live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
+        # Shown on the table as it is now: a decision from an older page (RULES 2.5: each
+        # answer stands on its own) is refused for what changed since (the cube answered).
+        shown = played if seq == played.seq else _load(table_id)
+        return _live_response(shown, 422, error=say(refused), typed=typed, move_value=move_value)
     if is_htmx():  # the table as this command left it (the state is the one just written)
         note_written(after, current_user.name)
         answer = None

@@ -7,7 +7,8 @@ import importlib
 
 import pytest
 
-MODULES = ["chouette.table", "chouette.table.seats", "chouette.table.settings", "chouette.table.state",
+MODULES = ["chouette.table", "chouette.table.decisions", "chouette.table.seats", "chouette.table.settings",
+           "chouette.table.state",
            "chouette.controls"]
 
 

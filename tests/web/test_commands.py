@@ -66,8 +66,15 @@ def test_stale_seq_is_refused_with_table_changed(app, setup):
     table_id, organizer = setup
     commands.play(table_id, 5, {"type": "double", "by": "C"}, organizer)
     with pytest.raises(base.TableChanged, match="The table changed while you were deciding"):
-        commands.play(table_id, 5, {"type": "double", "by": "D"}, organizer)
+        commands.play(table_id, 5, {"type": "result", "winner": "box", "kind": "single"}, organizer)
     assert tables.last_seq(table_id) == 6
+
+
+def test_members_doubling_at_one_moment_are_each_taken_from_the_same_seq(app, setup):
+    table_id, organizer = setup
+    commands.play(table_id, 5, {"type": "double", "by": "C"}, organizer)
+    played = commands.play(table_id, 5, {"type": "double", "by": "D"}, organizer)
+    assert played.seq == 7 and played.state.game.member_doubles == ["C", "D"]
 
 
 def test_drop_is_booked_at_once_and_game_in_full_at_its_end(app, setup):
@@ -145,9 +152,11 @@ def test_concurrent_commands_one_wins_each_seq(app, setup):
     table_id, organizer = setup
     organizer_id = organizer.id
     db.session.commit()
+    # Results: each depends on the exact table (a decision that stands on its own, such as a
+    # member's double, would be taken by each: test_answers_stand_alone).
     results = at_once(app, 9, lambda number: commands.play(
-        table_id, 5, {"type": "double", "by": "BCD"[number % 3]}, db.session.get(Member, organizer_id)),
-        refused=(base.TableChanged,))
+        table_id, 5, {"type": "result", "winner": ("box", "team")[number % 2], "kind": "single"},
+        db.session.get(Member, organizer_id)), refused=(base.TableChanged,))
     assert results.count("ok") == 1 and results.count("refused") == 8, results
     seqs = db.session.scalars(select(TableEvent.seq).where(TableEvent.table_id == table_id)
                               .order_by(TableEvent.seq)).all()

@@ -399,10 +399,11 @@ def test_stale_page_gets_409_with_the_table_as_it_is_now(app, client, table):
     table.seat("ABCD")
     sign_in(client, table.owner)
     stale = table.seq()
-    table.play({"type": "double", "by": "box", "cubes": ["B"]})
+    table.play({"type": "join", "player": "E"})
     before = table.log()
     for headers in (HTMX, {}):
-        response = client.post(f"{table.url}/double", data={"seq": str(stale), "by": "C"}, headers=headers)
+        response = client.post(f"{table.url}/result", data={"seq": str(stale), "winner": "box", "kind": "single"},
+                               headers=headers)
         assert response.status_code == 409
         html = response.get_data(as_text=True)
         assert "The table changed while you were deciding" in html
