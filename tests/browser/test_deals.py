@@ -112,6 +112,7 @@ def test_a_deal_recorded_by_the_organizer_and_a_proxy_answering_on_his_own_phone
     # A deal beyond the cube's value times a backgammon is refused with the reason.
     tablet.locator(".deals-forms summary").click()
     deal_form.get_by_label("Cube").select_option("Cy")
+    deal_form.get_by_label("Who wins it").select_option("box")  # the form has no default
     deal_form.get_by_label("Agreed amount").fill("4")
     deal_form.get_by_role("button", name="Record the deal").click()
     expect(tablet.locator(".live-error")).to_contain_text(
