@@ -67,7 +67,7 @@ from chouette.services.csv_cells import safe_writer
 from chouette.services.facts import table_facts
 from chouette.services.game_lines import LINES_VERSION, Lines, lines_of
 from chouette.services.night_rows import CURRENCY_RE, get_night
-from chouette.services.sheet import SheetGame, line_words, table_games
+from chouette.services.sheet import SheetGame, line_words, stake_periods, table_games
 from chouette.services.stored_facts import FACTS_VERSION
 from chouette.services.tables import (
     SNAPSHOTS_KEPT,
@@ -154,14 +154,17 @@ class SheetRow:
 
 @dataclass
 class TableSheet:
-    """A table's score sheet: its players in order of arrival, one row per game, and the
-    house rules it started with (each change is on the game it applied from)."""
+    """A table's score sheet: its players in order of arrival, one row per game, the house
+    rules in force now (each change is on the game it applied from) and the stakes played."""
 
     table: ChouetteTable
     players: list[str]
     rows: list[SheetRow] = field(default_factory=list)
     cents: dict[str, int] = field(default_factory=dict)
     settings: dict[str, Any] = field(default_factory=dict)
+    #: The stakes its games were played at: (first game, last game or None, cents), the
+    #: last the stake in force now (``sheet.stake_periods``).
+    stakes: list[tuple[int, int | None, int]] = field(default_factory=list)
 
     @property
     def totals(self) -> dict[str, int]:
@@ -187,7 +190,8 @@ def table_sheet(table: ChouetteTable) -> TableSheet:
     played = {name for game in games
               for name in (game.box, game.partner, *game.members, *game.points) if name}
     players = [p for p in state.players if p in played]
-    sheet = TableSheet(table, players, settings=state.initial_settings.to_dict())
+    sheet = TableSheet(table, players, settings=state.settings.to_dict(),
+                       stakes=stake_periods(state))
     running = dict.fromkeys(players, 0)
     cents = dict.fromkeys(players, 0)
     for game in games:

@@ -226,4 +226,18 @@ def line_words(line: SheetLine) -> str:
     return " ".join(str(part) for part in (line.kind, who, cubes, value, line.to) if part)
 
 
-__all__ = ["SheetCube", "SheetExtra", "SheetGame", "line_words", "table_games"]
+def stake_periods(state: TableState) -> list[tuple[int, int | None, int]]:
+    """The stakes a table played at, in order: ``(first game, last game or None, stake in
+    cents)``, the last period open (the stake in force now, for the next games too). One
+    period when the stake never changed between games."""
+    periods: list[tuple[int, int | None, int]] = []
+    first, stake = 1, state.initial_settings.stake_cents
+    for number, settings, changed in state.settings_changes():
+        if "stake_cents" in changed and settings.stake_cents != stake:
+            periods.append((first, number - 1, stake))
+            first, stake = number, settings.stake_cents
+    periods.append((first, None, stake))
+    return periods
+
+
+__all__ = ["SheetCube", "SheetExtra", "SheetGame", "line_words", "stake_periods", "table_games"]
