@@ -19,7 +19,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from chouette.standings import GameMoney, games_money
+from chouette.standings import GameMoney, Points, games_money
 from chouette.table import GameRecord, TableState
 from chouette.table.cubes import BOX_SIDE, LIVE, Deal, Extra, MemberCube
 from chouette.table.game import Game, settled_so_far
@@ -65,7 +65,7 @@ class SheetGame:
     winner: str | None
     kind: str | None
     mode: str | None
-    points: dict[str, int]
+    points: dict[str, Points]  # a deal's points count: a fraction then (RULES 2.12)
     cents: dict[str, int]
     voided: bool = False
     correction: str | None = None
@@ -91,7 +91,7 @@ class SheetGame:
         return tuple(cube.member for cube in self.cubes)
 
     @property
-    def partner_points(self) -> int | None:
+    def partner_points(self) -> Points | None:
         """The partner's share of the box's result, in points (None without a partner)."""
         return self.points.get(self.partner, 0) if self.partner else None
 
