@@ -197,15 +197,15 @@ def player_history(name: str) -> PlayerHistory:
         # it (the game in progress).
         table_money = money.get(table_id, {})
         for number in sorted(set(roles) | set(table_money)):
-            points, cents = table_money.get(number, (0, 0))
-            if number not in roles and not points and not cents:
+            won, cents = table_money.get(number, (0, 0))
+            if number not in roles and not won and not cents:
                 continue
             balance[currency] += cents
             history.games.append(GameLine(
                 night_id, night_name, date, currency, table_id, table_name, number,
-                roles.get(number, ""), points, cents, balance[currency]))
+                roles.get(number, ""), won, cents, balance[currency]))
             line.games += 1
-            line.points = exact(line.points + points)
+            line.points = exact(line.points + won)
             line.cents += cents
     history.nights = [n for n in nights.values() if n.games or n.tables]
     history.points = total(n.points for n in history.nights)

@@ -152,3 +152,17 @@ def test_a_one_point_deal_says_one_point_on_the_pages(app, client):
     assert "pays the box 2 points" in page
     sheet = _unescaped(client, f"/nights/{table.night_id}/score-sheet")
     assert "C: settled: C pays the box 1 point" in sheet and "1 points" not in sheet
+
+
+def test_rows_a_deal_wrote_before_its_points_counted_raise_no_warning(app, client, night):
+    """An older database's deal rows hold the cents and no points: the money matches the
+    logs, so the ledger page gives no warning (the check is on the money)."""
+    with app.app_context():
+        for row in db.session.scalars(select(LedgerEntry).where(
+                LedgerEntry.table_id == night.id, LedgerEntry.points_fraction.is_not(None))):
+            db.session.execute(LedgerEntry.__table__.update().where(LedgerEntry.id == row.id)
+                               .values(points=0, points_fraction=None))
+        db.session.commit()
+    sign_in(client, night.owner)
+    page = client.get(f"/nights/{night.night_id}/ledger").get_data(as_text=True)
+    assert "ledger-warning" not in page and "+€3.75" in page
