@@ -20,6 +20,7 @@ from sqlalchemy import select
 from chouette.extensions import db
 from chouette.models import LedgerEntry
 from chouette.point_words import points_text, points_words
+from chouette.services import players
 from tests.web.test_play_pages import Table, sign_in
 
 STAKE = 250  # 2.50 a point: 1.5 points are 3.75
@@ -166,3 +167,14 @@ def test_rows_a_deal_wrote_before_its_points_counted_raise_no_warning(app, clien
     sign_in(client, night.owner)
     page = client.get(f"/nights/{night.night_id}/ledger").get_data(as_text=True)
     assert "ledger-warning" not in page and "+€3.75" in page
+
+
+def test_a_won_or_lost_deal_counts_in_the_seats_won_and_lost(app, night):
+    """C settled for 1.5 points the box paid him: a game he won as a member; the box won
+    2 + 2 - 1.5 (a win), B and D lost."""
+    with app.app_context():
+        history = {name: players.player_history(name) for name in "ABCD"}
+    assert (history["C"].roles["member"].won, history["C"].roles["member"].lost) == (1, 0)
+    assert history["C"].points == Fraction(3, 2)
+    assert history["A"].roles["box"].won == 1 and history["A"].points == Fraction(5, 2)
+    assert history["B"].roles["captain"].lost == 1 and history["D"].roles["member"].lost == 1
