@@ -20,7 +20,7 @@ from sqlalchemy import select
 from chouette.extensions import db
 from chouette.models import LedgerEntry
 from chouette.point_words import points_text, points_words
-from chouette.services import players
+from chouette.services import exports, players
 from tests.web.test_play_pages import Table, sign_in
 
 STAKE = 250  # 2.50 a point: 1.5 points are 3.75
@@ -178,3 +178,13 @@ def test_a_won_or_lost_deal_counts_in_the_seats_won_and_lost(app, night):
     assert history["C"].points == Fraction(3, 2)
     assert history["A"].roles["box"].won == 1 and history["A"].points == Fraction(5, 2)
     assert history["B"].roles["captain"].lost == 1 and history["D"].roles["member"].lost == 1
+
+
+def test_an_exported_night_imports_with_the_deals_points(app, night):
+    """The import writes the ledger rows again from the log: the fractions come back too."""
+    with app.app_context():
+        export = exports.to_json(exports.night_export(night.night_id))
+        totals = exports.night_ledger_totals(night.night_id)
+        imported = exports.import_night(exports.read_night_export(export.encode()), None)
+        assert exports.night_ledger_totals(imported.id) == totals
+    assert {player: points for player, (points, _cents) in totals.items()} == POINTS
