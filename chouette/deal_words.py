@@ -6,16 +6,19 @@ translated sentences for both).
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from flask_babel import gettext as _
 
 from chouette.amounts import format_cents
+from chouette.point_words import points_words
 from chouette.table.cubes import Deal
 
 
 def deal_sentence(deal: Deal, currency: str) -> str:
     """``Cy: settled: Cy pays the box 1.5 points; the box kept the seat``."""
     if deal.half_points is not None:
-        amount = _("%(points)s points", points=(deal.points_text() or "0").lstrip("-"))
+        amount = points_words(Fraction(deal.half_points, 2))
     else:
         amount = format_cents(abs(deal.cents or 0), currency)
     if deal.sign > 0:

@@ -314,6 +314,10 @@ class LedgerEntry(Model):
     # The member this row is, None for a guest: a rename rewrites ``player`` by it.
     member_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"), index=True)
     points: Mapped[int]
+    # The row's points beyond the whole ``points`` when a deal made them a fraction (RULES
+    # 2.12): an exact fraction as text, ``"1/2"``, ``"-3/4"`` (``services.points``); None
+    # when the row's points are whole.
+    points_fraction: Mapped[str | None] = mapped_column(String(40))
     cents: Mapped[int] = mapped_column(Cents)
     at: Mapped[datetime] = mapped_column(default=utcnow)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Mapping
+from fractions import Fraction
 from typing import Any
 
 import click
@@ -31,7 +32,18 @@ def summarize(log: Mapping[str, Any]) -> dict[str, Any]:
         raise TableError('the "table" settings must be an object')
     state = fold(table, log["events"])
     points, cents = money(state)
-    return {**state.summary(), "points": points, "cents": cents}
+    return {**state.summary(), "points": {p: _json_points(v) for p, v in points.items()},
+            "cents": cents}
+
+
+def _json_points(value: int | Fraction) -> int | float | str:
+    """Points for the JSON summary: whole as an int; a deal's fraction as the number it is
+    when it has a short decimal (1.5, 0.75: exact in JSON), else as text (``"5/6"``)."""
+    if isinstance(value, int):
+        return value
+    if (value * 10_000).denominator == 1:
+        return float(value)
+    return f"{value.numerator}/{value.denominator}"
 
 
 @click.command("replay")

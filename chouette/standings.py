@@ -7,25 +7,44 @@ command and by the web's ledger rows.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from fractions import Fraction
 from functools import lru_cache
 
-from chouette.ledger.games import Extras, Pairs, game_cents, game_points
+from chouette.ledger.games import Extras, Pairs, deal_points, game_cents, game_points
 from chouette.table import GameRecord, TableState
 from chouette.table.game import settled_so_far
 from chouette.table.match_rules import match_of
 
 #: A game's deals as the ledger prices them: (member, half points, cents).
 DealTuples = tuple[tuple[str, int | None, int | None], ...]
+#: Points: whole cube points, or a fraction once a deal counts (1.5 points: Fraction(3, 2)).
+Points = int | Fraction
+
+
+def exact(value: Points) -> Points:
+    """A number of points as an int when it is whole, else the exact fraction."""
+    if isinstance(value, Fraction) and value.denominator == 1:
+        return int(value)
+    return value
+
+
+def with_deals(points: Mapping[str, int], deals: Mapping[str, Fraction]) -> dict[str, Points]:
+    """The cube points of a game plus the points of its deals, per player."""
+    totals: dict[str, Points] = dict(points)
+    for player, value in deals.items():
+        totals[player] = exact(totals.get(player, 0) + value)
+    return totals
 
 
 @dataclass(frozen=True)
 class GameMoney:
-    """One game's points and cents per player; ``final`` once the game is over."""
+    """One game's points and cents per player; ``final`` once the game is over. A deal's
+    points count (RULES 2.12): a player's points may be a fraction (``Points``)."""
 
     number: int
-    points: dict[str, int]
+    points: dict[str, Points]
     cents: dict[str, int]
     final: bool
 
@@ -44,11 +63,14 @@ def _priced(number: int, box: str, partner: str | None, pairs: tuple[tuple[str, 
             stake_cents: int, final: bool, deals: DealTuples = ()) -> GameMoney:
     """A game's points and cents, remembered: game records are immutable and every page of a
     table prices its whole night again. The answer is shared: callers only read it."""
+    per_player = dict(stakes) if stakes is not None else None
     return GameMoney(
         number,
-        game_points(box, partner, pairs, extras, share),
+        with_deals(game_points(box, partner, pairs, extras, share),
+                   deal_points(box, partner, deals, share, stake_cents=stake_cents,
+                               stakes=per_player)),
         game_cents(box, partner, pairs, extras, share, stake_cents=stake_cents,
-                   stakes=dict(stakes) if stakes is not None else None, deals=deals),
+                   stakes=per_player, deals=deals),
         final,
     )
 
@@ -100,17 +122,17 @@ def _match_money(state: TableState, numbers: set[int] | None) -> list[GameMoney]
         if record.number == last:
             cents = {player: settings.stake_cents if value > 0 else -settings.stake_cents
                      for player, value in points.items()}
-        result.append(GameMoney(record.number, points, cents, True))
+        result.append(GameMoney(record.number, dict(points), cents, True))
     return result
 
 
-def money(state: TableState) -> tuple[dict[str, int], dict[str, int]]:
+def money(state: TableState) -> tuple[dict[str, Points], dict[str, int]]:
     """Points and cents per player (everyone who ever joined), summing to zero."""
-    points = dict.fromkeys(state.players, 0)
+    points: dict[str, Points] = dict.fromkeys(state.players, 0)
     cents = dict.fromkeys(state.players, 0)
     for game in games_money(state):
         for player, value in game.points.items():
-            points[player] = points.get(player, 0) + value
+            points[player] = exact(points.get(player, 0) + value)
         for player, value in game.cents.items():
             cents[player] = cents.get(player, 0) + value
     return points, cents
@@ -132,7 +154,7 @@ def touched_games(before: TableState, after: TableState) -> set[int]:
     return touched
 
 
-def money_changes(before: TableState, after: TableState) -> list[tuple[int, str, int, int]]:
+def money_changes(before: TableState, after: TableState) -> list[tuple[int, str, Points, int]]:
     """(game, player, points, cents) taking the money of ``before`` to that of ``after``:
     the ledger rows an event writes (a drop at once, a finished game, an undo's reversal)."""
     touched = touched_games(before, after)
@@ -143,11 +165,12 @@ def money_changes(before: TableState, after: TableState) -> list[tuple[int, str,
         was = old.get(number) or GameMoney(number, {}, {}, False)
         now = new.get(number) or GameMoney(number, {}, {}, False)
         for player in sorted(set(was.points) | set(now.points) | set(was.cents) | set(now.cents)):
-            points = now.points.get(player, 0) - was.points.get(player, 0)
+            points = exact(now.points.get(player, 0) - was.points.get(player, 0))
             cents = now.cents.get(player, 0) - was.cents.get(player, 0)
             if points or cents:
                 changes.append((number, player, points, cents))
     return changes
 
 
-__all__ = ["GameMoney", "GameRecord", "games_money", "money", "money_changes", "touched_games"]
+__all__ = ["GameMoney", "GameRecord", "Points", "exact", "games_money", "money", "money_changes",
+           "touched_games"]

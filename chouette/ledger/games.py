@@ -8,6 +8,7 @@ cents per player: the box side's result split with the partner, each pair at its
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
+from fractions import Fraction
 
 from chouette.ledger.errors import LedgerError
 from chouette.ledger.money import (
@@ -75,6 +76,48 @@ def deal_cents(half_points: int | None, cents: int | None, stake_cents: int) -> 
     if isinstance(half_points, bool) or not isinstance(half_points, int):
         raise LedgerError("a deal is in half points or in cents, not {value!r}", value=half_points)
     return (half_points * pair_stake_cents(stake_cents, stake_cents)) // 2
+
+
+def deal_points(box: str, partner: str | None, deals: Deals, partner_percent: int = 50, *,
+                stake_cents: int, stakes: Mapping[str, int] | None = None) -> dict[str, Fraction]:
+    """Each player's points of the game's deals, exact (a fraction, never a float).
+
+    With one table stake they are each player's money of the deals divided by the stake, so
+    points x stake is the money on every line (the box side's part split in cents as
+    ``game_cents`` splits it: 1.5 points with a partner at 50% are 0.75 each). With per-player
+    stakes (or a stake of nothing) the member's points are his money at the pair's stake (his
+    agreed points), and the box side's part is split with the partner in exact shares.
+
+    >>> deal_points("A", None, [("B", 3, None)], stake_cents=250)
+    {'B': Fraction(3, 2), 'A': Fraction(-3, 2)}
+    >>> deal_points("A", "D", [("B", -3, None)], stake_cents=100)
+    {'B': Fraction(-3, 2), 'A': Fraction(3, 4), 'D': Fraction(3, 4)}
+    """
+    if not deals:
+        return {}
+    if stakes is None and stake_cents:
+        cents: dict[str, int] = {}
+        _book_deals(cents, box, partner, deals, partner_percent, lambda _player: stake_cents)
+        return {player: Fraction(amount, stake_cents) for player, amount in cents.items()}
+
+    def stake(player: str) -> int:
+        return stakes.get(player, stake_cents) if stakes is not None else stake_cents
+
+    totals: dict[str, Fraction] = {}
+    box_side = Fraction(0)
+    for member, half_points, cents_agreed in deals:
+        pair = pair_stake_cents(stake(box), stake(member))
+        amount = deal_cents(half_points, cents_agreed, pair)
+        points = Fraction(amount, pair) if pair else Fraction(half_points or 0, 2)
+        totals[member] = totals.get(member, Fraction(0)) + points
+        box_side -= points
+    if partner is None:
+        totals[box] = totals.get(box, Fraction(0)) + box_side
+    else:
+        share = box_side * partner_percent / 100
+        totals[box] = totals.get(box, Fraction(0)) + box_side - share
+        totals[partner] = totals.get(partner, Fraction(0)) + share
+    return totals
 
 
 def game_cents(box: str, partner: str | None, pairs: Pairs, extras: Extras = (),

@@ -62,6 +62,7 @@ from chouette.models import (
     utcnow,
 )
 from chouette.names import display_name
+from chouette.point_words import points_text
 from chouette.refusals import say
 from chouette.services.base import ServiceError, _transaction
 from chouette.services.csv_cells import safe_writer
@@ -77,7 +78,8 @@ from chouette.services.night_money_io import (
     night_times_export,
 )
 from chouette.services.night_rows import CURRENCY_RE, get_night
-from chouette.services.sheet import SheetGame, line_words, table_games
+from chouette.services.points import fraction_sums, joined, split
+from chouette.services.sheet import SheetGame, line_words, stake_periods, table_games
 from chouette.services.stored_facts import FACTS_VERSION
 from chouette.services.tables import (
     SNAPSHOTS_KEPT,
@@ -88,7 +90,7 @@ from chouette.services.tables import (
     table_log,
 )
 from chouette.sqlite_writers import begin_immediate
-from chouette.standings import money_changes
+from chouette.standings import Points, exact, money_changes
 from chouette.table import (
     SNAPSHOT_VERSION,
     TableError,
@@ -162,22 +164,25 @@ class SheetRow:
     every sheet shares) and each player's running points after it."""
 
     game: SheetGame
-    totals: dict[str, int]
+    totals: dict[str, Points]
 
 
 @dataclass
 class TableSheet:
-    """A table's score sheet: its players in order of arrival, one row per game, and the
-    house rules it started with (each change is on the game it applied from)."""
+    """A table's score sheet: its players in order of arrival, one row per game, the house
+    rules in force now (each change is on the game it applied from) and the stakes played."""
 
     table: ChouetteTable
     players: list[str]
     rows: list[SheetRow] = field(default_factory=list)
     cents: dict[str, int] = field(default_factory=dict)
     settings: dict[str, Any] = field(default_factory=dict)
+    #: The stakes its games were played at: (first game, last game or None, cents), the
+    #: last the stake in force now (``sheet.stake_periods``).
+    stakes: list[tuple[int, int | None, int]] = field(default_factory=list)
 
     @property
-    def totals(self) -> dict[str, int]:
+    def totals(self) -> dict[str, Points]:
         """Each player's points over the whole table."""
         return self.rows[-1].totals if self.rows else dict.fromkeys(self.players, 0)
 
@@ -200,12 +205,13 @@ def table_sheet(table: ChouetteTable) -> TableSheet:
     played = {name for game in games
               for name in (game.box, game.partner, *game.members, *game.points) if name}
     players = [p for p in state.players if p in played]
-    sheet = TableSheet(table, players, settings=state.initial_settings.to_dict())
-    running = dict.fromkeys(players, 0)
+    sheet = TableSheet(table, players, settings=state.settings.to_dict(),
+                       stakes=stake_periods(state))
+    running: dict[str, Points] = dict.fromkeys(players, 0)
     cents = dict.fromkeys(players, 0)
     for game in games:
         for player, value in game.points.items():
-            running[player] = running.get(player, 0) + value
+            running[player] = exact(running.get(player, 0) + value)
         for player, value in game.cents.items():
             cents[player] = cents.get(player, 0) + value
         sheet.rows.append(SheetRow(game, dict(running)))
@@ -274,9 +280,10 @@ def score_sheet_csv(night_id: int) -> str:
                 "; ".join(line_words(line) for line in game.lines),
                 game.winner or ("" if game.final else "in progress"), game.kind or "",
                 "yes" if game.voided else "", game.correction or "",
-                "" if game.partner_points is None else game.partner_points,
+                "" if game.partner_points is None else points_text(game.partner_points, False),
                 _rules_text(game.rules_changed),
-                *[game.points.get(p, "") for p in players],
+                *[points_text(game.points[p], False) if p in game.points else ""
+                  for p in players],
                 " | ".join([*(deal_sentence(d, night.currency) for d in game.deals),
                             *(proxy_sentence(a, p) for a, p in game.proxies)]),
             ])
@@ -299,12 +306,15 @@ def ledger_csv(night_id: int) -> str:
     )
     out = io.StringIO()
     writer = safe_writer(out)
+    fractions = fraction_sums(LedgerEntry.table_id, LedgerEntry.game, LedgerEntry.player,
+                              where=LedgerEntry.night_id == night.id)
     writer.writerow(["night", "date", "currency", "table", "game", "player", "points", "amount"])
-    for table_name, _table_id, game, player, points, cents in db.session.execute(query):
+    for table_name, table_id, game, player, whole, cents in db.session.execute(query):
+        points = joined(int(whole), fractions.get((table_id, game, player)))
         if not points and not cents:
             continue
         writer.writerow([night.name, night.date.isoformat(), night.currency, table_name, game,
-                         player, int(points), cents_to_decimal(int(cents))])
+                         player, points_text(points, False), cents_to_decimal(int(cents))])
     return out.getvalue()
 
 
@@ -843,8 +853,9 @@ def _prepare(checked: _CheckedTable, actor_id: int | None, at: dt.datetime, clos
               [(seq, str(event["type"]), imported_payload(event, members),
                 actor_id, at) for seq, event in enumerate(checked.events, start=1)]),
         _rows(LedgerEntry, ("night_id", "table_id"),
-              ("game", "seq", "player", "points", "cents", "at", "member_id"),
-              [(row.game, seq, row.player, row.points, row.cents, at, members.get(row.player))
+              ("game", "seq", "player", "points", "points_fraction", "cents", "at", "member_id"),
+              [(row.game, seq, row.player, *split(row.points), row.cents, at,
+                members.get(row.player))
                for seq, ledger in enumerate(checked.rows, start=1) for row in ledger]),
         _fewer_snapshots(_rows(TableSnapshot, table_id, ("seq", "version", "state", "created_at"),
               [(seq, SNAPSHOT_VERSION, state, at) for seq, state in sorted(checked.snapshots.items())])),
@@ -875,13 +886,14 @@ def imported_payload(event: Mapping[str, Any], members: Mapping[str, int]) -> di
     return payload
 
 
-def night_ledger_totals(night_id: int) -> dict[str, tuple[int, int]]:
+def night_ledger_totals(night_id: int) -> dict[str, tuple[Points, int]]:
     """Each player's points and cents over a night, from its ledger rows (the round-trip check)."""
     query = (select(LedgerEntry.player, func.sum(LedgerEntry.points), func.sum(LedgerEntry.cents))
              .where(LedgerEntry.night_id == night_id).group_by(LedgerEntry.player))
-    totals: dict[str, tuple[int, int]] = defaultdict(lambda: (0, 0))
+    fractions = fraction_sums(LedgerEntry.player, where=LedgerEntry.night_id == night_id)
+    totals: dict[str, tuple[Points, int]] = defaultdict(lambda: (0, 0))
     for player, points, cents in db.session.execute(query):
-        totals[player] = (int(points), int(cents))
+        totals[player] = (joined(int(points), fractions.get(player)), int(cents))
     return dict(totals)
 
 

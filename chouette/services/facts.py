@@ -8,10 +8,12 @@ up per player.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from chouette.ledger.money import pair_stake_cents, points_to_cents
@@ -242,28 +244,51 @@ def _fold_facts(state: TableState, kept: Sequence[Mapping[str, Any]], earlier: T
     for player, games in earlier.seats.items():
         seats[player].update(games)
     for record in state.games[finished:]:
+        dealt = _deals_points(state.settings_for(record.number), record)
         for name in {record.box, record.partner, *(c.member for c in record.cubes)}:
-            role = _role(record, name) if name else None
+            role = _role(record, name, dealt) if name else None
             if name and role is not None:
                 seats[name][record.number] = (*role, record.voided)
     return TableFacts(decisions, state.settings.stake_cents, {p: g for p, g in seats.items() if g})
 
 
-def _role(record: GameRecord, name: str) -> tuple[str, int] | None:
-    """The player's role in a finished game and his result in it (points), if he played.
+def _deals_points(settings: Settings, record: GameRecord) -> dict[str, Fraction]:
+    """Each member's points of his deal in a game (RULES 2.12): agreed points, or cents at
+    the pair's stake (a stake of nothing: the sign of the cents)."""
+    found = {}
+    for deal in record.deals:
+        if deal.half_points is not None:
+            found[deal.member] = Fraction(deal.half_points, 2)
+        else:
+            stake = _stake(settings, record, record.box, deal.member) or 1
+            found[deal.member] = Fraction(deal.cents or 0, stake)
+    return found
+
+
+def _away_from_zero(points: Fraction) -> int:
+    """Whole points with the sign of ``points``: a won or lost deal's fraction stays a win
+    or a loss (the seats' tallies count only the sign)."""
+    return math.ceil(points) if points > 0 else math.floor(points)
+
+
+def _role(record: GameRecord, name: str,
+          dealt: Mapping[str, Fraction] | None = None) -> tuple[str, int] | None:
+    """The player's role in a finished game and his result in it (points), if he played;
+    a deal's points count (``dealt``: each member's, issue 25 item 6), a fraction rounded
+    away from zero (only the result's sign is counted).
 
     A captain is whoever captained the team in it: who started it and each acting captain
     (RULES 2.4, 2.5; ``GameRecord.captains``); his result is that of his own cube.
     """
+    dealt = dealt or {}
     pairs = dict(record.pairs)
-    if record.box == name:
-        return "box", record.box_side_points
-    if record.partner == name:
-        return "partner", record.box_side_points
+    if record.box == name or record.partner == name:
+        box_side = record.box_side_points - sum(dealt.values(), Fraction(0))
+        return ("box" if record.box == name else "partner"), _away_from_zero(box_side)
     if name in record.captains:
-        return "captain", pairs.get(name, 0)
+        return "captain", _away_from_zero(pairs.get(name, 0) + dealt.get(name, Fraction(0)))
     if name in pairs:
-        return "member", pairs[name]
+        return "member", _away_from_zero(pairs[name] + dealt.get(name, Fraction(0)))
     if any(cube.member == name for cube in record.cubes):
         return "member", 0  # a voided game: no points
     return None

@@ -21,12 +21,13 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from chouette.extensions import db
 from chouette.models import ChouetteTable, GameLineRow, GameLinesMark, TableEvent
+from chouette.services.points import to_json
 from chouette.standings import games_money, touched_games
 from chouette.table import TableState
 
 #: The format of the stored lines; a mark of another version is folded again (bump it when
 #: the line's shape, or what the rules make of a log, changes).
-LINES_VERSION = 1
+LINES_VERSION = 2  # 2: a deal's points count, a fraction as text ("3/2": services.points)
 
 #: Game number -> its line (JSON-ready), or None: that game no longer exists (an undo).
 Lines = dict[int, dict[str, Any] | None]
@@ -37,7 +38,7 @@ log = logging.getLogger(__name__)
 def _line(state: TableState, number: int, money: Mapping[int, Any]) -> dict[str, Any] | None:
     """Game ``number``'s line in ``state``, or None when the state has no such game."""
     found = money.get(number)
-    points = dict(found.points) if found else {}
+    points = {player: to_json(value) for player, value in found.points.items()} if found else {}
     cents = dict(found.cents) if found else {}
     if 1 <= number <= len(state.games):
         record = state.games[number - 1]

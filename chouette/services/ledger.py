@@ -26,6 +26,8 @@ from chouette.models import (
 from chouette.services.commands import load_play
 from chouette.services.game_lines import Lines, lines_of, store_lines, stored_lines
 from chouette.services.night_rows import get_night
+from chouette.services.points import fraction_sums, from_json, joined, total
+from chouette.standings import Points
 
 Key = tuple[int, int, str]  # (table id, game number, player)
 
@@ -60,7 +62,7 @@ class GameLine:
     correction: str | None
     cubes: tuple[CubeLine, ...]
     extras: tuple[tuple[str, str, int], ...]
-    points: dict[str, int]
+    points: dict[str, Points]  # a deal's points count: a fraction then (RULES 2.12)
     cents: dict[str, int]
 
     @property
@@ -90,9 +92,9 @@ class PlayerLedger:
     """One player's night: total points and cents, and every game that moved his money."""
 
     player: str
-    points: int
+    points: Points
     cents: int
-    games: tuple[tuple[GameLine, int, int], ...]  # (game, his points, his cents)
+    games: tuple[tuple[GameLine, Points, int], ...]  # (game, his points, his cents)
 
 
 @dataclass(frozen=True)
@@ -115,19 +117,23 @@ class NightLedger:
         return sum(line.cents for line in self.players)
 
 
-def ledger_totals(night_id: int) -> dict[Key, tuple[int, int]]:
-    """The ledger rows summed per table, game and player (non-zero only): ``(points, cents)``."""
+def ledger_totals(night_id: int) -> dict[Key, tuple[Points, int]]:
+    """The ledger rows summed per table, game and player (non-zero only): ``(points, cents)``,
+    the points exact (a deal's fraction included)."""
     query = (
         select(LedgerEntry.table_id, LedgerEntry.game, LedgerEntry.player,
                func.sum(LedgerEntry.points), func.sum(LedgerEntry.cents))
         .where(LedgerEntry.night_id == night_id)
         .group_by(LedgerEntry.table_id, LedgerEntry.game, LedgerEntry.player)
     )
-    return {
-        (table_id, game, player): (int(points), int(cents))
-        for table_id, game, player, points, cents in db.session.execute(query)
-        if points or cents
-    }
+    fractions = fraction_sums(LedgerEntry.table_id, LedgerEntry.game, LedgerEntry.player,
+                              where=LedgerEntry.night_id == night_id)
+    totals: dict[Key, tuple[Points, int]] = {}
+    for table_id, game, player, whole, cents in db.session.execute(query):
+        points = joined(int(whole), fractions.get((table_id, game, player)))
+        if points or cents:
+            totals[(table_id, game, player)] = (points, int(cents))
+    return totals
 
 
 def _game_line(table: ChouetteTable, number: int, line: Mapping[str, Any]) -> GameLine:
@@ -139,7 +145,7 @@ def _game_line(table: ChouetteTable, number: int, line: Mapping[str, Any]) -> Ga
         tuple(CubeLine(member, int(value), owner, status)
               for member, value, owner, status in line["cubes"]),
         tuple((giver, taker, int(points)) for giver, taker, points in line["extras"]),
-        {player: int(points) for player, points in line["points"].items()},
+        {player: from_json(points) for player, points in line["points"].items()},
         {player: int(cents) for player, cents in line["cents"].items()},
     )
 
@@ -163,9 +169,9 @@ def _table_games(tables: Sequence[ChouetteTable]
     return games, folded
 
 
-def projected_totals(games: Iterable[GameLine]) -> dict[Key, tuple[int, int]]:
+def projected_totals(games: Iterable[GameLine]) -> dict[Key, tuple[Points, int]]:
     """What the ledger rows must add up to, from the games folded from the logs."""
-    totals: dict[Key, tuple[int, int]] = {}
+    totals: dict[Key, tuple[Points, int]] = {}
     for game in games:
         for player in set(game.points) | set(game.cents):
             points, cents = game.points.get(player, 0), game.cents.get(player, 0)
@@ -184,7 +190,9 @@ def night_ledger(night_id: int) -> NightLedger:
     mismatches = []
     names = {table.id: table.name for table in night.tables}
     for key in sorted(set(rows) | set(projection)):
-        if rows.get(key, (0, 0)) != projection.get(key, (0, 0)):
+        # The money is checked (the source of truth, what the warning names): rows a deal
+        # wrote before its points counted (issue 25 item 6) hold its cents and no points.
+        if rows.get(key, (0, 0))[1] != projection.get(key, (0, 0))[1]:
             table_id, number, player = key
             mismatches.append(_(
                 "%(table)s, game %(game)d, %(player)s: the ledger says %(ledger)s, the log %(log)s.",
@@ -192,14 +200,15 @@ def night_ledger(night_id: int) -> NightLedger:
                 ledger=_format(rows.get(key, (0, 0))[1], night.currency),
                 log=_format(projection.get(key, (0, 0))[1], night.currency),
             ))
-    per_player: dict[str, list[tuple[GameLine, int, int]]] = defaultdict(list)
+    per_player: dict[str, list[tuple[GameLine, Points, int]]] = defaultdict(list)
     for (table_id, number, player), (points, cents) in sorted(rows.items()):
         game = by_key.get((table_id, number)) or GameLine(
             table_id, names.get(table_id, "?"), number, None, None, None, None, None, False,
             False, None, (), (), {}, {})
         per_player[player].append((game, points, cents))
     players = sorted(
-        (PlayerLedger(name, sum(p for _g, p, _c in lines), sum(c for _g, _p, c in lines), tuple(lines))
+        (PlayerLedger(name, total(p for _g, p, _c in lines), sum(c for _g, _p, c in lines),
+                      tuple(lines))
          for name, lines in per_player.items()),
         key=lambda line: (-line.cents, line.player),
     )

@@ -109,6 +109,12 @@ def _pending(game: Any) -> str:
     return "; ".join(parts) or _("in play, no cube answer pending")
 
 
+def rules_in_force(night: Night) -> dict[int, dict[str, Any]]:
+    """Each table's house rules in force now (a change between games included), by table id:
+    the night page shows its stake and cube, not those the table was created with."""
+    return {table.id: load_play(table.id).state.settings.to_dict() for table in night.tables}
+
+
 def games_in_progress(night_id: int) -> list[GameInProgress]:
     """The games started and not finished at the night's tables, with what each waits for."""
 

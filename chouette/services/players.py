@@ -26,8 +26,10 @@ from chouette.models import (
     TableEvent,
 )
 from chouette.services.facts import ANSWERS, Decision, TableFacts, display_name
+from chouette.services.points import fraction_sums, joined, total
 from chouette.services.stored_facts import _facts_of, store_facts
 from chouette.services.tables import table_log
+from chouette.standings import Points, exact
 from chouette.table import fold
 from chouette.table.match_rules import match_of, score_line
 
@@ -75,7 +77,7 @@ class GameLine:
     table: str
     game: int
     role: str  # box, partner, captain, member; "" while the game is still on
-    points: int
+    points: Points  # a deal's points count: a fraction then (RULES 2.12)
     cents: int
     balance: int  # running cents after this game (in this game's currency)
 
@@ -90,7 +92,7 @@ class NightLine:
     currency: str
     tables: list[str] = field(default_factory=list)
     games: int = 0
-    points: int = 0
+    points: Points = 0
     cents: int = 0
 
 
@@ -121,7 +123,7 @@ class PlayerHistory:
     roles: dict[str, Tally] = field(default_factory=dict)  # box, partner, captain, member
     decisions: dict[str, DecisionTally] = field(default_factory=dict)  # per answer
     decisions_as: dict[str, dict[str, int]] = field(default_factory=dict)  # answer -> role -> n
-    points: int = 0
+    points: Points = 0
     cents: dict[str, int] = field(default_factory=dict)  # lifetime money per currency
     voided: int = 0
     matches: list[MatchLine] = field(default_factory=list)
@@ -164,13 +166,15 @@ def player_history(name: str) -> PlayerHistory:
         select(TableEvent.table_id, func.max(TableEvent.seq))
         .where(TableEvent.table_id.in_(table_ids)).group_by(TableEvent.table_id)
     ).all())
-    money: dict[int, dict[int, tuple[int, int]]] = defaultdict(dict)
+    money: dict[int, dict[int, tuple[Points, int]]] = defaultdict(dict)
+    fractions = fraction_sums(LedgerEntry.table_id, LedgerEntry.game,
+                              where=LedgerEntry.player == name)
     for table_id, game, points, cents in db.session.execute(
         select(LedgerEntry.table_id, LedgerEntry.game, func.sum(LedgerEntry.points),
                func.sum(LedgerEntry.cents))
         .where(LedgerEntry.player == name).group_by(LedgerEntry.table_id, LedgerEntry.game)
     ):
-        money[table_id][game] = (int(points), int(cents))
+        money[table_id][game] = (joined(int(points), fractions.get((table_id, game))), int(cents))
     facts, folded = _facts_of((table for table, _night in rows), seqs)
     nights: dict[int, NightLine] = {}
     balance: dict[str, int] = defaultdict(int)
@@ -193,18 +197,18 @@ def player_history(name: str) -> PlayerHistory:
         # it (the game in progress).
         table_money = money.get(table_id, {})
         for number in sorted(set(roles) | set(table_money)):
-            points, cents = table_money.get(number, (0, 0))
-            if number not in roles and not points and not cents:
+            won, cents = table_money.get(number, (0, 0))
+            if number not in roles and not won and not cents:
                 continue
             balance[currency] += cents
             history.games.append(GameLine(
                 night_id, night_name, date, currency, table_id, table_name, number,
-                roles.get(number, ""), points, cents, balance[currency]))
+                roles.get(number, ""), won, cents, balance[currency]))
             line.games += 1
-            line.points += points
+            line.points = exact(line.points + won)
             line.cents += cents
     history.nights = [n for n in nights.values() if n.games or n.tables]
-    history.points = sum(n.points for n in history.nights)
+    history.points = total(n.points for n in history.nights)
     for night_line in history.nights:
         history.cents[night_line.currency] = history.cents.get(night_line.currency, 0) + night_line.cents
     store_facts(folded)

@@ -19,7 +19,7 @@ from typing import Any
 
 from flask_babel import gettext as _
 
-from chouette.standings import GameMoney, games_money
+from chouette.standings import GameMoney, Points, games_money
 from chouette.table import GameRecord, TableState
 from chouette.table.cubes import BOX_SIDE, LIVE, Deal, Extra, MemberCube
 from chouette.table.game import Game, settled_so_far
@@ -65,7 +65,7 @@ class SheetGame:
     winner: str | None
     kind: str | None
     mode: str | None
-    points: dict[str, int]
+    points: dict[str, Points]  # a deal's points count: a fraction then (RULES 2.12)
     cents: dict[str, int]
     voided: bool = False
     correction: str | None = None
@@ -91,7 +91,7 @@ class SheetGame:
         return tuple(cube.member for cube in self.cubes)
 
     @property
-    def partner_points(self) -> int | None:
+    def partner_points(self) -> Points | None:
         """The partner's share of the box's result, in points (None without a partner)."""
         return self.points.get(self.partner, 0) if self.partner else None
 
@@ -226,7 +226,19 @@ def line_words(line: SheetLine) -> str:
     return " ".join(str(part) for part in (line.kind, who, cubes, value, line.to) if part)
 
 
-__all__ = ["SheetCube", "SheetExtra", "SheetGame", "line_words", "table_games"]
+def stake_periods(state: TableState) -> list[tuple[int, int | None, int]]:
+    """The stakes a table played at, in order: ``(first game, last game or None, stake in
+    cents)``, the last period open (the stake in force now, for the next games too). One
+    period when the stake never changed between games."""
+    periods: list[tuple[int, int | None, int]] = []
+    first, stake = 1, state.initial_settings.stake_cents
+    for number, settings, changed in state.settings_changes():
+        if "stake_cents" in changed and settings.stake_cents != stake:
+            periods.append((first, number - 1, stake))
+            first, stake = number, settings.stake_cents
+    periods.append((first, None, stake))
+    return periods
+
 
 
 def answer_fixes(lines: tuple[SheetLine, ...] | list[SheetLine]) -> list[tuple[str, str]]:
@@ -247,3 +259,7 @@ def answer_fixes(lines: tuple[SheetLine, ...] | list[SheetLine]) -> list[tuple[s
                        name=cube, value=before * 2))
             options.append((f"answer:{before}:{now}:{cube}", words))
     return options
+
+
+__all__ = ["SheetCube", "SheetExtra", "SheetGame", "answer_fixes", "line_words", "stake_periods",
+           "table_games"]

@@ -38,7 +38,7 @@ from chouette.table import (
 _CACHE_SIZE = 4096
 #: The format of the stored facts (``TableFacts.to_dict``); rows of another version are
 #: folded again (bump it when the facts' shape, or what the rules make of a log, changes).
-FACTS_VERSION = 3
+FACTS_VERSION = 4  # 4: a deal counts in the seats' won and lost (issue 25 item 6)
 
 log = logging.getLogger(__name__)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from fractions import Fraction
 from typing import Any
 
 from flask_babel import gettext as _
@@ -31,6 +32,7 @@ from chouette.services.base import (
 )
 from chouette.services.game_lines import Lines, write_lines
 from chouette.services.night_rows import lock_night
+from chouette.services.points import split
 from chouette.table import SNAPSHOT_VERSION, Settings, TableError
 from chouette.table.settings import MAX_STAKE_CENTS
 
@@ -211,11 +213,12 @@ def table_log(table_id: int) -> list[dict[str, Any]]:
 
 @dataclass(frozen=True)
 class LedgerRow:
-    """One player's settlement of one game, to be written with the event that settled it."""
+    """One player's settlement of one game, to be written with the event that settled it
+    (``points`` a fraction when a deal made it one)."""
 
     game: int
     player: str
-    points: int
+    points: int | Fraction
     cents: int
 
 
@@ -231,11 +234,11 @@ def _check_events(events: Sequence[Mapping[str, Any]]) -> None:
 
 def _check_ledger_rows(rows: Sequence[LedgerRow]) -> None:
     """Every game's points and cents sum to zero (RULES.md 2.10); anything else is a bug."""
-    points: dict[int, int] = defaultdict(int)
+    points: dict[int, Fraction] = defaultdict(Fraction)
     cents: dict[int, int] = defaultdict(int)
     for row in rows:
-        if not isinstance(row.points, int) or not isinstance(row.cents, int):
-            raise TypeError(f"ledger amounts are whole numbers: {row!r}")
+        if not isinstance(row.points, int | Fraction) or not isinstance(row.cents, int):
+            raise TypeError(f"ledger amounts are whole cents and exact points: {row!r}")
         points[row.game] += row.points
         cents[row.game] += row.cents
     for game, total in points.items():
@@ -335,7 +338,8 @@ def append_events(
                     game=row.game,
                     seq=written[-1].seq,
                     player=row.player,
-                    points=row.points,
+                    points=split(row.points)[0],
+                    points_fraction=split(row.points)[1],
                     cents=row.cents,
                     at=at,
                 )

@@ -32,8 +32,9 @@ from werkzeug.wrappers import Response as BaseResponse
 from chouette import push
 from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable, Night
+from chouette.point_words import points_text
 from chouette.services import base, commands, display
-from chouette.standings import money
+from chouette.standings import Points, money
 from chouette.table import TableState
 from chouette.table.cubes import BOX_SIDE, Extra
 from chouette.table.match_rules import match_of
@@ -70,7 +71,7 @@ class SeatRow:
     seat: str
     place: int | None
     cube: CubeView | None
-    points: int
+    points: Points
     cents: int
     answer: str | None = None  # his answer to the box's double while others still think
     extras: tuple[Extra, ...] = ()  # the extra cubes he took as the lone taker (RULES 2.7)
@@ -416,11 +417,10 @@ def signed_money(cents: int, currency: str) -> str:
     return f"+{text}" if cents > 0 else text
 
 
-def signed_points(points: int) -> str:
-    """Points with their sign (a true minus, readable from afar): ``+3``, ``−2``, ``0``."""
-    if points > 0:
-        return f"+{points}"
-    return f"\u2212{-points}" if points < 0 else "0"
+def signed_points(points: Points) -> str:
+    """Points with their sign (a true minus, readable from afar): ``+3``, ``−2``, ``+1.5``, ``0``."""
+    text = points_text(points)
+    return f"\u2212{text[1:]}" if text.startswith("-") else text
 
 
 def _parts_context(night_id: int | None, version: str,

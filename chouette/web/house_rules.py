@@ -162,7 +162,19 @@ def describe(settings: dict[str, Any], currency: str = "EUR") -> list[tuple[str,
             _l("Off: the box answers each cube on its own."),
         ),
     }
-    return [(key, str(SETTING_NAMES[key]), lines[key]) for key in tables_service.TABLE_DEFAULTS]
+    if s["extras"] and s["all_but_one"] != "off":
+        # Extras replace the all-but-one rule on the box's first double (RULES 2.7); a later
+        # double of every member still falls under it (chouette.table.cube_rules).
+        lines["all_but_one"] = str(
+            {
+                "forced_drop": _l("Replaced by the extra cubes on the box's first double; on a later double, when all members but one drop, the one who took must drop too."),
+                "mandatory_beaver": _l("Replaced by the extra cubes on the box's first double; on a later double, when all members but one drop, the one who took must beaver or drop."),
+            }[s["all_but_one"]]
+        )
+    # One cube has one answer: "same value, same action" is a multi-cube rule (RULES 2.5).
+    hidden = {"same_value_same_action"} if s["cube_mode"] == "single" else set()
+    return [(key, str(SETTING_NAMES[key]), lines[key]) for key in tables_service.TABLE_DEFAULTS
+            if key not in hidden]
 
 
 def value_words(key: str, value: Any, currency: str = "EUR") -> str:

@@ -12,6 +12,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from chouette.ledger import cents_to_decimal
+from chouette.point_words import points_words
 from chouette.web.catalog import gettext as _
 
 
@@ -94,7 +95,7 @@ def _deal(event: Mapping[str, Any]) -> str:
     if "cents" in event:
         amount = _("%(amount)s in money", amount=cents_to_decimal(abs(int(event["cents"]))))
     else:
-        amount = _("%(points)s points", points=event["points"])
+        amount = points_words(event["points"])
     if event.get("winner") == "member":
         text = _("%(name)s settles with the box: the box pays him %(amount)s", name=name, amount=amount)
     else:

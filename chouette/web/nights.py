@@ -81,6 +81,7 @@ def show(night_id: int) -> BaseResponse:
     night = get_night(night_id)
     may_close = night.is_open and nights.may_close_night(current_user, night)
     return render_page("nights/show.html", "nights/_table_list.html", night=night, may_close=may_close,
+                       in_force=nights.rules_in_force(night),
                        games=nights.games_in_progress(night.id) if may_close and not is_htmx() else [],
                        may_reopen=not night.is_open and nights.may_reopen_night(current_user),
                        reopen_form=ReopenNightForm(), reopenings=nights.night_reopenings(night.id))

@@ -8,6 +8,7 @@ from flask import Flask
 from flask_babel import get_locale
 from flask_login import current_user
 
+from chouette.point_words import points_text, points_words
 from chouette.services.sheet import answer_fixes, line_words
 from chouette.web import house_rules
 from chouette.web.auth import has_role
@@ -39,6 +40,9 @@ def init_app(app: Flask) -> None:
         }
 
     app.add_template_filter(house_rules.money, "money")
+    # Points as the club writes them, a deal's fraction included: +3, -1.5 (services.points).
+    app.add_template_filter(points_text, "points")
+    app.jinja_env.globals.update(points_words=points_words)
     # The score sheet's words, shared by the printable sheet and the table's history.
     app.jinja_env.globals.update(line_words=line_words, answer_fixes=answer_fixes,
                                  rule_changes=house_rules.change_words,

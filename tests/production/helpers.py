@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import random
 from collections import defaultdict
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -82,15 +83,16 @@ def check_consistency(app: Flask) -> dict[str, int]:
             assert seqs == list(range(1, len(seqs) + 1)), f"table {table.id}: seqs {seqs}"
             events += len(seqs)
             state = fold(table.settings, tables_service.table_log(table.id))
-            expected: dict[tuple[int, str], tuple[int, int]] = {}
+            expected: dict[tuple[int, str], tuple[Any, int]] = {}
             for game in games_money(state):
                 for player in set(game.points) | set(game.cents):
                     value = (game.points.get(player, 0), game.cents.get(player, 0))
                     if value != (0, 0):
                         expected[(game.number, player)] = value
-            booked: dict[tuple[int, str], list[int]] = defaultdict(lambda: [0, 0])
+            booked: dict[tuple[int, str], list[Any]] = defaultdict(lambda: [0, 0])
             for row in db.session.scalars(select(LedgerEntry).where(LedgerEntry.table_id == table.id)):
-                booked[(row.game, row.player)][0] += row.points
+                # A deal's points count: the row's fraction beyond its whole points (issue 25).
+                booked[(row.game, row.player)][0] += row.points + Fraction(row.points_fraction or 0)
                 booked[(row.game, row.player)][1] += row.cents
             ledger = {key: (p, c) for key, (p, c) in booked.items() if (p, c) != (0, 0)}
             assert ledger == expected, f"table {table.id}: ledger {ledger} != projection {expected}"

@@ -7,6 +7,7 @@ Players in order, so A is the box, B the captain, then C, D, E. The stake is 1.0
 from __future__ import annotations
 
 import json
+from fractions import Fraction
 from typing import Any
 
 import pytest
@@ -59,7 +60,9 @@ def test_deal_in_cents_is_booked_at_once():
 def test_deal_writes_its_ledger_rows_at_once():
     before = doubled_all()
     after = apply_event(before, deal("C", "member", "2.5"))
-    assert money_changes(before, after) == [(1, "A", 0, -250), (1, "C", 0, 250)]
+    # A deal's points count (issue 25 item 6): 2.5 points, 2.50 at the stake of 1.00.
+    assert money_changes(before, after) == [(1, "A", Fraction(-5, 2), -250),
+                                            (1, "C", Fraction(5, 2), 250)]
 
 
 def test_settled_cube_is_final_like_a_drop_the_board_result_does_not_change_it():
@@ -235,9 +238,11 @@ def test_deal_cents_rounds_a_half_cent_toward_the_box():
         deal_cents(None, None, 100)
 
 
-def test_points_tallies_count_cube_points_and_deals_only_in_money():
+def test_points_tallies_count_a_deals_points_as_a_fraction():
+    # Issue 25 item 6: a deal's points count wherever points are counted, points x stake
+    # being the money on every line (the stake is 1.00).
     state = run(doubled_all(), deal("C", "box", 1.5), result("box"))
-    assert points(state) == {"A": 4, "B": -2, "C": 0, "D": -2}
+    assert points(state) == {"A": Fraction(11, 2), "B": -2, "C": Fraction(-3, 2), "D": -2}
     assert cents(state) == {"A": 550, "B": -200, "C": -150, "D": -200}
 
 
@@ -312,7 +317,7 @@ def test_undo_of_a_deal_gives_the_cube_back_and_books_the_reversal():
     assert undone.game.cubes["B"].is_live and not undone.game.deals
     assert not undone.game.captain_won_early and undone.game.acting_captain == "B"
     assert cents(undone) == cents(before)
-    assert money_changes(dealt, undone) == [(1, "A", 0, 200), (1, "B", 0, -200)]
+    assert money_changes(dealt, undone) == [(1, "A", 2, 200), (1, "B", -2, -200)]
 
 
 def test_undo_of_a_captain_deal_gives_the_seat_back():

@@ -14,6 +14,7 @@ import pytest
 from markupsafe import escape
 
 from chouette.extensions import db
+from chouette.point_words import points_text
 from chouette.services import commands, exports, players, stored_facts, tables
 from chouette.services import sheet as sheet_service
 from tests.factories import gen_member, gen_night, gen_table
@@ -136,7 +137,7 @@ def test_the_printed_sheet_and_the_history_show_the_same_games(app, client, nigh
                 assert f"extra {extra.giver}→{extra.taker}" in row
             for line in game.lines:
                 assert str(escape(sheet_service.line_words(line))) in row
-    assert [f"Partner's share: {g.partner_points:+d}" in sheet for g in games] == [True] * 3
+    assert [f"Partner's share: {points_text(g.partner_points)}" in sheet for g in games] == [True] * 3
 
 
 def test_player_pages_agree_with_the_sheet_and_count_acting_captaincies(app, client, night, login_as):
