@@ -305,13 +305,18 @@ def end_session(token: str | None) -> None:
         db.session.execute(delete(MemberSession).where(MemberSession.token_hash == _token_hash(token)))
 
 
-def change_password(member: Member, current: str, new: str) -> None:
+def change_password(member: Member, current: str, new: str, address: str) -> None:
     """The member changes his own password: ``current`` must be right and ``new`` fit the
     sign-up rules. Every server-side session of his ends (the epoch moves too): the caller
-    signs this device in again. Raises LoginRefused (wrong current password) or ServiceError;
-    either way nothing changes."""
-    if not check_password_hash(member.password_hash, current):
-        raise LoginRefused(_("The current password is wrong."))
+    signs this device in again. A wrong current password counts as a failed sign-in from
+    ``address`` (the same limiter: a stolen session cannot guess it). Raises TooManyAttempts,
+    LoginRefused (wrong current password) or ServiceError; either way nothing changes."""
+    try:
+        authenticate(member.username, current, address)
+    except TooManyAttempts:
+        raise
+    except LoginRefused:
+        raise LoginRefused(_("The current password is wrong.")) from None
     with _transaction():
         stage_password(member, new)
 

@@ -3,7 +3,7 @@ handed over on the page or as a QR); invitations to join the club."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, flash, make_response, render_template, url_for
+from flask import Blueprint, abort, flash, make_response, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as BaseResponse
@@ -41,10 +41,11 @@ def password() -> BaseResponse:
     status = 200
     if form.validate_on_submit():
         try:
-            members.change_password(current_user, form.current.data or "", form.password.data or "")
+            members.change_password(current_user, form.current.data or "", form.password.data or "",
+                                    request.remote_addr or "")
         except base.ServiceError as error:
             form.form_errors.append(str(error))
-            status = 422
+            status = 429 if isinstance(error, base.TooManyAttempts) else 422
         else:
             sign_in(members.get_member(current_user.id))  # this device stays signed in, anew
             flash(_("Your password is changed; your other devices are signed out."), "success")

@@ -13,6 +13,8 @@ from sqlalchemy import func, select
 
 from chouette.extensions import db
 from chouette.models import Invitation, Member, PasswordLink, utcnow
+from chouette.services import account_links
+from tests.concurrency import at_once
 from tests.conftest import csrf_token_from
 from tests.factories import PASSWORD, gen_member
 
@@ -373,3 +375,25 @@ def test_the_invitation_pages_are_italian(app, client, login_as):
     client.post(f"/admin/invitations/{_invitation(app).id}/revoke")
     refused = app.test_client().get(path, headers={"Accept-Language": "it"}).data.decode()
     assert "Questo link non funziona" in refused
+
+
+def test_the_last_use_of_an_invitation_goes_to_one_of_two_joining_at_once(app, client, login_as):
+    login_as("admin")
+    token = _invite(client, max_uses=1).rsplit("/", 1)[1]
+    results = at_once(app, 2, lambda number: account_links.join_with_invitation(
+        token, name=f"Racer {number}", username=f"racer{number}", password=NEW),
+        refused=(account_links.LinkRefused,))
+    assert sorted(results) == ["ok", "refused"], results
+    assert _invitation(app).uses == 1
+    with app.app_context():
+        assert db.session.scalar(select(func.count(Member.id)).where(Member.username.like("racer%"))) == 1
+
+
+def test_a_password_link_used_twice_at_once_works_once(app, client, login_as):
+    login_as("admin")
+    with app.app_context():
+        player = gen_member("player")
+    token = _make_link(client, player.id).rsplit("/", 1)[1]
+    results = at_once(app, 2, lambda number: account_links.use_password_link(token, f"{NEW}-{number}"),
+                      refused=(account_links.LinkRefused,))
+    assert sorted(results) == ["ok", "refused"], results

@@ -123,3 +123,23 @@ def test_the_page_is_italian_for_an_italian_member(client, login_as):
     assert "Cambia la tua password" in page and "Password attuale" in page
     response = _post(client, current="sbagliata-123")
     assert "La password attuale è sbagliata." in response.data.decode()
+
+
+def test_wrong_current_passwords_count_as_failed_sign_ins(app, client, login_as):
+    """A stolen session cannot guess the password here: the sign-in limiter counts the tries."""
+    member = login_as("player")
+    before = _hash(app, member.id)
+    for _attempt in range(app.config["LOGIN_MAX_FAILURES"]):
+        assert _post(client, current="guess-guess-1").status_code == 422
+    response = _post(client)  # even the right one, now
+    assert response.status_code == 429
+    assert b"Too many failed sign-ins" in response.data
+    assert _hash(app, member.id) == before
+
+
+def test_an_admin_reaches_the_password_link_from_the_members_page(app, client, login_as):
+    login_as("admin")
+    with app.app_context():
+        player = gen_member("player")
+    page = client.get(f"/admin/members/{player.id}").data
+    assert f'action="/members/{player.id}/password-link"'.encode() in page
