@@ -94,8 +94,18 @@ def test_a_newcomer_joins_from_the_admins_invitation_on_a_phone(live_server, bro
     expect(late.locator("#link-refused")).to_contain_text("used as many times as it allows")
     _shoot_sizes(late, "join-link-refused")
 
+    # The pages that lead here.
+    tablet.goto(f"{base}/account")
+    _shoot_sizes(tablet, "join-account-links")
+    tablet.goto(f"{base}/admin/members")
+    _shoot_sizes(tablet, "join-admin-members")
+    tablet.locator("tr", has_text="nina").get_by_role("link", name="Edit").click()
+    expect(tablet.get_by_role("button", name="Make a one-time password link")).to_be_visible()
+    _shoot_sizes(tablet, "join-member-edit")
+
     # The newcomer forgot the password: the admin hands over a one-time link.
     tablet.goto(f"{base}/members/password-links")
+    _shoot_sizes(tablet, "password-links-list")
     tablet.locator("tr", has_text="nina").get_by_role("button", name="Make a link").click()
     reset_link = tablet.locator("#link-shown a.link-url").inner_text()
     _shoot_sizes(tablet, "password-link-shown")
