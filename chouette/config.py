@@ -141,6 +141,8 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
         # Sign-in limiter: this many failures per username and address in the window.
         LOGIN_MAX_FAILURES=5,
         LOGIN_FAILURE_WINDOW=timedelta(minutes=15),
+        # How long a one-time link to set a new password works (chouette.services.account_links).
+        PASSWORD_LINK_LIFETIME=timedelta(hours=24),
         # The scripts every page loads, vendored: no page ever waits for another host.
         HTMX_SRI="sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg",
         HTMX_VENDORED="vendor/htmx-2.0.11.min.js",

@@ -171,6 +171,41 @@ class LoginFailure(Model):
     at: Mapped[datetime] = mapped_column(default=utcnow)
 
 
+class PasswordLink(Model):
+    """A one-time link to set a new password, made by an admin or organizer for a member:
+    only a hash of its token is stored; it works once and until ``expires_at``."""
+
+    __tablename__ = "password_link"
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    member_id: Mapped[int] = mapped_column(ForeignKey("member.id"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime]
+    used_at: Mapped[datetime | None]
+
+    member: Mapped[Member] = relationship(foreign_keys=[member_id])
+
+
+class Invitation(Model):
+    """A link to join the club: whoever opens it creates a player account, until
+    ``expires_at``, at most ``max_uses`` times, unless revoked. Only its token's hash is stored."""
+
+    __tablename__ = "invitation"
+    __table_args__ = (CheckConstraint("uses >= 0 AND uses <= max_uses", name="uses"),)
+
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    label: Mapped[str] = mapped_column(String(80), default="")
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
+    created_at: Mapped[datetime] = mapped_column(default=utcnow)
+    expires_at: Mapped[datetime]
+    max_uses: Mapped[int]
+    uses: Mapped[int] = mapped_column(default=0)
+    revoked_at: Mapped[datetime | None]
+
+
 class Night(Model):
     """A club night: opened, its tables played, closed."""
 

@@ -303,3 +303,34 @@ def end_session(token: str | None) -> None:
         return
     with _transaction():
         db.session.execute(delete(MemberSession).where(MemberSession.token_hash == _token_hash(token)))
+
+
+def change_password(member: Member, current: str, new: str, address: str) -> None:
+    """The member changes his own password: ``current`` must be right and ``new`` fit the
+    sign-up rules. Every server-side session of his ends (the epoch moves too): the caller
+    signs this device in again. A wrong current password counts as a failed sign-in from
+    ``address`` (the same limiter: a stolen session cannot guess it). Raises TooManyAttempts,
+    LoginRefused (wrong current password) or ServiceError; either way nothing changes."""
+    try:
+        authenticate(member.username, current, address)
+    except TooManyAttempts:
+        raise
+    except LoginRefused:
+        raise LoginRefused(_("The current password is wrong.")) from None
+    with _transaction():
+        stage_password(member, new)
+
+
+def stage_password(member: Member, new: str) -> None:
+    """Give ``member`` a new password and end all his sessions, inside the caller's
+    transaction. Raises ServiceError when it does not fit the sign-up rules."""
+    _check_password(new)
+    member.password_hash = _hash_password(new)
+    member.session_epoch += 1
+    _end_sessions_of(member.id)
+
+
+def stage_member(name: str, username: str, password: str, role: str, locale: str | None) -> Member:
+    """Validate and stage a new member inside the caller's transaction (``create_member``'s
+    checks: the username free, the name fit and nobody's). Raises ServiceError."""
+    return _add_member(name, username, password, role, locale)

@@ -26,6 +26,9 @@ def init_app(app: Flask) -> None:
     gate.init_app(app)  # a few page drawings at once per process: commands never wait
     for module in (main, auth, admin, nights, tables, display):
         app.register_blueprint(module.bp)
+    from chouette.web import accounts  # own password, password links, invitations
+
+    app.register_blueprint(accounts.bp)
     from chouette.web import money as money_pages  # the ledger, settle-up, balances
 
     app.register_blueprint(money_pages.bp)

@@ -94,6 +94,54 @@ class AccountForm(FlaskForm):
     locale = SelectField(_l("Language"), choices=_locale_choices, default="")
 
 
+def _new_password() -> PasswordField:
+    """A new password, with the sign-up rules."""
+    return PasswordField(_l("New password"), validators=[
+        InputRequired(), Length(min=members.MIN_PASSWORD_LENGTH, max=200, message=PASSWORD_LENGTH)])
+
+
+def _password_again() -> PasswordField:
+    """The new password typed again."""
+    return PasswordField(_l("New password again"), validators=[
+        InputRequired(), EqualTo("password", message=_l("The two passwords differ."))])
+
+
+class NewPasswordForm(FlaskForm):
+    """A new password, twice (through a one-time link)."""
+
+    password = _new_password()
+    confirm = _password_again()
+
+
+class PasswordChangeForm(NewPasswordForm):
+    """A member changes his own password."""
+
+    current = PasswordField(_l("Current password"), validators=[InputRequired(), Length(max=200)])
+
+
+class JoinForm(FlaskForm):
+    """Joining the club through an invitation: the new member's own account."""
+
+    name = StringField(_l("Your name"), validators=[InputRequired(), Length(max=40)])
+    username = StringField(_l("Username"), validators=[
+        InputRequired(),
+        Regexp(r"^[A-Za-z0-9][A-Za-z0-9._-]{1,39}$", message=_l("2 to 40 letters, digits, dots, dashes or underscores."))])
+    password = PasswordField(_l("Password"), validators=[
+        InputRequired(), Length(min=members.MIN_PASSWORD_LENGTH, max=200, message=PASSWORD_LENGTH)])
+    confirm = PasswordField(_l("Password again"), validators=[
+        InputRequired(), EqualTo("password", message=_l("The two passwords differ."))])
+
+
+class InvitationForm(FlaskForm):
+    """An admin invites people to join."""
+
+    label = StringField(_l("Label (who or which night it is for)"), validators=[Optional(), Length(max=80)])
+    hours = IntegerField(_l("Valid for (hours)"), default=12, validators=[
+        InputRequired(message=_l("Enter a whole number.")), NumberRange(min=1, max=90 * 24)])
+    max_uses = IntegerField(_l("How many people may join with it"), default=20, validators=[
+        InputRequired(message=_l("Enter a whole number.")), NumberRange(min=1, max=500)])
+
+
 class NightForm(FlaskForm):
     """Open a club night."""
 

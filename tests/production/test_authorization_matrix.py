@@ -51,7 +51,8 @@ def _kind(endpoint: str, rule_arguments: set[str]) -> str:
         return "public"
     if endpoint in PLAYER_ALLOWED:
         return "seat" if "table_id" in rule_arguments else "player"
-    if endpoint.startswith("admin.") or endpoint == "nights.reopen":
+    if endpoint.startswith("admin.") or endpoint in ("nights.reopen", "accounts.invitations",
+                                                     "accounts.revoke_invitation"):
         return "admin"
     if endpoint == "nights.close":
         return "night"

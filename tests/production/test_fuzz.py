@@ -109,7 +109,9 @@ def _routes(app: Flask, ids: dict[str, int], method: str) -> list[tuple[str, str
         for rule in app.url_map.iter_rules():
             if method not in (rule.methods or ()) or rule.endpoint == "static":
                 continue
-            values = {name: ids.get(name, SCRIPT if name == "name" else 1) for name in rule.arguments}
+            # A link's token (a password link, an invitation) is no id: an unknown one is 410.
+            values = {name: ids.get(name, SCRIPT if name == "name" else "no-such-token" if name == "token" else 1)
+                      for name in rule.arguments}
             found.append((rule.endpoint, url_for(rule.endpoint, **values)))
     return sorted(found)
 

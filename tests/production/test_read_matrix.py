@@ -43,9 +43,12 @@ STAKES = {"Ann": 1000, "Bob": 117, "Cy": 229, "Dee": 343}
 READS = """
 /                                        | 200 200 200 200 200 200     | - - - - - - | - - - - - -
 /account                                 | in  200 200 200 200 200     | . o o o o o | . o o o o o
+/account/password                        | in  200 200 200 200 200     | . - - - - - | . - - - - -
+/admin/invitations                       | in  403 403 403 403 200     | . . . . . - | . . . . . -
 /admin/members                           | in  403 403 403 403 200     | . . . . . - | . . . . . -
 /admin/members/<int:member_id>           | in  403 403 403 403 200     | . . . . . - | . . . . . -
 /auth/login                              | 200 302 302 302 302 302     | - . . . . . | - . . . . .
+/auth/reset/<token>                      | 410 410 410 410 410 410     | . . . . . . | . . . . . .
 /balances                                | in  200 200 200 200 200     | . o o a a a | . a a a a a
 /display                                 | 200 200 200 200 200 200     | a a a a a a | a a a a a a
 /display/<int:night_id>                  | 200 200 200 200 200 200     | a a a a a a | a a a a a a
@@ -53,6 +56,8 @@ READS = """
 /display/stream                          | 200 200 200 200 200 200     | . . . . . . | . . . . . .
 /favicon.ico                             | 200 200 200 200 200 200     | . . . . . . | . . . . . .
 /health                                  | 200 200 200 200 200 200     | - - - - - - | - - - - - -
+/join/<token>                            | 410 410 410 410 410 410     | . . . . . . | . . . . . .
+/members/password-links                  | in  403 403 200 200 200     | . . . - - - | . . . - - -
 /nights/                                 | in  200 200 200 200 200     | . - - - - - | . - - - - -
 /nights/<int:night_id>                   | in  200 200 200 200 200     | . - - - - - | . - - - - -
 /nights/<int:night_id>/close             | in  403 403 200 403 200     | . . . - . - | . . . - . -
@@ -138,7 +143,8 @@ def _club(app: Flask) -> dict[str, Any]:
         names = {"signed out": None, "played": "Cy", "absent": "Eve", "organizer": "Owner",
                  "treasurer": "Treasurer", "admin": "Admin"}
         values = {"night_id": night.id, "table_id": table.id, "season_id": season.id,
-                  "member_id": dee.id, "name": "Dee", "filename": "css/app.css"}
+                  "member_id": dee.id, "name": "Dee", "filename": "css/app.css",
+                  "token": "no-such-token"}
         db.session.remove()
     return {"users": users, "names": names, "values": values}
 

@@ -8,13 +8,14 @@ from flask import Flask
 
 from tests.factories import gen_member, gen_night, gen_table
 
-#: Posts anyone may make: signing in, the first-run page, signing out.
-PUBLIC = {"auth.login", "main.setup", "auth.logout"}
+#: Posts anyone may make: signing in, the first-run page, signing out; a password link and an
+#: invitation (their token is the key: tests/web/test_account_links.py).
+PUBLIC = {"auth.login", "main.setup", "auth.logout", "accounts.reset", "accounts.join"}
 #: Posts a player may make (his own preferences; his answer on his cube). Seated at a table he
 #: also posts his other decisions (play.double, play.partner, play.extra): at a table where he
 #: does not sit, as here, they are refused like any table command
 #: (tests/web/test_phone_decisions.py checks them one by one).
-PLAYER_ALLOWED = {"play.answer", "main.account"}
+PLAYER_ALLOWED = {"play.answer", "main.account", "accounts.password"}
 
 
 def _mutations(app: Flask) -> list[tuple[str, str]]:
@@ -39,7 +40,8 @@ def rows(app):
 def test_the_url_map_has_the_mutations_this_test_guards(app):
     endpoints = {endpoint for endpoint, _url in _mutations(app)}
     assert {"admin.members", "admin.edit_member", "nights.new", "nights.close", "tables.new", "main.account",
-            "play.join", "play.answer", "play.move", "play.undo", "play.correct"} <= endpoints
+            "play.join", "play.answer", "play.move", "play.undo", "play.correct", "accounts.password",
+            "accounts.make_password_link", "accounts.invitations", "accounts.revoke_invitation"} <= endpoints
 
 
 def test_every_mutation_signed_out_sends_to_sign_in_and_htmx_is_told_so(app, client, rows):
