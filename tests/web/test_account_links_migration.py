@@ -11,7 +11,7 @@ from chouette.models import Member
 from chouette.services import account_links
 from tests.conftest import make_app
 
-BEFORE = "c3d4e5f6a7b8"
+BEFORE = "e5f6a7b8c9d0"
 
 
 def test_a_database_of_the_previous_revision_upgrades_and_back(tmp_path):

@@ -2,7 +2,7 @@
 Only a hash of each link's token is stored.
 
 Revision ID: d5e6f7a8b9c1
-Revises: c3d4e5f6a7b8
+Revises: e5f6a7b8c9d0
 Create Date: 2026-11-27 00:00:00
 """
 
@@ -10,7 +10,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "d5e6f7a8b9c1"
-down_revision = "c3d4e5f6a7b8"
+down_revision = "e5f6a7b8c9d0"
 branch_labels = None
 depends_on = None
 
