@@ -27,7 +27,8 @@ from chouette.table import TableState
 
 #: The format of the stored lines; a mark of another version is folded again (bump it when
 #: the line's shape, or what the rules make of a log, changes).
-LINES_VERSION = 2  # 2: a deal's points count, a fraction as text ("3/2": services.points)
+LINES_VERSION = 3  # 2: a deal's points count, a fraction as text ("3/2": services.points);
+#                   3: every captain of the game, acting ones included ("captains")
 
 #: Game number -> its line (JSON-ready), or None: that game no longer exists (an undo).
 Lines = dict[int, dict[str, Any] | None]
@@ -44,6 +45,7 @@ def _line(state: TableState, number: int, money: Mapping[int, Any]) -> dict[str,
         record = state.games[number - 1]
         return {
             "box": record.box, "partner": record.partner, "captain": record.captain,
+            "captains": list(record.captains),
             "winner": record.winner, "kind": record.kind, "final": True,
             "voided": record.voided, "correction": record.correction,
             "cubes": [[c.member, c.value, c.owner, c.status] for c in record.cubes],
@@ -55,6 +57,7 @@ def _line(state: TableState, number: int, money: Mapping[int, Any]) -> dict[str,
         return None
     return {
         "box": state.box, "partner": state.partner, "captain": game.seat_captain,
+        "captains": list(dict.fromkeys([game.members[0], game.acting_captain])),
         "winner": None, "kind": None, "final": False, "voided": False, "correction": None,
         "cubes": [[c.member, c.value, c.owner, c.status] for c in game.cubes.values()],
         "extras": [], "points": points, "cents": cents,

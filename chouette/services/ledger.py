@@ -64,6 +64,7 @@ class GameLine:
     extras: tuple[tuple[str, str, int], ...]
     points: dict[str, Points]  # a deal's points count: a fraction then (RULES 2.12)
     cents: dict[str, int]
+    captains: tuple[str, ...] = ()  # who started as captain, then each acting captain
 
     @property
     def box_side_cents(self) -> int:
@@ -147,6 +148,7 @@ def _game_line(table: ChouetteTable, number: int, line: Mapping[str, Any]) -> Ga
         tuple((giver, taker, int(points)) for giver, taker, points in line["extras"]),
         {player: from_json(points) for player, points in line["points"].items()},
         {player: int(cents) for player, cents in line["cents"].items()},
+        tuple(line.get("captains") or ([line["captain"]] if line["captain"] else [])),
     )
 
 

@@ -180,6 +180,13 @@ def _seat_rows(state: TableState) -> list[tuple[str, str, str]]:
         # The captain dropped and left: the seat waits for the others' answers (rules 2.5).
         rows.append(("", _("Captain"), "captain-waiting"))
     rows += [(name, _("Line %(number)d", number=i), "line") for i, name in enumerate(state.line, 1)]
+    game = state.game
+    if game is not None and game.acting_captain != game.members[0] and not game.captain_left:
+        # Who plays on for the team after the captain's drop, or after the box dropped the
+        # captain's cube (the seat stays the captain's then): rules 2.4, 2.5.
+        rows = [(name, (_("Acting captain") if kind == "captain" else
+                        _("%(seat)s · acting captain", seat=label))
+                 if name == game.acting_captain else label, kind) for name, label, kind in rows]
     rows += [(name, _("Joins after this game"), "pending") for name in state.pending_joiners]
     return rows
 
