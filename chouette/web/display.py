@@ -329,10 +329,10 @@ class Screen:
 
     @property
     def tables(self) -> list[tuple[ChouetteTable, Night]]:
-        """Every table of the open nights shown, in the order they were created."""
+        """Every open table of the open nights shown, in the order they were created."""
         if self._tables is None:
             self._tables = [(table, night) for night in self.nights if night.is_open
-                            for table in night.tables]
+                            for table in night.tables if table.closed_at is None]
         return self._tables
 
     @property
