@@ -90,13 +90,14 @@ def show(night_id: int) -> BaseResponse:
 
 
 def table_rows(night_id: int) -> list[dict[str, Any]]:
-    """The night's open tables, each with its box, its captain and the games played (the
+    """The night's open tables, each with its box, its captain, its players and the games played (the
     night page's list, fetched again whenever the night's push stream says a table moved)."""
     rows = []
     for table in table_close.open_tables(night_id):
         state = commands.load_play(table.id).state
         rows.append({"table": table, "box": state.box, "captain": state.captain,
-                     "games": len(state.games), "in_game": state.game is not None})
+                     "players": len(state.seated), "games": len(state.games),
+                     "in_game": state.game is not None})
     return rows
 
 
