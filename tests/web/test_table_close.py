@@ -120,9 +120,8 @@ def test_commands_on_a_closed_table_are_refused_and_write_nothing(app, client, c
     assert answer.status_code == 422
     assert "This table is closed: it no longer changes." in answer.get_data(as_text=True)
     assert len(_events(app, club["Upstairs"])) == seq
-    with app.test_request_context():  # closing again says so
-        with pytest.raises(base.TableClosed, match="already closed"):
-            table_close.close_table(club["Upstairs"], actor=db.session.get(Member, club["owner"]))
+    with app.test_request_context(), pytest.raises(base.TableClosed, match="already closed"):
+        table_close.close_table(club["Upstairs"], actor=db.session.get(Member, club["owner"]))
 
 
 def test_a_reopened_table_is_listed_shown_and_takes_commands_again(app, client, club):
@@ -208,9 +207,9 @@ def test_a_closed_table_no_longer_holds_its_seated_member(app, client, club):
         table_close.close_table(club["Empty"], actor=db.session.get(Member, club["owner"]))
     _sit(client, club["Upstairs"], app)
     assert _events(app, club["Upstairs"])[-1].payload == {"player": "Marco", "member_id": club["marco"]}
-    with app.test_request_context():  # reopening would seat Marco at two open tables
-        with pytest.raises(base.ServiceError, match="Marco now sits at the table Upstairs"):
-            table_close.reopen_table(club["Empty"], actor=db.session.get(Member, club["owner"]))
+    # Reopening would seat Marco at two open tables.
+    with app.test_request_context(), pytest.raises(base.ServiceError, match="Marco now sits at the table Upstairs"):
+        table_close.reopen_table(club["Empty"], actor=db.session.get(Member, club["owner"]))
 
 
 def test_signed_out_nobody_sits_down(app, client, club):
