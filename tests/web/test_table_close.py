@@ -248,3 +248,16 @@ def test_leaving_is_refused_while_the_member_has_a_live_cube(app, client, club):
     assert "You left the table." in answer.get_data(as_text=True)
     last = _events(app, club["Empty"])[-1]
     assert (last.type, last.payload, last.actor_id) == ("leave", {"player": "Marco"}, club["marco"])
+
+
+def test_the_home_page_offers_each_open_table_to_sit_at_until_seated(app, client, club):
+    with app.test_request_context():
+        table_close.close_table(club["Upstairs"], actor=db.session.get(Member, club["owner"]))
+    _sign_in(client, "marco")
+    home = client.get("/").get_data(as_text=True)
+    assert f'action="/tables/{club["Empty"]}/sit"' in home
+    assert f'action="/tables/{club["Downstairs"]}/sit"' in home
+    assert f'/tables/{club["Upstairs"]}' not in home  # closed: not offered, not listed
+    _sit(client, club["Empty"], app)
+    home = client.get("/").get_data(as_text=True)
+    assert "/sit\"" not in home and "Where you sit" in home
