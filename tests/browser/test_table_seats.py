@@ -70,3 +70,8 @@ def test_a_member_sits_down_from_the_phone_and_the_night_page_follows(
     expect(page.locator(".night-table")).to_have_count(0)
     expect(page.locator(".closed-tables")).to_contain_text("Red")
     _shoot(page, screenshot, "table-seats-closed")
+    # Its history stays a click away; the organizer may reopen it.
+    page.locator(".closed-tables").get_by_role("link", name="Red").click()
+    expect(page.locator(".live-status")).to_contain_text("Table closed")
+    expect(page.get_by_role("button", name="Reopen the table")).to_be_visible()
+    _shoot(page, screenshot, "table-seats-closed-table")
