@@ -261,3 +261,28 @@ def test_the_home_page_offers_each_open_table_to_sit_at_until_seated(app, client
     _sit(client, club["Empty"], app)
     home = client.get("/").get_data(as_text=True)
     assert "/sit\"" not in home and "Where you sit" in home
+
+
+def test_an_existing_database_upgrades_its_tables_open(tmp_path):
+    """The migration adds the two columns to the tables a club already has: all open."""
+    import sqlite3
+
+    from flask_migrate import upgrade
+
+    from app import create_app
+    from chouette.extensions import MIGRATIONS_DIR
+
+    path = tmp_path / "before.sqlite"
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    with app.app_context():
+        upgrade(directory=MIGRATIONS_DIR, revision="c3d4e5f6a7b8")  # before tables could close
+        with db.engine.begin() as connection:
+            connection.exec_driver_sql("INSERT INTO night (id, name, date, currency, opened_at) "
+                                       "VALUES (1, 'Old', '2026-11-20', 'EUR', '2026-11-20 20:00:00')")
+            connection.exec_driver_sql("INSERT INTO chouette_table (id, night_id, name, settings, created_at) "
+                                       "VALUES (1, 1, 'Old table', '{}', '2026-11-20 20:00:00')")
+        upgrade(directory=MIGRATIONS_DIR)
+        db.engine.dispose()
+    with sqlite3.connect(path) as connection:
+        assert connection.execute("SELECT name, closed_at, closed_by_id FROM chouette_table").fetchall() \
+            == [("Old table", None, None)]
