@@ -266,8 +266,17 @@ class ChouetteTable(Model):
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
     # Who created it: with the night's opener and the admins, the only ones who run it.
     created_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
+    # A finished table its organizer closed (``services.table_close``): off the night's list
+    # of open tables and the big screen, its history kept; reopened, both are None again.
+    closed_at: Mapped[datetime | None]
+    closed_by_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"))
 
     night: Mapped[Night] = relationship(back_populates="tables")
+
+    @property
+    def is_open(self) -> bool:
+        """True while the table takes commands: neither it nor its night is closed."""
+        return self.closed_at is None and self.night.is_open
 
     def __repr__(self) -> str:
         return f"<ChouetteTable {self.id} {self.name!r}>"

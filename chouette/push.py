@@ -78,15 +78,15 @@ class _Channel:
 
 
 def _table_versions(connection: Connection, table_ids: Iterable[int]) -> dict[int, str]:
-    """``"<last seq>-<1 if its night is open else 0>"`` for each table (``0-0`` when it is
-    gone): what ``tables/_live.html`` carries as its ``data-version``."""
+    """``"<last seq>-<1 if it and its night are open else 0>"`` for each table (``0-0`` when
+    it is gone): what ``tables/_live.html`` carries as its ``data-version``."""
     ids = sorted(set(table_ids))
     if not ids:
         return {}
     table, night, events = ChouetteTable.__table__, Night.__table__, TableEvent.__table__
     last_seq = (select(func.coalesce(func.max(events.c.seq), 0))
                 .where(events.c.table_id == table.c.id).correlate(table).scalar_subquery())
-    query = (select(table.c.id, last_seq, night.c.closed_at.is_(None))
+    query = (select(table.c.id, last_seq, night.c.closed_at.is_(None) & table.c.closed_at.is_(None))
              .select_from(table.join(night, night.c.id == table.c.night_id))
              .where(table.c.id.in_(ids)))
     found = {row[0]: f"{row[1]}-{int(bool(row[2]))}" for row in connection.execute(query)}

@@ -37,6 +37,10 @@ class NightClosed(ServiceError):
     """The night is closed: its tables no longer change."""
 
 
+class TableClosed(NightClosed):
+    """The table is closed (its night may be open): it no longer changes until reopened."""
+
+
 class TableChanged(ServiceError):
     """Someone else changed the table first; re-read it and decide again."""
 

@@ -519,12 +519,30 @@ def may_run(member: Member | None, table: ChouetteTable) -> bool:
     return not owners or member.id in owners
 
 
+def own_seat(member: Member | None, state: TableState, event: Mapping[str, Any],
+             table_id: int) -> bool:
+    """Whether ``event`` seats or unseats ``member`` themselves: a join that seats them by
+    id (``identity.resolve_join`` wrote the id from the name, never from the form), with
+    nothing else in it, or the leave of their own seat (``seat_name``, by id)."""
+    member_id = getattr(member, "id", None)
+    if not isinstance(member_id, int) or not getattr(member, "is_authenticated", True):
+        return False
+    if event.get("type") == "join":
+        return event.get("member_id") == member_id and set(event) <= {"type", "player", "member_id"}
+    if event.get("type") == "leave":
+        name = seat_name(member, table_id, state)
+        return name is not None and event.get("player") == name
+    return False
+
+
 def authorize(member: Member | None, state: TableState, event: Mapping[str, Any],
               table: ChouetteTable | None = None) -> None:
     """Raise NotAllowed unless ``member`` may make this command at this table: his own
     decision (``decider``), or any command for the organizers who run it (``may_run``;
     ``table`` None: any organizer)."""
     if may_decide(member, state, event, table.id if table is not None else None):
+        return
+    if table is not None and own_seat(member, state, event, table.id):
         return
     if is_organizer(member) and (table is None or may_run(member, table)):
         return

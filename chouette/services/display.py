@@ -43,7 +43,8 @@ def _version_query(one_night: bool) -> Select[Any]:
                 .correlate(table).scalar_subquery())
     query = (select(night.c.id, night.c.name, night.c.currency, night.c.closed_at.is_not(None),
                     table.c.id, last_seq)
-             .select_from(night.outerjoin(table, table.c.night_id == night.c.id))
+             .select_from(night.outerjoin(table, (table.c.night_id == night.c.id)
+                                          & table.c.closed_at.is_(None)))
              .order_by(night.c.date.desc(), night.c.id.desc(), table.c.id))
     if one_night:
         return query.where(night.c.id == bindparam("night_id"))
@@ -57,8 +58,8 @@ _VERSION_ONE = _version_query(one_night=True)
 def display_version(night_id: int | None = None) -> str:
     """A string that changes whenever anything the big screen shows may have changed.
 
-    Per night shown: its id, name, currency and whether it is closed; per table of it, its id
-    and the last seq of its log (every command, undo and correction appends an event, so the
+    Per night shown: its id, name, currency and whether it is closed; per open table of it
+    (a closed table is off the screen), its id and the last seq of its log (every command, undo and correction appends an event, so the
     last seq only grows). One query in SQLAlchemy Core (no ORM objects), each table's last seq
     read from the end of the ``UNIQUE(table_id, seq)`` index: microseconds, however long the
     night. Raises NotFound when ``night_id`` names no night.

@@ -260,9 +260,10 @@ StateOf = Callable[[int], Any]
 
 def open_table_of(member_id: int, state_of: StateOf, *, besides: int | None = None
                   ) -> ChouetteTable | None:
-    """An open night's table (other than ``besides``) where ``member_id`` sits now."""
+    """An open table of an open night (other than ``besides``) where ``member_id`` sits now."""
     query = (select(ChouetteTable.id).join(Night, Night.id == ChouetteTable.night_id)
-             .where(Night.closed_at.is_(None)).order_by(ChouetteTable.id))
+             .where(Night.closed_at.is_(None), ChouetteTable.closed_at.is_(None))
+             .order_by(ChouetteTable.id))
     table_ids = [table_id for table_id in db.session.scalars(query) if table_id != besides]
     seats = seat_members_of(table_ids)
     for table_id in table_ids:

@@ -28,6 +28,7 @@ from chouette.services.base import (
     NotFound,
     ServiceError,
     TableChanged,
+    TableClosed,
     _transaction,
 )
 from chouette.services.game_lines import Lines, write_lines
@@ -309,6 +310,11 @@ def append_events(
             # for the close and then sees the night closed (no command lands after a close).
             if not lock_night(table.night_id, exclusive=False).is_open:
                 raise NightClosed(_("This night is closed: its tables no longer change."))
+            # Read afresh under that lock: closing a table takes the night's lock too.
+            if db.session.scalar(select(ChouetteTable.closed_at)
+                                 .where(ChouetteTable.id == table_id)) is not None:
+                raise TableClosed(_("This table is closed: it no longer changes. Its organizer "
+                                    "can reopen it."))
             written = [
                 TableEvent(
                     table_id=table_id,

@@ -347,11 +347,12 @@ class Screen:
 
     @property
     def tables(self) -> list[tuple[ChouetteTable, Night]]:
-        """The tables this screen shows: those chosen by number, or all."""
+        """The tables this screen shows: the open ones, those chosen by number or all (a table's
+        number counts the closed ones too, so that a bookmarked screen keeps its tables)."""
         if self._tables is None:
             chosen = set(self.chosen or ())
             self._tables = [pair for number, pair in enumerate(self.all_tables, start=1)
-                            if not chosen or number in chosen]
+                            if pair[0].closed_at is None and (not chosen or number in chosen)]
         return self._tables
 
     @property
@@ -444,7 +445,8 @@ def _parts(night_id: int | None, version: str,
         drawn = screen.drawn
         frame = (screen.closed, tuple(table_id for table_id, _html, _empty in drawn),
                  tuple(table_id for table_id, _html, empty in drawn if empty),
-                 tuple((table.id, table.name) for table, _night in screen.all_tables))
+                 tuple((table.id, table.name, table.closed_at is None)
+                       for table, _night in screen.all_tables))
         found = BoardParts(version, frame, html,
                            {table_id: str(html) for table_id, html, _empty in drawn})
         _board_parts.put(context, found)

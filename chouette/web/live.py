@@ -206,6 +206,8 @@ def player_tables(member: Member, nights: list[Any]) -> list[dict[str, Any]]:
         if not night.is_open:
             continue
         for table in night.tables:
+            if table.closed_at is not None:
+                continue
             state = commands.load_play(table.id).state
             name = commands.seat_name(member, table.id, state)
             seat = seat_of(state, name) if name is not None else None
@@ -519,7 +521,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     gate.checkpoint()  # a phone's drawing lets its process's commands go first
     table, state = played.table, played.state
     night = table.night
-    runs = _runs(table) and night.is_open
+    runs = _runs(table) and table.is_open
     points, cents = money(state)
     me = SHARED_ME if shared else _me(table.id, state)
     if me is not None and not shared:
@@ -536,14 +538,14 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     # sixty games redrawn after every command would cost most of the command's time).
     full_history = request.args.get("history") == "all"
     legal = (_per_state.get(state, "legal", lambda: commands.candidate_decisions(state))
-             if (runs or me) and night.is_open else [])
+             if (runs or me) and table.is_open else [])
     # A player's own decisions: the buttons he sees (the organizer sees them all), and the
     # ones that wait for him stand at the top of the table (tables/_my_decision.html).
     mine = commands.decisions_of(me, state, legal)
     waiting = [e for e in mine if e["type"] in commands.WAITING_KINDS]
     decision = my_decision(table.id, state, me, waiting) if me and waiting else []
     # At a match table the players roll and move from their phones (commands.decider).
-    may_roll = bool(me and night.is_open and state.settings.is_match and state.ordered and (
+    may_roll = bool(me and table.is_open and state.settings.is_match and state.ordered and (
         game is None or game.position is None or commands.match_mover(state) == me))
     actions = _actions(state, legal) if legal else _actions_none()
     gate.checkpoint()
@@ -653,14 +655,14 @@ def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Cal
     night = table.night
     if not (pushed or is_htmx()) or request.args.get("history") == "all" or state.settings.is_match:
         return None
-    if _runs(table) and night.is_open:
+    if _runs(table) and table.is_open:
         return None
     me = _me(table.id, state)
     if me is not None:
         privacy.note_played(current_user, night)  # seated here: he plays this night
     mine = commands.decisions_of(
         me, state, _per_state.get(state, "legal", lambda: commands.candidate_decisions(state))
-    ) if me and night.is_open else []
+    ) if me and table.is_open else []
     if not all(_member_double(event) for event in mine):  # an offer to answer, an extra...
         return None
     doubles = frozenset(event["by"] for event in mine)
@@ -673,7 +675,7 @@ def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Cal
         html = render_template("tables/_live.html", **context)
         return html.replace(generate_csrf(), CSRF_MARK)
 
-    key = (f"shared:{seated}:{show_money}:{money_locale()}:{night.is_open}:{table.name}:"
+    key = (f"shared:{seated}:{show_money}:{money_locale()}:{table.is_open}:{table.name}:"
            f"{night.currency}")
     return lambda: _personal(_per_state.get(state, key, draw), me, doubles)
 
@@ -730,6 +732,7 @@ def page_context(played: commands.TablePlay, **live: Any) -> dict[str, Any]:
     context = live_context(played, **live)
     if not is_htmx():
         context.update(house_rules.card(played.state, table.night.currency))
+        context["may_run"] = _runs(table)  # closing and reopening it (tables/_seat_actions.html)
     return context
 
 

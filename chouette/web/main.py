@@ -7,7 +7,7 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as BaseResponse
 
-from chouette.services import base, members
+from chouette.services import base, members, tables
 from chouette.services import nights as nights_service
 from chouette.web import live
 from chouette.web.auth import sign_in
@@ -26,8 +26,11 @@ def home() -> BaseResponse | str:
             return redirect(url_for("main.setup"))
         return render_template("main/welcome.html")
     nights = nights_service.open_nights()
-    return render_template("main/home.html", nights=nights,
-                           my_tables=live.player_tables(current_user, nights))
+    mine = live.player_tables(current_user, nights)
+    # Not seated anywhere: a "Sit down" at each open table, posted at its seq now.
+    seqs = {} if mine else {table.id: tables.last_seq(table.id)
+                            for night in nights for table in night.tables if table.closed_at is None}
+    return render_template("main/home.html", nights=nights, my_tables=mine, seqs=seqs)
 
 
 @bp.route("/setup", methods=["GET", "POST"])

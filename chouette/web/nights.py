@@ -4,6 +4,7 @@ when a game is in progress), an admin reopening it."""
 from __future__ import annotations
 
 import datetime as dt
+from typing import Any
 
 from flask import Blueprint, abort, current_app, flash, render_template, request
 from flask_babel import gettext as _
@@ -14,7 +15,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms import BooleanField, StringField
 
 from chouette.models import Night
-from chouette.services import base, night_rows, nights
+from chouette.services import base, commands, display, night_rows, nights, table_close
 from chouette.web.auth import has_role, role_required
 from chouette.web.forms import NightForm
 from chouette.web.htmx import is_htmx, render_page, see_other
@@ -82,9 +83,23 @@ def show(night_id: int) -> BaseResponse:
     may_close = night.is_open and nights.may_close_night(current_user, night)
     return render_page("nights/show.html", "nights/_table_list.html", night=night, may_close=may_close,
                        in_force=nights.rules_in_force(night),
+                       open_tables=table_rows(night.id), closed_tables=table_close.closed_tables(night.id),
+                       display_version=display.display_version(night.id),
                        games=nights.games_in_progress(night.id) if may_close and not is_htmx() else [],
                        may_reopen=not night.is_open and nights.may_reopen_night(current_user),
                        reopen_form=ReopenNightForm(), reopenings=nights.night_reopenings(night.id))
+
+
+def table_rows(night_id: int) -> list[dict[str, Any]]:
+    """The night's open tables, each with its box, its captain, its players and the games played (the
+    night page's list, fetched again whenever the night's push stream says a table moved)."""
+    rows = []
+    for table in table_close.open_tables(night_id):
+        state = commands.load_play(table.id).state
+        rows.append({"table": table, "box": state.box, "captain": state.captain,
+                     "players": len(state.seated), "games": len(state.games),
+                     "in_game": state.game is not None})
+    return rows
 
 
 @bp.route("/<int:night_id>/close", methods=["GET", "POST"])

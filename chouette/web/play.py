@@ -169,7 +169,7 @@ def live(table_id: int) -> BaseResponse:
     reader from its first query (``extensions.readers_never_lock``)."""
     played = _load(table_id)
     # The ETag covers the viewer; the money he is shown may change with the club's setting.
-    version = f"{table_id}:{played.seq}:{played.table.night.is_open}:{privacy.visibility()}"
+    version = f"{table_id}:{played.seq}:{played.table.is_open}:{privacy.visibility()}"
     shared = shared_live_html(played)  # most phones: the state's one drawing, made theirs
     if shared is not None:
         return render_if_changed(version, "tables/show.html", "tables/_live.html", drawn=shared)

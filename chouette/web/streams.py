@@ -78,3 +78,17 @@ def display(night_id: int | None = None) -> Response:
     except base.NotFound:
         abort(404)
     return _stream(("display", night_id), version, display_view.pushed_drawing(night_id, chosen))
+
+
+@bp.get("/nights/<int:night_id>/stream")
+@login_required
+def night(night_id: int) -> Response:
+    """A night page's versions: the night's big-screen version (its open tables and their
+    last seqs), sent as versions only; the page fetches its list of tables when it moves."""
+    db.session.commit()  # loading the member began a transaction: end it, then only read
+    read_only()
+    try:
+        version = display_service.display_version(night_id)
+    except base.NotFound:
+        abort(404)
+    return _stream(("display", night_id), version)

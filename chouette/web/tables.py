@@ -1,6 +1,10 @@
-"""Tables: create one with settings or a preset, its page, its printable house-rules card."""
+"""Tables: create one with settings or a preset, its page, its printable house-rules card;
+closing and reopening a finished table; a signed-in member sitting down and standing up."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from flask import Blueprint, abort, flash, render_template, request
 from flask_babel import force_locale
@@ -8,8 +12,11 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as BaseResponse
 
+from chouette.extensions import db
 from chouette.models import ChouetteTable
-from chouette.services import base, tables
+from chouette.refusals import say
+from chouette.services import base, table_close, tables
+from chouette.table import TableError
 from chouette.web import house_rules
 from chouette.web.auth import has_role, role_required
 from chouette.web.forms import TableForm
@@ -88,3 +95,75 @@ def rules(table_id: int) -> str:
                 )
             )
     return render_template("tables/rules.html", table=table, night=table.night, cards=cards)
+
+
+# --------------------------------------------------------------------------- close, reopen, seats
+
+
+def _seq_posted() -> int | None:
+    raw = request.form.get("seq", "")
+    return int(raw) if raw.isdigit() and len(raw) < 10 else None
+
+
+@bp.post("/tables/<int:table_id>/close")
+@role_required("organizer")
+def close(table_id: int) -> BaseResponse:
+    """Close a finished table (refused while a game is in progress, with the reason)."""
+    table = get_table(table_id, for_change=True)
+    try:
+        table_close.close_table(table.id, actor=current_user)
+    except table_close.NotYourTable:
+        abort(403)
+    except base.ServiceError as refused:
+        flash(str(refused), "error")
+        return see_other("tables.show", table_id=table_id)
+    flash(_("Table %(name)s is closed: its history stays. It can be reopened.", name=table.name), "success")
+    return see_other("nights.show", night_id=table.night_id)
+
+
+@bp.post("/tables/<int:table_id>/reopen")
+@role_required("organizer")
+def reopen(table_id: int) -> BaseResponse:
+    """Reopen a closed table of an open night."""
+    table = get_table(table_id, for_change=True)
+    try:
+        table_close.reopen_table(table.id, actor=current_user)
+    except table_close.NotYourTable:
+        abort(403)
+    except base.ServiceError as refused:
+        flash(str(refused), "error")
+        return see_other("tables.show", table_id=table_id)
+    flash(_("Table %(name)s is open again.", name=table.name), "success")
+    return see_other("tables.show", table_id=table_id)
+
+
+@bp.post("/tables/<int:table_id>/sit")
+@login_required
+def sit(table_id: int) -> BaseResponse:
+    """The signed-in member sits down at the table (from its QR code or the home page)."""
+    get_table(table_id)
+    return _own_seat(table_id, table_close.sit_down, _("You sit at the table."))
+
+
+@bp.post("/tables/<int:table_id>/stand")
+@login_required
+def stand(table_id: int) -> BaseResponse:
+    """The signed-in member leaves the table, when the rules let them."""
+    get_table(table_id)
+    return _own_seat(table_id, table_close.stand_up, _("You left the table."))
+
+
+def _own_seat(table_id: int, act: Callable[[int, int, Any], Any], done: str) -> BaseResponse:
+    """Sit down or stand up: the page's seq, the command, a flashed answer, back to the table."""
+    seq = _seq_posted()
+    if seq is None:
+        flash(_("This page is out of date: reload it."), "error")
+        return see_other("tables.show", table_id=table_id)
+    try:
+        act(table_id, seq, current_user)
+    except (base.ServiceError, TableError) as refused:
+        db.session.rollback()
+        flash(say(refused), "error")
+    else:
+        flash(done, "success")
+    return see_other("tables.show", table_id=table_id)

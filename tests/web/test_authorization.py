@@ -15,7 +15,9 @@ PUBLIC = {"auth.login", "main.setup", "auth.logout", "accounts.reset", "accounts
 #: also posts his other decisions (play.double, play.partner, play.extra): at a table where he
 #: does not sit, as here, they are refused like any table command
 #: (tests/web/test_phone_decisions.py checks them one by one).
-PLAYER_ALLOWED = {"play.answer", "main.account", "accounts.password"}
+#: A member also seats and unseats themselves (tables.sit, tables.stand: a join or leave of their
+#: own, by id; tests/web/test_table_close.py), and changes their own password.
+PLAYER_ALLOWED = {"play.answer", "main.account", "accounts.password", "tables.sit", "tables.stand"}
 
 
 def _mutations(app: Flask) -> list[tuple[str, str]]:
