@@ -62,6 +62,16 @@ class GameLine:
     extras: tuple[tuple[str, str, int], ...]
     points: dict[str, int]
     cents: dict[str, int]
+    match: bool = False  # a head-to-head match's game: the box's seat against the captain's
+
+    @property
+    def winner_name(self) -> str | None:
+        """The winner by name (a match's game: the first or the second player)."""
+        return {"box": self.box, "team": self.captain}.get(self.winner or "")
+
+    def owner_name(self, cube: CubeLine) -> str | None:
+        """Who owns ``cube`` by name (a match's game), None while it is in the middle."""
+        return {"box": self.box, "member": cube.member}.get(cube.owner or "")
 
     @property
     def box_side_cents(self) -> int:
@@ -141,6 +151,7 @@ def _game_line(table: ChouetteTable, number: int, line: Mapping[str, Any]) -> Ga
         tuple((giver, taker, int(points)) for giver, taker, points in line["extras"]),
         {player: int(points) for player, points in line["points"].items()},
         {player: int(cents) for player, cents in line["cents"].items()},
+        bool(table.settings.get("match_length")),
     )
 
 

@@ -259,7 +259,7 @@ def _actions(state: TableState, legal: list[dict[str, Any]]) -> dict[str, Any]:
             grouped["answers"].setdefault(event["cube"], []).append(kind)
         elif kind == "extra":
             grouped["extras"].append(event)
-        elif kind == "result":
+        elif kind == "result" and not state.settings.is_match:  # a match has its own form
             grouped["results"].append(event)
     return grouped
 

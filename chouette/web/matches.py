@@ -22,7 +22,9 @@ from chouette.engine import Match
 from chouette.extensions import db
 from chouette.models import Member
 from chouette.services import base, commands
-from chouette.table import TableState
+from chouette.table import TableError, TableState
+from chouette.table.cube_rules import MAX_CUBE
+from chouette.table.game import BOARD
 from chouette.table.match_rules import match_id, match_of, players
 from chouette.table.settings import MAX_MATCH_LENGTH
 from chouette.web.auth import role_required
@@ -33,6 +35,8 @@ from chouette.web.nights import get_night
 
 bp = Blueprint("matches", __name__)
 
+#: The cube values the sheet's form offers (the rules take any power of two up to MAX_CUBE).
+CUBE_VALUES = [1, 2, 4, 8, 16, 32, 64]
 KIND_WORDS = {"single": _l("single"), "gammon": _l("gammon"), "backgammon": _l("backgammon")}
 
 
@@ -129,7 +133,30 @@ def match_context(state: TableState, actions: dict[str, Any], mine: list[dict[st
         "doubles": doubles, "answers": answers,
         "games": _games(state, seated),
         "stake": state.settings.match_stake, "stake_cents": state.settings.stake_cents,
+        # Between games a game played on a physical board is recorded on the sheet.
+        "sheet": game is None and not match.is_over,
+        "cube_values": [1] if match.crawford_game else CUBE_VALUES,
+        "on_board": all(record.mode == BOARD for record in state.games),
     }
+
+
+def sheet_event(state: TableState, winner: str, kind: str, cube: str) -> dict[str, Any]:
+    """The ``result`` event of a game recorded on the sheet, from the form: the winner by
+    name, the kind, the cube value (the rules check the rest).
+
+    Raises:
+        TableError: the winner is not one of the two players, or the cube is not a number.
+    """
+    seated = players(state)
+    if seated is None or winner not in seated:
+        names = seated or ("", "")
+        raise TableError("the winner is {first} or {second}", first=names[0], second=names[1])
+    value = cube.strip() or "1"
+    if not value.isdigit() or len(value) > 6:
+        raise TableError("the cube is 1, 2, 4, 8... up to {max}, not {value!r}",
+                         max=MAX_CUBE, value=value[:10])
+    return {"type": "result", "winner": "box" if winner == seated[0] else "team", "kind": kind,
+            "cube": int(value)}
 
 
 def _games(state: TableState, seated: tuple[str, str]) -> list[dict[str, Any]]:

@@ -36,6 +36,7 @@ from chouette.web.catalog import gettext as _
 from chouette.web.errors import error_page
 from chouette.web.htmx import is_htmx, render_if_changed, render_page, see_other
 from chouette.web.live import _me, match_players, note_written, page_context, shared_live_html
+from chouette.web.matches import sheet_event
 
 bp = Blueprint("play", __name__)
 reads_first(bp.name)  # a command reads without the write lock; append_events takes it to write
@@ -393,8 +394,10 @@ def result(table_id: int) -> BaseResponse:
         position_id = _field("position_id")
         if position_id:
             return {"type": "result", "position_id": position_id, "on_roll": _field("on_roll")}
+        if state.settings.is_match:
+            return sheet_event(state, _field("winner"), _field("kind"), _field("cube"))
         return {"type": "result", "winner": _field("winner"), "kind": _field("kind")}
-    return _command(table_id, build, keep=("position_id", "on_roll"))
+    return _command(table_id, build, keep=("position_id", "on_roll", "winner", "kind", "cube"))
 
 
 @bp.route("/tables/<int:table_id>/undo", methods=["GET", "POST"])
