@@ -66,8 +66,18 @@ class GameLine:
 
     @property
     def winner_name(self) -> str | None:
-        """The winner by name (a match's game: the first or the second player)."""
-        return {"box": self.box, "team": self.captain}.get(self.winner or "")
+        """The winner by name (a match's game: the first or the second player), a drop
+        included (the first dropped the second's cube: status "won"; the second: "dropped")."""
+        side = self.winner
+        if side is None and self.cubes:
+            side = {"dropped": "box", "won": "team"}.get(self.cubes[0].status)
+        return {"box": self.box, "team": self.captain}.get(side or "")
+
+    @property
+    def loser_name(self) -> str | None:
+        """The loser by name (a match's game)."""
+        winner = self.winner_name
+        return None if winner is None else self.captain if winner == self.box else self.box
 
     def owner_name(self, cube: CubeLine) -> str | None:
         """Who owns ``cube`` by name (a match's game), None while it is in the middle."""
