@@ -32,7 +32,6 @@ from typing import TYPE_CHECKING, Any
 
 from chouette.engine import Cube, Match
 from chouette.engine.matchid import GameState, MatchState
-from chouette.table.cube_rules import MAX_CUBE
 from chouette.table.errors import TableError
 from chouette.table.game import BOARD, Game, GameRecord, settle
 from chouette.table.settings import Settings
@@ -41,11 +40,14 @@ if TYPE_CHECKING:
     from chouette.table.tablestate import TableState
 
 BOX = "box"
+#: The highest cube of a game recorded on the sheet: at 64 a single wins any match (99 points
+#: at most), so a higher cube changes nothing.
+MAX_SHEET_CUBE = 64
 #: Events that play a game: refused once the match is over.
 GAME_EVENTS = frozenset({"double", "take", "drop", "beaver", "raccoon", "opening_roll", "roll",
                          "move", "result", "extra"})
 
-__all__ = ["BOX", "GAME_EVENTS", "Settings", "check", "finish", "match_id", "match_of",
+__all__ = ["BOX", "GAME_EVENTS", "MAX_SHEET_CUBE", "Settings", "check", "finish", "match_id", "match_of",
            "players", "score_line", "sheet_cube"]
 
 
@@ -137,8 +139,11 @@ def _check_double(state: TableState, match: Match, event: dict[str, Any]) -> Non
         raise TableError("nobody may double in the Crawford game")
     side = 0 if event.get("by") == BOX else 1
     on_roll = 0 if game.on_roll == BOX else 1
-    if side != on_roll or game.dice is not None:
-        return  # the chouette rules say whose turn it is
+    seated = players(state)
+    if side != on_roll and seated is not None:
+        raise TableError("it is {name}'s turn: only {name} may double now", name=seated[on_roll])
+    if game.dice is not None:
+        return  # the chouette rules say the dice are rolled
     turn = turn_number(game)
     if match.double_refusal(side, turn_number=turn) is not None:
         raise TableError("after the Crawford game the trailer may not double before his third "
@@ -150,9 +155,9 @@ def _check_sheet_cube(match: Match, value: object) -> None:
     if value is None:
         return
     if isinstance(value, bool) or not isinstance(value, int) or value < 1 \
-            or value & (value - 1) or value > MAX_CUBE:
+            or value & (value - 1) or value > MAX_SHEET_CUBE:
         raise TableError("the cube is 1, 2, 4, 8... up to {max}, not {value!r}",
-                         max=MAX_CUBE, value=value)
+                         max=MAX_SHEET_CUBE, value=value)
     if value > 1 and match.crawford_game:
         raise TableError("nobody may double in the Crawford game: its cube stays at 1")
 

@@ -23,9 +23,8 @@ from chouette.extensions import db
 from chouette.models import Member
 from chouette.services import base, commands
 from chouette.table import TableError, TableState
-from chouette.table.cube_rules import MAX_CUBE
 from chouette.table.game import BOARD
-from chouette.table.match_rules import match_id, match_of, players
+from chouette.table.match_rules import MAX_SHEET_CUBE, match_id, match_of, players
 from chouette.table.settings import MAX_MATCH_LENGTH
 from chouette.web.auth import role_required
 from chouette.web.catalog import gettext as _
@@ -35,8 +34,8 @@ from chouette.web.nights import get_night
 
 bp = Blueprint("matches", __name__)
 
-#: The cube values the sheet's form offers (the rules take any power of two up to MAX_CUBE).
-CUBE_VALUES = [1, 2, 4, 8, 16, 32, 64]
+#: The cube values the sheet's form offers.
+CUBE_VALUES = [2 ** n for n in range(MAX_SHEET_CUBE.bit_length())]
 KIND_WORDS = {"single": _l("single"), "gammon": _l("gammon"), "backgammon": _l("backgammon")}
 
 
@@ -154,7 +153,7 @@ def sheet_event(state: TableState, winner: str, kind: str, cube: str) -> dict[st
     value = cube.strip() or "1"
     if not value.isdigit() or len(value) > 6:
         raise TableError("the cube is 1, 2, 4, 8... up to {max}, not {value!r}",
-                         max=MAX_CUBE, value=value[:10])
+                         max=MAX_SHEET_CUBE, value=value[:10])
     return {"type": "result", "winner": "box" if winner == seated[0] else "team", "kind": kind,
             "cube": int(value)}
 
