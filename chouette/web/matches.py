@@ -2,7 +2,9 @@
 
 A match table is played on the live table's board with the chouette's log (``chouette.web.play``
 takes every command); this module opens one (two players, a length, the Holland rule, a stake)
-and gives the live table its score, Crawford game, Match ID, cube buttons and games.
+and gives the live table its score, Crawford game, Match ID, cube buttons and games, and the
+event of a game played on a physical board recorded on the sheet (``sheet_event``: the winner
+by name, how, the cube; ``play.result`` posts it).
 """
 
 from __future__ import annotations
