@@ -16,13 +16,15 @@ from chouette.engine import Match
 from chouette.records.model import LEFT, RIGHT, Record
 from chouette.records.tables import board_games
 from chouette.table import Settings, fold
+from chouette.table.game import BOARD
 from chouette.table.match_rules import players
 
 
 def match_record(settings: Settings | Mapping[str, Any] | None,
                  events: Sequence[Mapping[str, Any]], *, date: str | None = None,
                  event: str = "") -> Record | None:
-    """The whole match of a match table's log, or None when it is no match or has no players.
+    """The whole match of a match table's log, or None when it is no match, has no players,
+    or has a game recorded on the sheet (no plays to record).
 
     Raises:
         TableError: the log is malformed or the rules refuse an event.
@@ -31,6 +33,8 @@ def match_record(settings: Settings | Mapping[str, Any] | None,
     seated = players(state)
     if not state.settings.is_match or seated is None:
         return None
+    if any(record.mode != BOARD for record in state.games):
+        return None  # a game recorded on the sheet has no plays for the record to hold
     match = Match(state.settings.match_length, holland_rule=state.settings.holland)
     found = {game.number: game.game for game in board_games(settings, events)}
     games = []

@@ -65,6 +65,26 @@ class GameLine:
     points: dict[str, Points]  # a deal's points count: a fraction then (RULES 2.12)
     cents: dict[str, int]
     captains: tuple[str, ...] = ()  # who started as captain, then each acting captain
+    match: bool = False  # a head-to-head match's game: the box's seat against the captain's
+
+    @property
+    def winner_name(self) -> str | None:
+        """The winner by name (a match's game: the first or the second player), a drop
+        included (the first dropped the second's cube: status "won"; the second: "dropped")."""
+        side = self.winner
+        if side is None and self.cubes:
+            side = {"dropped": "box", "won": "team"}.get(self.cubes[0].status)
+        return {"box": self.box, "team": self.captain}.get(side or "")
+
+    @property
+    def loser_name(self) -> str | None:
+        """The loser by name (a match's game)."""
+        winner = self.winner_name
+        return None if winner is None else self.captain if winner == self.box else self.box
+
+    def owner_name(self, cube: CubeLine) -> str | None:
+        """Who owns ``cube`` by name (a match's game), None while it is in the middle."""
+        return {"box": self.box, "member": cube.member}.get(cube.owner or "")
 
     @property
     def box_side_cents(self) -> int:
@@ -149,6 +169,7 @@ def _game_line(table: ChouetteTable, number: int, line: Mapping[str, Any]) -> Ga
         {player: from_json(points) for player, points in line["points"].items()},
         {player: int(cents) for player, cents in line["cents"].items()},
         tuple(line.get("captains") or ([line["captain"]] if line["captain"] else [])),
+        bool(table.settings.get("match_length")),
     )
 
 

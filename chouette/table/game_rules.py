@@ -204,6 +204,13 @@ def on_result(state: TableState, event: dict[str, Any]) -> None:
         if given_kind not in KINDS:
             raise TableError('the result is "single", "gammon" or "backgammon"')
         winner, kind = str(given_winner), str(given_kind)
+    if state.settings.is_match:
+        from chouette.table import match_rules
+
+        match_rules.sheet_cube(game, event.get("cube"), winner)
+    elif event.get("cube") is not None:
+        raise TableError("a result carries a cube value only in a match: a chouette's cubes "
+                         "are turned by their own doubles")
     game.mode = SCORESHEET
     _finish(state, game, winner, kind)
 

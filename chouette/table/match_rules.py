@@ -10,8 +10,11 @@ captain, ``take``/``drop`` on the captain's cube or ``"team"``). The rules here 
 - a game is worth the cube x 1/2/3, capped at what the winner needs (no bonus beyond N);
 - the Crawford game (no double), and with the ``holland`` setting no double by the trailer
   before his third turn after it (``chouette.engine.Match``);
-- no beavers, raccoons, Jacoby or automatic doubles (``Settings`` refuses them), no result
-  declared on the sheet, no corrections (undo instead), nobody joins a third seat or leaves;
+- no beavers, raccoons, Jacoby or automatic doubles (``Settings`` refuses them), no
+  corrections (undo instead), nobody joins a third seat or leaves;
+- a game played on a physical board is recorded on the sheet in one ``result`` event: the
+  winner, the kind and the cube value it ended at (``cube``, 1 when left out; 1 in the
+  Crawford game), with no cube events of its own;
 - nothing is played once a side has N points.
 
 >>> from chouette.table import fold
@@ -27,7 +30,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from chouette.engine import Match
+from chouette.engine import Cube, Match
 from chouette.engine.matchid import GameState, MatchState
 from chouette.table.errors import TableError
 from chouette.table.game import BOARD, Game, GameRecord, settle
@@ -37,12 +40,15 @@ if TYPE_CHECKING:
     from chouette.table.tablestate import TableState
 
 BOX = "box"
+#: The highest cube of a game recorded on the sheet: at 64 a single wins any match (99 points
+#: at most), so a higher cube changes nothing.
+MAX_SHEET_CUBE = 64
 #: Events that play a game: refused once the match is over.
 GAME_EVENTS = frozenset({"double", "take", "drop", "beaver", "raccoon", "opening_roll", "roll",
                          "move", "result", "extra"})
 
-__all__ = ["BOX", "GAME_EVENTS", "Settings", "check", "finish", "match_id", "match_of",
-           "players", "score_line"]
+__all__ = ["BOX", "GAME_EVENTS", "MAX_SHEET_CUBE", "Settings", "check", "finish", "match_id", "match_of",
+           "players", "score_line", "sheet_cube"]
 
 
 def players(state: TableState) -> tuple[str, str] | None:
@@ -115,8 +121,7 @@ def check(state: TableState, event: dict[str, Any]) -> None:
         raise TableError("the match is over: {name} won it {first}-{second}", name=name,
                          first=max(match.scores), second=min(match.scores))
     if kind == "result":
-        raise TableError("a match is played on the board: the last checker borne off ends "
-                         "each game")
+        _check_sheet_cube(match, event.get("cube", 1))
     if kind in ("beaver", "raccoon"):
         raise TableError("no beavers or raccoons in a match (RULES 1.8)")
     if kind == "double":
@@ -134,12 +139,38 @@ def _check_double(state: TableState, match: Match, event: dict[str, Any]) -> Non
         raise TableError("nobody may double in the Crawford game")
     side = 0 if event.get("by") == BOX else 1
     on_roll = 0 if game.on_roll == BOX else 1
-    if side != on_roll or game.dice is not None:
-        return  # the chouette rules say whose turn it is
+    seated = players(state)
+    if side != on_roll and seated is not None:
+        raise TableError("it is {name}'s turn: only {name} may double now", name=seated[on_roll])
+    if game.dice is not None:
+        return  # the chouette rules say the dice are rolled
     turn = turn_number(game)
     if match.double_refusal(side, turn_number=turn) is not None:
         raise TableError("after the Crawford game the trailer may not double before his third "
                          "turn (Holland rule; this is his turn {turn})", turn=turn)
+
+
+def _check_sheet_cube(match: Match, value: object) -> None:
+    """A game recorded on the sheet ends at a cube of 1, 2, 4, ... (1 in the Crawford game)."""
+    if value is None:
+        return
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1 \
+            or value & (value - 1) or value > MAX_SHEET_CUBE:
+        raise TableError("the cube is 1, 2, 4, 8... up to {max}, not {value!r}",
+                         max=MAX_SHEET_CUBE, value=value)
+    if value > 1 and match.crawford_game:
+        raise TableError("nobody may double in the Crawford game: its cube stays at 1")
+
+
+def sheet_cube(game: Game, value: object, winner: str) -> None:
+    """Turn the one cube of a game recorded on the sheet to ``value`` (checked by ``check``),
+    owned by the winner (who took the last double changes no points)."""
+    if value is None or value == 1:
+        return
+    assert isinstance(value, int)
+    second = game.members[0]
+    owner = 0 if winner == BOX else 1
+    game.cubes[second] = game.cubes[second].with_cube(Cube(value, owner=owner, turned=True))
 
 
 def finish(state: TableState, game: Game, winner: str | None, kind: str | None) -> None:

@@ -32,7 +32,7 @@ from chouette.models import ChouetteTable, Member, TableEvent
 from chouette.services import base, commands, identity
 from chouette.services.sheet import table_games
 from chouette.standings import games_money, money
-from chouette.table import TableError, TableState, apply_event
+from chouette.table import TableError, TableState, apply_event, match_rules
 from chouette.table.actions import may_consult
 from chouette.table.game import Game
 from chouette.web import gate, house_rules, log_lines, privacy
@@ -100,9 +100,11 @@ _recent_lines: OrderedDict[tuple[str, int, int, str], tuple[int, list[dict[str, 
 _recent_lock = threading.Lock()
 
 
-def _recent(table_id: int, seq: int, generation: int) -> list[dict[str, Any]]:
+def _recent(table_id: int, seq: int, generation: int,
+            players: tuple[str, str] | None = None) -> list[dict[str, Any]]:
     """The latest log lines up to ``seq``, newest first, each said in words, with who recorded
-    them (``generation``: the club's renames, ``commands.TablePlay.generation``).
+    them (``generation``: the club's renames, ``commands.TablePlay.generation``); ``players``:
+    a match's two players, its lines said with their names (``match_players``).
 
     The log is only ever appended to, so the lines up to a seq never change: the ones read
     for an earlier seq are kept, and only the events after it are read and said."""
@@ -117,7 +119,7 @@ def _recent(table_id: int, seq: int, generation: int) -> list[dict[str, Any]]:
              .order_by(TableEvent.seq.desc()).limit(RECENT))
     # A renamed member: his name now.
     names = identity.relabels_of([table_id])[table_id] if generation else {}
-    lines = [{"seq": e.seq, "type": e.type, "text": log_lines.describe(identity.relabel(e.as_dict(), names)),
+    lines = [{"seq": e.seq, "type": e.type, "text": log_lines.describe(identity.relabel(e.as_dict(), names), players),
               "who": who, "at": e.at} for e, who in db.session.execute(query)]
     lines = (lines + known)[:RECENT]
     if found is None or found[0] <= seq:
@@ -127,6 +129,11 @@ def _recent(table_id: int, seq: int, generation: int) -> list[dict[str, Any]]:
             while len(_recent_lines) > RECENT_CACHE_SIZE:
                 _recent_lines.popitem(last=False)
     return lines
+
+
+def match_players(state: TableState) -> tuple[str, str] | None:
+    """A match's two players once seated, first (side 0) first; None at a chouette."""
+    return match_rules.players(state) if state.settings.is_match else None
 
 
 def note_written(played: commands.TablePlay, who: str | None) -> None:
@@ -141,7 +148,8 @@ def note_written(played: commands.TablePlay, who: str | None) -> None:
         found = _recent_lines.get(key)
         if found is None or found[0] != written[0].seq - 1:
             return
-        lines = [{"seq": e.seq, "type": e.type, "text": log_lines.describe(e.as_dict()), "who": who,
+        players = match_players(played.state)
+        lines = [{"seq": e.seq, "type": e.type, "text": log_lines.describe(e.as_dict(), players), "who": who,
                   "at": e.at} for e in reversed(written)]
         _recent_lines[key] = (written[-1].seq, (lines + found[1])[:RECENT])
         _recent_lines.move_to_end(key)
@@ -263,7 +271,7 @@ def _actions(state: TableState, legal: list[dict[str, Any]]) -> dict[str, Any]:
             grouped["answers"].setdefault(event["cube"], []).append(kind)
         elif kind == "extra":
             grouped["extras"].append(event)
-        elif kind == "result":
+        elif kind == "result" and not state.settings.is_match:  # a match has its own form
             grouped["results"].append(event)
     return grouped
 
@@ -571,14 +579,16 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "members": [m for m in members if m not in state.seated],
         "last_order": last_order,
         "opening_tie": _opening_tie(state),
-        "undo_what": log_lines.describe(state.effective[-1]) if runs and state.effective else None,
+        "undo_what": (log_lines.describe(state.effective[-1], match_players(state))
+                      if runs and state.effective else None),
         "board": _board(table, state, runs=runs or may_roll, move_value=move_value,
                         seq=played.seq),
         # A match lists its games in its own card (tables/_match.html).
         "history_games_html": "" if state.settings.is_match else history_games_html(
             table, state, seq=played.seq, runs=runs, typed=typed or {}, full=full_history,
             show_money=show_money, error=error),
-        "recent": _per_state.get(state, "recent", lambda: _recent(table.id, played.seq, played.generation)),
+        "recent": _per_state.get(state, "recent", lambda: _recent(table.id, played.seq, played.generation,
+                                                                     match_players(state))),
         # A refused correction says why inside its own form (tables/_history_game.html).
         "error": None if _correcting(typed, state) else error,
         "typed": typed or {},

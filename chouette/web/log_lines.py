@@ -107,10 +107,46 @@ def _deal(event: Mapping[str, Any]) -> str:
     return text
 
 
-def describe(event: Mapping[str, Any]) -> str:
-    """One event of the log as a sentence."""
+def _match_line(event: Mapping[str, Any], players: tuple[str, str]) -> str | None:
+    """An event of a head-to-head match said with the two players' names (None: as at a
+    chouette): the first player sits in the box's seat (side 0), the second in the captain's."""
+    first, second = players
+    kind = event.get("type")
+    if kind == "order":
+        return _("Players: %(names)s", names=_names(event["players"]))
+    if kind == "opening_roll" and event["box"] == event["team"]:
+        return _("Opening roll: %(first)s %(first_die)s, %(second)s %(second_die)s, tie: roll again",
+                 first=first, first_die=event["box"], second=second, second_die=event["team"])
+    if kind == "opening_roll":
+        return _("Opening roll: %(first)s %(first_die)s, %(second)s %(second_die)s",
+                 first=first, first_die=event["box"], second=second, second_die=event["team"])
+    if kind == "double":
+        doubler, taker = (first, second) if event.get("by") == "box" else (second, first)
+        return _("%(doubler)s doubles %(taker)s", doubler=doubler, taker=taker)
+    if kind in ("take", "drop"):
+        answerer = first if event.get("cube") == "team" else second
+        if kind == "take":
+            return _("%(name)s takes", name=answerer)
+        return _("%(name)s drops", name=answerer)
+    if kind == "result" and "position_id" not in event:
+        winner = first if event.get("winner") == "box" else second
+        words = {"single": _("%(name)s wins a single game"), "gammon": _("%(name)s wins a gammon"),
+                 "backgammon": _("%(name)s wins a backgammon")}
+        text = words[str(event.get("kind"))] % {"name": winner}
+        cube = event.get("cube") or 1
+        return text + (" · " + _("cube %(value)d", value=cube) if cube > 1 else "")
+    return None
+
+
+def describe(event: Mapping[str, Any], players: tuple[str, str] | None = None) -> str:
+    """One event of the log as a sentence; ``players``: the two players of a head-to-head
+    match (first, second), whose events are said with their names."""
     kind = event.get("type")
     try:
+        if players is not None:
+            line = _match_line(event, players)
+            if line is not None:
+                return line
         if kind == "join":
             return _("%(name)s joins the table", name=event["player"])
         if kind == "leave":

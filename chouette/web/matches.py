@@ -2,7 +2,9 @@
 
 A match table is played on the live table's board with the chouette's log (``chouette.web.play``
 takes every command); this module opens one (two players, a length, the Holland rule, a stake)
-and gives the live table its score, Crawford game, Match ID, cube buttons and games.
+and gives the live table its score, Crawford game, Match ID, cube buttons and games, and the
+event of a game played on a physical board recorded on the sheet (``sheet_event``: the winner
+by name, how, the cube; ``play.result`` posts it).
 """
 
 from __future__ import annotations
@@ -22,8 +24,9 @@ from chouette.engine import Match
 from chouette.extensions import db
 from chouette.models import Member
 from chouette.services import base, commands
-from chouette.table import TableState
-from chouette.table.match_rules import match_id, match_of, players
+from chouette.table import TableError, TableState
+from chouette.table.game import BOARD
+from chouette.table.match_rules import MAX_SHEET_CUBE, match_id, match_of, players
 from chouette.table.settings import MAX_MATCH_LENGTH
 from chouette.web.auth import role_required
 from chouette.web.catalog import gettext as _
@@ -33,6 +36,8 @@ from chouette.web.nights import get_night
 
 bp = Blueprint("matches", __name__)
 
+#: The cube values the sheet's form offers.
+CUBE_VALUES = [2 ** n for n in range(MAX_SHEET_CUBE.bit_length())]
 KIND_WORDS = {"single": _l("single"), "gammon": _l("gammon"), "backgammon": _l("backgammon")}
 
 
@@ -129,7 +134,30 @@ def match_context(state: TableState, actions: dict[str, Any], mine: list[dict[st
         "doubles": doubles, "answers": answers,
         "games": _games(state, seated),
         "stake": state.settings.match_stake, "stake_cents": state.settings.stake_cents,
+        # Between games a game played on a physical board is recorded on the sheet.
+        "sheet": game is None and not match.is_over,
+        "cube_values": [1] if match.crawford_game else CUBE_VALUES,
+        "on_board": all(record.mode == BOARD for record in state.games),
     }
+
+
+def sheet_event(state: TableState, winner: str, kind: str, cube: str) -> dict[str, Any]:
+    """The ``result`` event of a game recorded on the sheet, from the form: the winner by
+    name, the kind, the cube value (the rules check the rest).
+
+    Raises:
+        TableError: the winner is not one of the two players, or the cube is not a number.
+    """
+    seated = players(state)
+    if seated is None or winner not in seated:
+        names = seated or ("", "")
+        raise TableError("the winner is {first} or {second}", first=names[0], second=names[1])
+    value = cube.strip() or "1"
+    if not value.isdigit() or len(value) > 6:
+        raise TableError("the cube is 1, 2, 4, 8... up to {max}, not {value!r}",
+                         max=MAX_SHEET_CUBE, value=value[:10])
+    return {"type": "result", "winner": "box" if winner == seated[0] else "team", "kind": kind,
+            "cube": int(value)}
 
 
 def _games(state: TableState, seated: tuple[str, str]) -> list[dict[str, Any]]:

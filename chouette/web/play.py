@@ -37,7 +37,8 @@ from chouette.web.board_svg import render_board
 from chouette.web.catalog import gettext as _
 from chouette.web.errors import error_page
 from chouette.web.htmx import is_htmx, render_if_changed, render_page, see_other
-from chouette.web.live import _me, note_written, page_context, shared_live_html
+from chouette.web.live import _me, match_players, note_written, page_context, shared_live_html
+from chouette.web.matches import sheet_event
 
 bp = Blueprint("play", __name__)
 reads_first(bp.name)  # a command reads without the write lock; append_events takes it to write
@@ -398,8 +399,10 @@ def result(table_id: int) -> BaseResponse:
         position_id = _field("position_id")
         if position_id:
             return {"type": "result", "position_id": position_id, "on_roll": _field("on_roll")}
+        if state.settings.is_match:
+            return sheet_event(state, _field("winner"), _field("kind"), _field("cube"))
         return {"type": "result", "winner": _field("winner"), "kind": _field("kind")}
-    return _command(table_id, build, keep=("position_id", "on_roll"))
+    return _command(table_id, build, keep=("position_id", "on_roll", "winner", "kind", "cube"))
 
 
 @bp.route("/tables/<int:table_id>/undo", methods=["GET", "POST"])
@@ -414,7 +417,8 @@ def undo(table_id: int) -> BaseResponse:
     last = played.state.effective[-1] if played.state.effective else None
     return render_page("tables/undo.html", "tables/_undo.html", table=played.table,
                        night=played.table.night, seq=played.seq,
-                       last=log_lines.describe(last) if last is not None else None)
+                       last=(log_lines.describe(last, match_players(played.state))
+                             if last is not None else None))
 
 
 @bp.post("/tables/<int:table_id>/correct")

@@ -103,12 +103,12 @@ def test_a_double_comes_on_the_board_after_the_opening_roll():
             "on the board: play the opening roll first")
 
 
-def test_no_beavers_no_raccoons_no_result_on_the_sheet_no_corrections():
+def test_no_beavers_no_raccoons_no_result_on_the_sheet_once_on_the_board_no_corrections():
     state = run(opening(match_table()), double(BOB))
     refused(state, {"type": "beaver", "cube": "team"}, "no beavers or raccoons in a match (RULES 1.8)")
     state = run(state, answer("take", BOB))
     refused(state, {"type": "result", "winner": "box", "kind": "single"},
-            "a match is played on the board: the last checker borne off ends each game")
+            "this game is played on the board: its last move ends it")
     done = run(state, {"type": "roll", "dice": [6, 5]})
     done = move(done)
     refused(done, {"type": "correct", "game": 1, "void": True, "reason": "x"},
@@ -117,7 +117,7 @@ def test_no_beavers_no_raccoons_no_result_on_the_sheet_no_corrections():
 
 def test_only_the_side_on_roll_doubles_before_rolling():
     state = opening(match_table())  # Ann opened 3-1 and moved: Bob is on roll
-    refused(state, double("box"), "it is the team's turn: only the team may double now")
+    refused(state, double("box"), "it is Bob's turn: only Bob may double now")
     state = run(state, {"type": "roll", "dice": [6, 5]})
     refused(state, double(BOB), "a double comes before the roll; the dice are already rolled")
 
