@@ -55,8 +55,9 @@ def member_by_loose_name(name: str) -> Member | None:
     """
     owners = _loose_owners(name)
     if len(owners) > 1:
-        raise AmbiguousName(_("%(name)s could be %(members)s: type the name as the member "
-                              "spells it.", name=display_name(name),
+        raise AmbiguousName(_("More than one member is called %(name)s but for the accents "
+                              "(%(members)s): type the name as the member spells it.",
+                              name=display_name(name),
                               members=", ".join(sorted(owners.values()))))
     return db.session.get(Member, next(iter(owners))) if owners else None
 
