@@ -39,11 +39,13 @@ def _loose_owners(name: str) -> dict[int, str]:
     key = loose_key(name)
     if not key:
         return {}
-    rows = db.session.execute(select(MemberName.member_id, MemberName.name, Member.name)
-                              .join(Member, Member.id == MemberName.member_id)).all()
+    recorded = select(MemberName.member_id, MemberName.name, Member.name).join(
+        Member, Member.id == MemberName.member_id)
+    rows: list[tuple[int, str, str]] = [(member_id, spelled, current)
+                                        for member_id, spelled, current in db.session.execute(recorded)]
     # A member whose names were never recorded (written outside the services).
-    rows += db.session.execute(select(Member.id, Member.name, Member.name).where(
-        Member.id.not_in(select(MemberName.member_id)))).all()
+    rows += [(member_id, current, current) for member_id, current in db.session.execute(
+        select(Member.id, Member.name).where(Member.id.not_in(select(MemberName.member_id))))]
     return {member_id: current for member_id, spelled, current in rows if loose_key(spelled) == key}
 
 

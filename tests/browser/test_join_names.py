@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Browser, expect
 
 from chouette.services import members
-from tests.browser.test_live_room import TV, TABLET, Room, device, open_table
+from tests.browser.test_live_room import TABLET, TV, Room, device, open_table
 from tests.factories import PASSWORD
 
 pytestmark = pytest.mark.browser

@@ -222,7 +222,7 @@ def _row(html: str, start: str, end: str, name: str) -> str:
     return html[html.rindex(start, 0, at):html.index(end, at)]
 
 
-@pytest.mark.parametrize("language, word", [("en", "guest"), ("it", "ospite")])
+@pytest.mark.parametrize(("language", "word"), [("en", "guest"), ("it", "ospite")])
 def test_the_seats_mark_the_guest(app, client, played_game, language, word):
     html = client.get(f"/tables/{played_game['table']}",
                       headers={"Accept-Language": language}).get_data(as_text=True)
@@ -248,7 +248,7 @@ def test_the_history_marks_the_guest(app, client, played_game):
     assert not _GUEST.search(_row(money, "<li", "</li>", "Ann Archer"))
 
 
-@pytest.mark.parametrize("language, word", [("en", "guest"), ("it", "ospite")])
+@pytest.mark.parametrize(("language", "word"), [("en", "guest"), ("it", "ospite")])
 def test_the_ledger_marks_the_guest(app, client, played_game, language, word):
     html = client.get(f"/nights/{played_game['night']}/ledger",
                       headers={"Accept-Language": language}).get_data(as_text=True)
@@ -256,7 +256,7 @@ def test_the_ledger_marks_the_guest(app, client, played_game, language, word):
     assert not _GUEST.search(_row(html, "<summary", "</summary>", ">Bob Müller"))
 
 
-@pytest.mark.parametrize("language, word", [("en", "guest"), ("it", "ospite")])
+@pytest.mark.parametrize(("language", "word"), [("en", "guest"), ("it", "ospite")])
 def test_the_big_screen_marks_the_guest(app, client, played_game, language, word):
     html = client.get("/display", headers={"Accept-Language": language}).get_data(as_text=True)
     zed = _row(html, "<tr", "</tr>", "<span>Zed Quill</span>")
