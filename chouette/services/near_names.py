@@ -16,6 +16,7 @@ from __future__ import annotations
 from flask_babel import gettext as _
 from sqlalchemy import select
 
+from chouette.controls import first_unfit_in_name
 from chouette.extensions import db
 from chouette.models import Member, MemberName
 from chouette.names import close_names, display_name, loose_key, name_key
@@ -70,8 +71,8 @@ def members_to_ask(name: str) -> list[str]:
     seats him) or close to no active member's; the members it could be when it is two
     members' names but for its accents."""
     spelled = display_name(name)
-    if not spelled or _is_member_name(spelled):
-        return []
+    if not spelled or first_unfit_in_name(spelled) is not None or _is_member_name(spelled):
+        return []  # (an unfit name: the join refuses it, saying why; no query may carry it)
     owners = _loose_owners(spelled)
     if len(owners) == 1:
         return []

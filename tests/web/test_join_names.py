@@ -188,6 +188,14 @@ def test_a_name_of_two_members_asks_which_and_offers_no_guest(app, client, club,
     assert _seq(app, club["table"]) == 0
 
 
+@pytest.mark.parametrize("typed", ["Ann\x00Archr", "Ann\u200bArchr"])
+def test_an_unfit_name_close_to_a_members_is_refused_not_asked_about(app, client, club, htmx, typed):
+    response = _join(client, app, club["table"], htmx, player=typed)
+    assert 400 <= response.status_code < 500
+    assert "Did you mean" not in response.get_data(as_text=True)
+    assert _seq(app, club["table"]) == 0
+
+
 def test_the_question_is_in_italian(app, client, club, htmx):
     html = _join(client, app, club["table"], {**htmx, "Accept-Language": "it"},
                  player="Ann Archr").get_data(as_text=True)
