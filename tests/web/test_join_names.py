@@ -61,6 +61,15 @@ def test_names_are_one_without_accents_and_case():
     assert loose_key("Ann Archer") != loose_key("Ann Archr")
 
 
+def test_the_names_examples_run():
+    import doctest
+
+    from chouette import names
+
+    result = doctest.testmod(names)
+    assert result.attempted > 0 and result.failed == 0
+
+
 @pytest.mark.parametrize("typed", ["Ann Archr", "ann archr", "Ann Arhcer", "Anne Archer", "Archer Ann", "Ann"])
 def test_a_name_close_to_a_members_is_close(typed):
     assert closeness(typed, "Ann Archer") >= CLOSE_RATIO
