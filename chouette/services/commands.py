@@ -454,6 +454,13 @@ def seat_name(member: Member | None, table_id: int, state: TableState) -> str | 
     return name if name is not None and name in state.players else None
 
 
+def guests_of(table_id: int, state: TableState) -> frozenset[str]:
+    """The players of this table who are guests: seated under a name that is no member's
+    (their money goes to no member's balance). The pages mark them."""
+    seats = _seats_of(table_id, state)
+    return frozenset(name for name in state.players if name not in seats)
+
+
 def may_decide(member: Member | None, state: TableState, event: Mapping[str, Any],
                table_id: int | None = None) -> bool:
     """Whether ``event`` is the signed-in player's own decision (his phone may post it): the

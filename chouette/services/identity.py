@@ -7,7 +7,8 @@
   his id (``member_id``); a guest has none. Joins written before ids were carried are matched
   once by the migration (``SeatMember``). ``seat_members`` reads the log (and those matches)
   into seat name -> member id: "is this my seat" is decided by id, never by name.
-- Typing a member's name (any case, spacing, or a name he had) at a table seats that member.
+- Typing a member's name (any case, spacing, accents, or a name he had) at a table seats that
+  member (``near_names``: a name only close to a member's is asked about by the page).
 - One person sits at one open table at a time.
 - A renamed member keeps his history: the labels a table's log gave him (his former names)
   are read as his current name (``relabel``), and the ledger rows and payments that are his
@@ -39,6 +40,7 @@ from chouette.models import (
     TableEvent,
 )
 from chouette.names import display_name, name_key
+from chouette.services import near_names
 from chouette.services.base import ServiceError
 
 #: A member sits at tables under his name: it fits a seat (``chouette.table.state.MAX_NAME``).
@@ -286,12 +288,13 @@ def _lock_member_seat(member_id: int) -> None:
 
 def resolve_join(table: ChouetteTable | None, event: Mapping[str, Any], state_of: StateOf
                  ) -> dict[str, Any]:
-    """A join as it is written: a typed name that is a member's (by key, or a name he had)
-    seats that member, under his name and with his id; any other name is a guest's, checked
+    """A join as it is written: a typed name that is a member's (by key, but for its accents,
+    or a name he had) seats that member, under his name and with his id; any other name is a guest's, checked
     for invisible characters. An id sent with the event is never trusted. ``table``: the table
     he joins (None: one not written yet).
 
-    Raises ServiceError: an unfit name, or the member already sits at another open table.
+    Raises ServiceError: an unfit name, a name two members share but for its accents, or the
+    member already sits at another open table.
     """
     out = {k: v for k, v in event.items() if k != "member_id"}
     player = out.get("player")
@@ -300,7 +303,8 @@ def resolve_join(table: ChouetteTable | None, event: Mapping[str, Any], state_of
     refuse_unfit_name(player, controls=False)  # a control character: the rules say so
     if first_control(player, lines_ok=True) is not None:
         return out  # ... and no query may carry it (PostgreSQL refuses a NUL in text)
-    member = member_by_name(player) if display_name(player) else None
+    member = (member_by_name(player) or near_names.member_by_loose_name(player)
+              if display_name(player) else None)
     if member is None:
         return out
     _lock_member_seat(member.id)

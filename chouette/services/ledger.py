@@ -126,6 +126,8 @@ class NightLedger:
     players: tuple[PlayerLedger, ...]
     games: tuple[GameLine, ...]
     mismatches: tuple[str, ...]
+    #: The players of the night who are guests (their rows name no member), marked as such
+    guests: frozenset[str] = frozenset()
 
     @property
     def is_consistent(self) -> bool:
@@ -235,7 +237,9 @@ def night_ledger(night_id: int) -> NightLedger:
          for name, lines in per_player.items()),
         key=lambda line: (-line.cents, line.player),
     )
-    book = NightLedger(night, tuple(players), tuple(games), tuple(mismatches))
+    guests = frozenset(db.session.scalars(select(LedgerEntry.player).distinct().where(
+        LedgerEntry.night_id == night.id, LedgerEntry.member_id.is_(None))))
+    book = NightLedger(night, tuple(players), tuple(games), tuple(mismatches), guests)
     store_lines(folded)  # the tables folded above are read from rows next time
     return book
 

@@ -76,6 +76,7 @@ class SeatRow:
     answer: str | None = None  # his answer to the box's double while others still think
     extras: tuple[Extra, ...] = ()  # the extra cubes he took as the lone taker (RULES 2.7)
     proxy: str | None = None  # who decides for him while he is away (RULES 2.12)
+    guest: bool = False  # no member of the club: his money goes to no member's balance
 
     @property
     def is_next(self) -> bool:
@@ -171,9 +172,10 @@ def clear_cache() -> None:
     _board_parts.clear()
 
 
-def seat_rows(state: TableState) -> tuple[list[SeatRow], list[SeatRow]]:
+def seat_rows(state: TableState, guests: frozenset[str] = frozenset()
+              ) -> tuple[list[SeatRow], list[SeatRow]]:
     """The seated players in rotation order (box, partner, captain, line, waiting), then the
-    players who left with a result tonight."""
+    players who left with a result tonight (``guests``: the players marked as guests)."""
     points, cents = money(state)
     game = state.game
 
@@ -186,7 +188,7 @@ def seat_rows(state: TableState) -> tuple[list[SeatRow], list[SeatRow]]:
             cube = CubeView.from_member_cube(game.cubes[name], name)
         extras = tuple(e for e in game.extras if e.taker == name) if game is not None else ()
         return SeatRow(name, seat, place, cube, points.get(name, 0), cents.get(name, 0),
-                       answers.get(name), extras, proxies.get(name))
+                       answers.get(name), extras, proxies.get(name), name in guests)
 
     rows = []
     if state.box:
@@ -298,7 +300,7 @@ def _qr(url: str) -> Markup:
 def table_view(table_id: int) -> TableView:
     """The screen's view of one table, from its folded log."""
     played = commands.load_play(table_id)
-    rows, gone = seat_rows(played.state)
+    rows, gone = seat_rows(played.state, commands.guests_of(table_id, played.state))
     url = url_for("tables.show", table_id=table_id, _external=True)
     return TableView(played.table, played.table.night, played.seq, rows, gone,
                      table_status(played.state), board_of(played.state), _qr(url), url,

@@ -412,14 +412,15 @@ def _correcting(typed: dict[str, str] | None, state: TableState) -> bool:
 
 def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, runs: bool,
                        typed: dict[str, str], full: bool, show_money: bool = True,
-                       error: str | None = None) -> Markup:
+                       error: str | None = None,
+                       guests: frozenset[str] = frozenset()) -> Markup:
     """The finished games of the history (``tables/_history_games.html``).
 
     A live table is drawn again after every command and every phone's poll, but its finished
     games change only when a game ends, is corrected or undone: the drawing is remembered,
     keyed by everything it shows (the game records themselves, which are immutable, their
     money, who corrected them, the language, whether the viewer runs the table and may see
-    the night's money: ``chouette.web.privacy``). What differs
+    the night's money: ``chouette.web.privacy``; the players marked as guests). What differs
     per page, the forms' seq and the session's CSRF token, is put in afterwards. Each game's
     rows are remembered too (``tables/_history_game.html``), keyed by that game alone: when a
     game ends, the new history draws the new game and takes the others from memory. A form
@@ -435,18 +436,19 @@ def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, run
         "history_hidden": len(state.games) - len(shown), "games_money": paid,
         "correctors": correctors, "currency": table.night.currency, "runs": runs,
         "typed": typed, "kinds": KINDS, "seq_mark": SEQ_MARK, "csrf_mark": CSRF_MARK,
-        "show_money": show_money, "error": error if "game" in typed else None,
+        "show_money": show_money, "error": error if "game" in typed else None, "guests": guests,
     }
     key = None
     if "game" not in typed:
         key = (table.id, tuple(shown), len(state.games),
                tuple((n, tuple(g.points.items()), tuple(g.cents.items())) for n, g in paid.items()),
                tuple(sorted(correctors.items(), key=lambda item: item[0])), table.night.currency,
-               runs, show_money, str(get_locale()), money_locale())
+               runs, show_money, str(get_locale()), money_locale(), tuple(sorted(guests)))
     html = _remembered(key)
     if html is None:
         records = {record.number: record for record in shown}
-        common = (table.id, table.night.currency, runs, show_money, str(get_locale()), money_locale())
+        common = (table.id, table.night.currency, runs, show_money, str(get_locale()), money_locale(),
+                  tuple(sorted(guests)))
         rows = []
         for game in reversed(history_games):
             # A game's rows, remembered by the game alone: a game that ends draws its own.
@@ -523,9 +525,10 @@ def settings_form_html(played: commands.TablePlay, typed: dict[str, str]) -> Mar
 
 def live_context(played: commands.TablePlay, *, error: str | None = None,
                  typed: dict[str, str] | None = None, move_value: str = "",
-                 shared: bool = False) -> dict[str, Any]:
+                 shared: bool = False, join_question: dict[str, Any] | None = None) -> dict[str, Any]:
     """Everything ``tables/_live.html`` needs (``shared``: for ``shared_live_html``, drawn
-    for any player seated here, his own marks left to be put in)."""
+    for any player seated here, his own marks left to be put in; ``join_question``: the Join
+    card's "Did you mean ...?", ``play.NameQuestion``)."""
     gate.checkpoint()  # a phone's drawing lets its process's commands go first
     table, state = played.table, played.state
     night = table.night
@@ -556,6 +559,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     may_roll = bool(me and table.is_open and state.settings.is_match and state.ordered and (
         game is None or game.position is None or commands.match_mover(state) == me))
     actions = _actions(state, legal) if legal else _actions_none()
+    guests = commands.guests_of(table.id, state)  # marked on the seats and in the history
     gate.checkpoint()
     return {
         "table": table, "night": night, "state": state, "seq": played.seq, "game": game,
@@ -586,12 +590,12 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         # A match lists its games in its own card (tables/_match.html).
         "history_games_html": "" if state.settings.is_match else history_games_html(
             table, state, seq=played.seq, runs=runs, typed=typed or {}, full=full_history,
-            show_money=show_money, error=error),
+            show_money=show_money, error=error, guests=guests),
         "recent": _per_state.get(state, "recent", lambda: _recent(table.id, played.seq, played.generation,
                                                                      match_players(state))),
         # A refused correction says why inside its own form (tables/_history_game.html).
         "error": None if _correcting(typed, state) else error,
-        "typed": typed or {},
+        "typed": typed or {}, "join_question": join_question, "guests": guests,
         "kinds": KINDS,
         "xgid": board_xgid(game) if game is not None else None,
     }
@@ -686,7 +690,7 @@ def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Cal
         return html.replace(generate_csrf(), CSRF_MARK)
 
     key = (f"shared:{seated}:{show_money}:{money_locale()}:{table.is_open}:{table.name}:"
-           f"{night.currency}")
+           f"{night.currency}:{played.matched}")  # matched: a guest's seat claimed by a new member
     return lambda: _personal(_per_state.get(state, key, draw), me, doubles)
 
 

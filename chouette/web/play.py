@@ -29,8 +29,9 @@ from chouette import push
 from chouette.engine import Position, RulesError
 from chouette.extensions import db, end_writing, reads_first
 from chouette.ledger import LedgerError, parse_cents
+from chouette.names import display_name
 from chouette.refusals import say
-from chouette.services import base, commands, tables
+from chouette.services import base, commands, near_names, tables
 from chouette.table import TableError, TableState
 from chouette.web import house_rules, log_lines, privacy
 from chouette.web.board_svg import render_board
@@ -48,6 +49,15 @@ MAX_FIELD = 200  # longest text a field may carry (names, moves, ids, reasons)
 
 class BadInput(ValueError):
     """A form that cannot be an action (garbage dice, an oversized field): 422, nothing written."""
+
+
+class NameQuestion(Exception):
+    """A name typed at "Join the table" close to a member's: the Join card asks "Did you mean
+    ...?" before a guest is seated (``near_names.members_to_ask``); nothing is written."""
+
+    def __init__(self, typed: str, members: list[str], guest: bool) -> None:
+        super().__init__(typed)
+        self.question = {"typed": typed, "members": members, "guest": guest}
 
 
 # --------------------------------------------------------------------------- loading
@@ -127,6 +137,9 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
         return _live_response(played, 400, error=_("This page is out of date: reload it."), typed=typed)
     try:
         event = build(played.state)
+    except NameQuestion as asked:
+        _rolled_back()
+        return _live_response(played, typed=typed, join_question=asked.question)
     except (BadInput, TableError, RulesError) as refused:
         _rolled_back()
         if not runs:  # not even a decision, so not his
@@ -180,9 +193,20 @@ def live(table_id: int) -> BaseResponse:
 @bp.post("/tables/<int:table_id>/join")
 @login_required
 def join(table_id: int) -> BaseResponse:
-    """A member or a guest sits down (with his stake when the table allows per-player stakes)."""
+    """A member or a guest sits down (with his stake when the table allows per-player stakes).
+
+    A name close to a member's that is not his ("Ann Archr" for Ann Archer) is asked about
+    first (``NameQuestion``): the organizer picks the member, or posts the name as typed in
+    ``guest`` to seat a new guest. A name the table already knows (a player who left and comes
+    back) is not asked about again."""
     def build(state: TableState) -> dict[str, Any]:
-        event: dict[str, Any] = {"type": "join", "player": _field("player")}
+        guest = _field("guest")
+        player = guest or _field("player")
+        if not guest and display_name(player) not in state.players:
+            members = near_names.members_to_ask(player)
+            if members:
+                raise NameQuestion(display_name(player), members, near_names.may_be_a_guest(player))
+        event: dict[str, Any] = {"type": "join", "player": player}
         stake = _field("stake")
         if stake:
             try:
@@ -190,7 +214,7 @@ def join(table_id: int) -> BaseResponse:
             except LedgerError:
                 raise BadInput(_("A stake is an amount like 2.50, not %(value)s.", value=stake[:20])) from None
         return event
-    return _command(table_id, build, keep=("player", "stake"))
+    return _command(table_id, build, keep=("player", "stake", "guest"))
 
 
 @bp.post("/tables/<int:table_id>/leave")

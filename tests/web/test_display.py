@@ -19,6 +19,8 @@ from tests.factories import gen_member, gen_night, gen_table
 from tests.web.test_database import sqlite_only
 
 EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fred", "Gus", "Hal"]
+#: The mark after a guest's name (most players of these tests are no members).
+GUEST_MARK = r'(?: <small class="dt-guest">[^<]*</small>)?'
 
 
 def play(table_id: int, organizer: Member, *events: Mapping[str, Any]) -> commands.TablePlay:
@@ -245,7 +247,7 @@ def test_cubes_show_value_owner_drops_and_offers(app, client, htmx, organizer, n
     html = client.get("/display", headers=htmx).get_data(as_text=True)
 
     def cell(name: str) -> str:
-        return re.search(rf'<span>{name}</span></td>\s*<td class="dt-cube">(.*?)</td>', html, re.DOTALL).group(1)
+        return re.search(rf'<span>{name}</span>{GUEST_MARK}</td>\s*<td class="dt-cube">(.*?)</td>', html, re.DOTALL).group(1)
 
     assert 'owner-member status-live' in cell("Bob") and '<b class="cube-face">2</b>' in cell("Bob")
     assert "owns" in cell("Bob")
@@ -263,7 +265,7 @@ def test_running_scores_show_points_and_money_in_the_nights_currency(app, client
     html = client.get("/display", headers={**htmx, "Accept-Language": "en"}).get_data(as_text=True)
 
     def scores(name: str) -> tuple[str, str]:
-        found = re.search(rf'<span>{name}</span></td>.*?<td class="dt-points[^"]*">([^<]+)</td>'
+        found = re.search(rf'<span>{name}</span>{GUEST_MARK}</td>.*?<td class="dt-points[^"]*">([^<]+)</td>'
                           rf'\s*<td class="dt-money[^"]*">([^<]+)</td>', html, re.DOTALL)
         return found.group(1), found.group(2)
 
@@ -280,7 +282,7 @@ def test_players_who_left_keep_their_result_on_the_screen(app, client, htmx, org
              {"type": "leave", "player": "Bob"})
     html = client.get("/display", headers=htmx).get_data(as_text=True)
     assert "<span>Bob</span>" not in html
-    assert re.search(r'Left the table:\s*<span>Bob -€1.00</span>', html)
+    assert re.search(rf'Left the table:\s*<span>Bob{GUEST_MARK} -€1.00</span>', html)
 
 
 def test_player_names_are_escaped(app, client, htmx, organizer, night_id):
@@ -427,7 +429,7 @@ def test_display_clear_cache_forgets_every_table_drawn(app, client, htmx, night_
 
 def cube_cell(html: str, name: str) -> str:
     """The cube cell of ``name``'s row on the screen."""
-    found = re.search(rf'<span>{name}</span></td>\s*<td class="dt-cube">(.*?)</td>', html, re.DOTALL)
+    found = re.search(rf'<span>{name}</span>{GUEST_MARK}</td>\s*<td class="dt-cube">(.*?)</td>', html, re.DOTALL)
     assert found, f"no row for {name}"
     return found.group(1)
 

@@ -147,7 +147,9 @@ def test_seats_show_box_captain_line_next_up_consulting_and_money(app, client, t
     assert re.search(r'class="seat-line next-up[^"]*">\s*<td class="seat-role">Line 1', seats)
     assert "may consult" in seats  # consulting is free: D may advise the captain
     # C dropped a 2-cube: one point to the box at 1.00 a point.
-    assert re.search(r"C\s*</td>\s*<td class=\"num\">-1</td>\s*<td class=\"num minus\">-€1.00", seats)
+    # (C is a guest: no member has his name)
+    assert re.search(r"C\s*<span class=\"badge guest-badge\"[^>]*>guest</span>\s*</td>\s*<td class=\"num\">-1</td>"
+                     r"\s*<td class=\"num minus\">-€1.00", seats)
 
 
 # --------------------------------------------------------------------------- every endpoint
@@ -627,7 +629,7 @@ def test_history_lists_games_with_cubes_result_money_and_corrections(app, client
     assert "Box wins single" in game and "C <b>2</b>" in game
     assert "Corrected by Olga: It was a single &lt;b&gt;" in game
     # Box A wins single: B 1, C 2, D 1 -> A +4.
-    assert re.search(r"A <b>\+4</b> <span class=\"plus\">€4.00", game)
+    assert re.search(r"A <span class=\"badge guest-badge\">guest</span> <b>\+4</b> <span class=\"plus\">€4.00", game)
     assert "Correct game 1" in history
 
 
