@@ -64,8 +64,10 @@ def test_the_ledger_page_shows_the_deals_points_on_each_line(app, client, night)
     page = _unescaped(client, f"/nights/{night.night_id}/ledger")
     expected = {"A": ("+2.5", "+€6.25"), "B": ("-2", "-€5.00"), "C": ("+1.5", "+€3.75"),
                 "D": ("-2", "-€5.00")}
-    # Each player's night (points, money), then his game's line: the same (no "+0 €3.75").
-    totals = re.findall(r'<span class="name">(\w)</span>\s*<span class="num">([^<]*)</span>\s*'
+    # Each player's night (points, money; a guest marked), then that player's game line:
+    # the same (no "+0 €3.75").
+    totals = re.findall(r'<span class="name">(\w)(?: <span class="badge guest-badge"[^>]*>guest</span>)?'
+                        r'</span>\s*<span class="num">([^<]*)</span>\s*'
                         r'<span class="num"><span class="amount[^"]*">([^<]*)</span>', page)
     assert {player: (points, money) for player, points, money in totals} == expected
     lines = re.findall(r'data-player="(\w)".*?<td class="num">([^<]*)</td>\s*'
