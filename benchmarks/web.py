@@ -1,4 +1,4 @@
-"""Speed of the web app on gunicorn with 2 workers, with a night's full log (DESIGN.md budgets).
+"""Speed of the web app on gunicorn with 2 workers, with a night's full log (the goals of docs/performance.md).
 
 Prints figures; asserts nothing. Run: .venv/bin/python benchmarks/web.py [--seconds 5]
 Only 127.0.0.1; every load run is bounded in time; the server and its database are temporary.

@@ -154,7 +154,7 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
         MONEY_VISIBILITY="private",
         DISPLAY_MONEY=True,
         # Push streams send the drawing itself where it is shared (chouette.web.streams).
-        # Measured (benchmarks/push.py, docs/speed.md "Push"): on SQLite and on PostgreSQL
+        # Measured (benchmarks/push.py, docs/performance.md "Push"): on SQLite and on PostgreSQL
         # with two nodes alike, the streams' drawings bring every device its table sooner
         # and leave the commands more of the processor than the devices' own fetches.
         PUSH_FRAGMENTS=_env_flag("PUSH_FRAGMENTS") if os.environ.get("PUSH_FRAGMENTS", "").strip() else True,

@@ -1,6 +1,6 @@
 """Flask extensions, created unbound here and bound to the app in ``init_app``.
 
-SQLite gets the treatment TOOLING.md measured as the only one that loses no update under two
+SQLite gets the treatment measured (docs/performance.md 5) as the only one that loses no update under two
 workers: WAL, a busy timeout, foreign keys on, the driver's implicit transactions off, and
 ``BEGIN IMMEDIATE`` at the start of every transaction, so a writer takes the lock before it
 reads what it is about to change.

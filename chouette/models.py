@@ -300,7 +300,7 @@ class TableEvent(Model):
     at: Mapped[datetime] = mapped_column(default=utcnow)
 
     def as_dict(self) -> dict[str, Any]:
-        """The event in the log format of DESIGN.md: ``{"type": ..., **payload}``."""
+        """The event in the log format of docs/log-format.md: ``{"type": ..., **payload}``."""
         return {"type": self.type, **self.payload}
 
     def __repr__(self) -> str:
@@ -358,7 +358,7 @@ class LedgerEntry(Model):
     # The member this row is, None for a guest: a rename rewrites ``player`` by it.
     member_id: Mapped[int | None] = mapped_column(ForeignKey("member.id"), index=True)
     points: Mapped[int]
-    # The row's points beyond the whole ``points`` when a deal made them a fraction (RULES
+    # The row's points beyond the whole ``points`` when a deal made them a fraction (docs/rules.md
     # 2.12): an exact fraction as text, ``"1/2"``, ``"-3/4"`` (``services.points``); None
     # when the row's points are whole.
     points_fraction: Mapped[str | None] = mapped_column(String(40))

@@ -1,4 +1,4 @@
-"""Points as the club writes them, a deal's fraction included (RULES 2.12, issue 25 item 6):
+"""Points as the club writes them, a deal's fraction included (docs/rules.md 2.12, issue 25 item 6):
 ``+3``, ``-1.5``, ``+0.75``, and ``1 point``, ``1.5 points`` in the reader's language.
 
 The numbers are exact fractions (``fractions.Fraction``) or ints, never floats; their

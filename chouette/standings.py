@@ -1,7 +1,7 @@
 """Points and money per player and per game: the chouette rules composed with the ledger.
 
 Finished games count in full; the game in progress counts what it has settled already
-(dropped cubes, extras' fees, deals: RULES 2.7, 2.10 and 2.12 book them at once). Used by the replay
+(dropped cubes, extras' fees, deals: docs/rules.md 2.7, 2.10 and 2.12 book them at once). Used by the replay
 command and by the web's ledger rows.
 """
 
@@ -41,7 +41,7 @@ def with_deals(points: Mapping[str, int], deals: Mapping[str, Fraction]) -> dict
 @dataclass(frozen=True)
 class GameMoney:
     """One game's points and cents per player; ``final`` once the game is over. A deal's
-    points count (RULES 2.12): a player's points may be a fraction (``Points``)."""
+    points count (docs/rules.md 2.12): a player's points may be a fraction (``Points``)."""
 
     number: int
     points: dict[str, Points]
@@ -107,7 +107,7 @@ def games_money(state: TableState, numbers: set[int] | None = None) -> list[Game
 
 def _match_money(state: TableState, numbers: set[int] | None) -> list[GameMoney]:
     """A match's games in the ledger: none without a stake; with a stake per match each
-    game's points, and the stake booked with the game that wins the match (RULES 1.8)."""
+    game's points, and the stake booked with the game that wins the match (docs/rules.md 1.8)."""
     settings = state.settings
     if settings.match_stake != "match":
         return []

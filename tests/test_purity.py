@@ -1,4 +1,4 @@
-"""The pure packages import only the standard library and each other (DESIGN.md, STYLE.md)."""
+"""The pure packages import only the standard library and each other (docs/architecture.md)."""
 
 from __future__ import annotations
 

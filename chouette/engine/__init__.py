@@ -1,7 +1,7 @@
 """The shared backgammon rules engine: pure Python, standard library only.
 
 Positions, moves, Position ID / Match ID / XGID, the cube (money and match play) and the
-opening roll. See RULES.md section 1.
+opening roll. See docs/rules.md part 1.
 """
 
 # --- cube, match play, dice (owned by the cube work) ---

@@ -1,10 +1,10 @@
-"""The money doubling cube between two sides, 0 and 1 (RULES 1.7), as an immutable state machine.
+"""The money doubling cube between two sides, 0 and 1 (docs/rules.md 1.7), as an immutable state machine.
 
 A double is an *offer* waiting for an answer: the side doubled takes, drops or (with beavers)
 beavers. A beaver is a take plus an immediate redouble by the taker, who keeps the cube; the
 original doubler answers it like a double: take, drop (losing the value he had just been
 taken at) or, with raccoons, raccoon (take plus one more redouble; the cube stays with the
-beaverer), which the beaverer answers with take or drop (seeds 000, 002 and 003: "the original
+beaverer), which the beaverer answers with take or drop (the rule texts (docs/rules.md 1.7): "the original
 doubler may accept or refuse as with a normal double"). Nothing is mutated: every action
 returns a new :class:`Cube` or, for a drop, the finished game's :class:`CubeResult`.
 
@@ -92,7 +92,7 @@ class Offer:
 
 @dataclass(frozen=True)
 class CubeSettings:
-    """The optional cube rules of a table (RULES 1.7, 1.2); all off by default.
+    """The optional cube rules of a table (docs/rules.md 1.7, 1.2); all off by default.
 
     Raises:
         CubeError: raccoons without beavers, or a negative number of automatic doubles.

@@ -1,4 +1,4 @@
-"""Dice sources, rolls and the opening roll with automatic doubles (RULES 1.2).
+"""Dice sources, rolls and the opening roll with automatic doubles (docs/rules.md 1.2).
 
 Randomness is passed in: a dice source is any callable returning a die from 1 to 6.
 :class:`SecretsDice` is the club's real source (the ``secrets`` module, no global ``random``);
@@ -173,7 +173,7 @@ def opening_from_rolls(rolls: Sequence[Sequence[int]], *, automatic_doubles_cap:
 
 
 def opening_roll(dice: DiceSource, *, automatic_doubles_cap: int = 0) -> OpeningRoll:
-    """Each side rolls one die (side 0 first) until they differ (RULES 1.2).
+    """Each side rolls one die (side 0 first) until they differ (docs/rules.md 1.2).
 
     >>> opening_roll(FixedDice([2, 5])).winner
     1

@@ -76,7 +76,7 @@ def pair_plays(me: list[int], opp_at: list[int], hi: int, lo: int) -> list[Steps
             append(((s, via_lo, blot_lo), (via_lo, end, hit_end)))
     if plays:
         return plays
-    # Only one die can be played: the larger if it can (RULES.md 1.3).
+    # Only one die can be played: the larger if it can (docs/rules.md 1.3).
     return [(step,) for step in (hi_steps or lo_steps)]
 
 

@@ -1,4 +1,4 @@
-"""Match play (RULES 1.8): the score to N points, the Crawford and Holland rules.
+"""Match play (docs/rules.md 1.8): the score to N points, the Crawford and Holland rules.
 
 A :class:`Match` is the state between games and during one: the scores, and where the match
 stands with respect to the Crawford game. Every game is recorded with
@@ -198,7 +198,7 @@ class Match:
 
 
 def effective_settings(settings: CubeSettings, match: Match | None) -> CubeSettings:
-    """The cube rules that apply: the table's for money play, none in a match (RULES 1.8).
+    """The cube rules that apply: the table's for money play, none in a match (docs/rules.md 1.8).
 
     >>> effective_settings(CubeSettings(beavers=True, jacoby=True), Match(5))
     CubeSettings(beavers=False, raccoons=False, jacoby=False, automatic_doubles=0)

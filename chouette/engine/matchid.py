@@ -242,7 +242,7 @@ class MatchState:
         """The state of a game at ``cube`` with ``on_roll`` to play, in ``match`` (None: money).
 
         ``jacoby`` is the table's Jacoby setting; it is written only for money play, since the
-        rule never applies in a match (RULES 1.8; GNU Backgammon writes it off there too).
+        rule never applies in a match (docs/rules.md 1.8; GNU Backgammon writes it off there too).
 
         Raises:
             FormatError: the cube has a beaver or raccoon pending or a value above 32768, or

@@ -1,4 +1,4 @@
-"""Legal plays (RULES.md 1.3-1.5): every distinct resulting position of a roll, and applying one.
+"""Legal plays (docs/rules.md 1.3-1.5): every distinct resulting position of a roll, and applying one.
 
 Speed comes from the shape of the search, never from caching answers across calls:
 - opposing blocks do not change during a play (a hit only opens a point), so "can this die

@@ -1,6 +1,6 @@
 """A move (the whole play of a roll) as a small immutable value, and its notation both ways.
 
-Notation (RULES.md 1.1): ``24/18 13/11*``, ``bar/22``, ``6/off``, ``6/4(2)``, chained steps
+Notation (docs/rules.md 1.1): ``24/18 13/11*``, ``bar/22``, ``6/off``, ``6/4(2)``, chained steps
 ``13/7*/5``. Parsing also takes ``25`` for the bar, ``0`` for off, ``-`` for ``/``, any case,
 commas and extra spaces. A ``Move`` remembers the single-die steps when it comes from
 ``legal_moves``; a parsed one knows only what was written (``24/14`` does not say by which

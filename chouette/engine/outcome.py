@@ -1,4 +1,4 @@
-"""The end of a game as data (RULES.md 1.6): who won, and a single, gammon or backgammon."""
+"""The end of a game as data (docs/rules.md 1.6): who won, and a single, gammon or backgammon."""
 
 from __future__ import annotations
 

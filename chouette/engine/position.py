@@ -2,7 +2,7 @@
 
 Every count is a 26-slot tuple from its owner's own side: slot 0 = borne off, 1..24 = points,
 25 = bar. The player on roll is the *mover*; his opponent's point ``q`` is the mover's
-point ``25 - q`` (RULES.md 1.1).
+point ``25 - q`` (docs/rules.md 1.1).
 """
 
 from __future__ import annotations
@@ -86,7 +86,7 @@ class Position:
 
     @classmethod
     def initial(cls) -> Position:
-        """The starting position (RULES.md 1.1)."""
+        """The starting position (docs/rules.md 1.1)."""
         return cls(_START, _START)
 
     @classmethod

@@ -1,4 +1,4 @@
-"""Pure money: int cents, stakes, the partner's share, balances and settle-up (RULES.md 2.8, 2.11).
+"""Pure money: int cents, stakes, the partner's share, balances and settle-up (docs/rules.md 2.8, 2.11).
 
 Standard library only; no clock, no randomness. Money is always ``int`` cents.
 """

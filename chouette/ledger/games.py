@@ -1,4 +1,4 @@
-"""A finished game's points and money per player (RULES 2.8, 2.10, 2.11).
+"""A finished game's points and money per player (docs/rules.md 2.8, 2.10, 2.11).
 
 The chouette rules give, for every game, each member's points against the box side and each
 extra cube's points between its two holders; this module turns them into points and integer
@@ -20,7 +20,7 @@ from chouette.ledger.money import (
 
 Pairs = Sequence[tuple[str, int]]  # (member, his points against the box side)
 Extras = Sequence[tuple[str, str, int]]  # (giver, taker, the taker's points against the giver)
-#: (member, his agreed result in half points, or in cents): deals (RULES 2.12), one of the two.
+#: (member, his agreed result in half points, or in cents): deals (docs/rules.md 2.12), one of the two.
 Deals = Sequence[tuple[str, int | None, int | None]]
 
 

@@ -1,4 +1,4 @@
-"""Cents, stakes and the box/partner split (RULES.md 2.8 and 2.11). Money is always int cents."""
+"""Cents, stakes and the box/partner split (docs/rules.md 2.8 and 2.11). Money is always int cents."""
 
 from __future__ import annotations
 

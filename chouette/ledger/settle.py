@@ -1,4 +1,4 @@
-"""Settle-up: who pays whom, with the fewest transfers, and one early leaver alone (RULES 2.11).
+"""Settle-up: who pays whom, with the fewest transfers, and one early leaver alone (docs/rules.md 2.11).
 
 A plan that holds (``settle_up_after``): the plan is made once from the balances before any
 payment, then each payment changes only the transfers it touches (docs/settle-up.md).

@@ -1,4 +1,4 @@
-"""The record of a head-to-head match (RULES 1.8) from its table's log: the whole match.
+"""The record of a head-to-head match (docs/rules.md 1.8) from its table's log: the whole match.
 
 The first player (the box seat) is on the left, the second on the right. Every finished game
 is recorded with its rolls, plays and cube actions, the score line before it, whether it is

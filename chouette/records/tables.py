@@ -1,4 +1,4 @@
-"""Records of a chouette table's board games, from its log (DESIGN.md's log format).
+"""Records of a chouette table's board games, from its log (docs/log-format.md).
 
 Each board-mode game is the box (left) against the team (right), the team named after the
 captain who started the game ("Team Bob"). Rolls and moves are always recorded. Cube actions

@@ -1,4 +1,4 @@
-"""Table commands: load a table's state from its log, check a command, write it (DESIGN.md).
+"""Table commands: load a table's state from its log, check a command, write it (docs/log-format.md 1).
 
 A command is one event of the log format. It is checked against the current state by the pure
 rules (``chouette.table``); if legal it is appended at the next ``seq`` together with the ledger
@@ -285,12 +285,12 @@ WAITING_KINDS = (*ANSWERS, "partner", "extra")
 
 
 def decider(state: TableState, event: Mapping[str, Any]) -> str | None:
-    """The player who makes the decision ``event`` is, by RULES.md, or None for what only the
+    """The player who makes the decision ``event`` is, by docs/rules.md, or None for what only the
     organizer records (joins, the order, dice, moves, results, undo, corrections, draws,
     deals and proxies).
 
     A member who stepped away has handed his decisions to a proxy for the rest of the game
-    (RULES 2.12): the proxy decides them (``owner`` says whose decision it is).
+    (docs/rules.md 2.12): the proxy decides them (``owner`` says whose decision it is).
     """
     owner = decision_owner(state, event)
     game = state.game
@@ -300,7 +300,7 @@ def decider(state: TableState, event: Mapping[str, Any]) -> str | None:
 
 
 def decision_owner(state: TableState, event: Mapping[str, Any]) -> str | None:
-    """The player whose decision ``event`` is, by RULES.md, or None for what only the
+    """The player whose decision ``event`` is, by docs/rules.md, or None for what only the
     organizer records (see ``decider``, which hands an absent member's to his proxy).
 
     Who acts is read from the state wherever the state says it (the side an offer waits
@@ -350,7 +350,7 @@ def decision_owner(state: TableState, event: Mapping[str, Any]) -> str | None:
     if box_double is not None and cube in box_double.waiting:
         return cube
     side = game.cubes[cube].to_answer
-    if side == "box":  # a member's double or beaver (also mid box's double, RULES 2.5)
+    if side == "box":  # a member's double or beaver (also mid box's double, docs/rules.md 2.5)
         return state.box
     if side == "member":
         return cube
@@ -471,7 +471,7 @@ def may_decide(member: Member | None, state: TableState, event: Mapping[str, Any
     if name is None:
         return False
     if state.settings.is_match and event.get("type") == "opening_roll":
-        return state.is_seated(name)  # either player rolls the opening (RULES 1.2)
+        return state.is_seated(name)  # either player rolls the opening (docs/rules.md 1.2)
     return decider(state, event) == name
 
 
@@ -569,7 +569,7 @@ def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Memb
          *, loaded: TablePlay | None = None) -> TablePlay:
     """Apply one command made at ``expected_seq`` (the seq the actor saw) and write it.
 
-    A decision that stands on its own (RULES 2.5: an answer, a member's double of his own
+    A decision that stands on its own (docs/rules.md 2.5: an answer, a member's double of his own
     cube, an extra, a partnership answer; ``decisions.what_it_decides``) is judged on the
     table as it is now when other events came in since, as long as what it decides is
     unchanged; when it is gone (the cube answered already, the game over) the rules refuse
@@ -693,7 +693,7 @@ def server_event(state: TableState, kind: str) -> dict[str, Any]:
 
 def open_match(night_id: int, *, name: str, players: Sequence[str], settings: Mapping[str, Any],
                actor: Member) -> ChouetteTable:
-    """Open a head-to-head match table (RULES 1.8): its settings, and the two players seated
+    """Open a head-to-head match table (docs/rules.md 1.8): its settings, and the two players seated
     in the order given (the first on side 0, the box seat), written as its first events.
 
     Raises ServiceError (the players or settings make no match: nothing is written),

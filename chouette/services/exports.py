@@ -1,6 +1,6 @@
 """Exports of a night (score sheet, ledger, table logs) and the import of a night's export.
 
-Formats (DESIGN.md "Log format"):
+Formats (docs/log-format.md):
 
 - a table's log: ``{"table": {settings}, "events": [...]}``, what ``flask --app app replay``
   reads (players named by display name);
@@ -649,7 +649,7 @@ def _insert_many(rows: _Rows, ids: tuple[Any, ...]) -> None:
 # --------------------------------------------------------------------------- staged (SQLite)
 
 #: A staged import writes at most this many rows, or about this many bytes, per transaction:
-#: each holds SQLite's write lock for a few milliseconds (``docs/speed.md``, "Big imports").
+#: each holds SQLite's write lock for a few milliseconds (``docs/performance.md``, "Big imports").
 STAGE_ROWS = 2_000
 STAGE_BYTES = 256 * 1024
 #: After each of its transactions a staged import waits at least as long as it held the

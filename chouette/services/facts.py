@@ -253,7 +253,7 @@ def _fold_facts(state: TableState, kept: Sequence[Mapping[str, Any]], earlier: T
 
 
 def _deals_points(settings: Settings, record: GameRecord) -> dict[str, Fraction]:
-    """Each member's points of his deal in a game (RULES 2.12): agreed points, or cents at
+    """Each member's points of his deal in a game (docs/rules.md 2.12): agreed points, or cents at
     the pair's stake (a stake of nothing: the sign of the cents)."""
     found = {}
     for deal in record.deals:
@@ -278,7 +278,7 @@ def _role(record: GameRecord, name: str,
     away from zero (only the result's sign is counted).
 
     A captain is whoever captained the team in it: who started it and each acting captain
-    (RULES 2.4, 2.5; ``GameRecord.captains``); his result is that of his own cube.
+    (docs/rules.md 2.4, 2.5; ``GameRecord.captains``); his result is that of his own cube.
     """
     dealt = dealt or {}
     pairs = dict(record.pairs)

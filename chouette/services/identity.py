@@ -223,7 +223,7 @@ def relabel_log(events: Iterable[Mapping[str, Any]], names: Mapping[str, str]) -
     return [relabel(e, names) for e in events]
 
 
-#: The fields of the log's events that name players (DESIGN.md's log format); "box" and
+#: The fields of the log's events that name players (docs/log-format.md); "box" and
 #: "team" are words of the table, never a player's name.
 NAME_FIELDS = ("player", "by", "cube", "extra", "from", "to")
 NAME_LISTS = ("players", "cubes")

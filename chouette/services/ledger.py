@@ -62,7 +62,7 @@ class GameLine:
     correction: str | None
     cubes: tuple[CubeLine, ...]
     extras: tuple[tuple[str, str, int], ...]
-    points: dict[str, Points]  # a deal's points count: a fraction then (RULES 2.12)
+    points: dict[str, Points]  # a deal's points count: a fraction then (docs/rules.md 2.12)
     cents: dict[str, int]
     captains: tuple[str, ...] = ()  # who started as captain, then each acting captain
     match: bool = False  # a head-to-head match's game: the box's seat against the captain's

@@ -77,7 +77,7 @@ class GameLine:
     table: str
     game: int
     role: str  # box, partner, captain, member; "" while the game is still on
-    points: Points  # a deal's points count: a fraction then (RULES 2.12)
+    points: Points  # a deal's points count: a fraction then (docs/rules.md 2.12)
     cents: int
     balance: int  # running cents after this game (in this game's currency)
 
@@ -98,7 +98,7 @@ class NightLine:
 
 @dataclass(frozen=True)
 class MatchLine:
-    """A head-to-head match the player plays or played (RULES 1.8): against whom, the score."""
+    """A head-to-head match the player plays or played (docs/rules.md 1.8): against whom, the score."""
 
     night_id: int
     night: str

@@ -1,4 +1,4 @@
-"""Points that a deal made a fraction (RULES 2.12, issue 25 item 6): stored and summed (and
+"""Points that a deal made a fraction (docs/rules.md 2.12, issue 25 item 6): stored and summed (and
 written, through ``chouette.point_words``).
 
 A game's points are whole cube points until a deal counts: 1.5 points, or a partner's 0.75.

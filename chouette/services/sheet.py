@@ -65,14 +65,14 @@ class SheetGame:
     winner: str | None
     kind: str | None
     mode: str | None
-    points: dict[str, Points]  # a deal's points count: a fraction then (RULES 2.12)
+    points: dict[str, Points]  # a deal's points count: a fraction then (docs/rules.md 2.12)
     cents: dict[str, int]
     voided: bool = False
     correction: str | None = None
     final: bool = True
     #: The house rules that changed from this game on: key -> (before, after).
     rules_changed: dict[str, tuple[Any, Any]] = field(default_factory=dict)
-    deals: tuple[Deal, ...] = ()  # cubes settled for an agreed amount (RULES 2.12)
+    deals: tuple[Deal, ...] = ()  # cubes settled for an agreed amount (docs/rules.md 2.12)
     proxies: tuple[tuple[str, str], ...] = ()  # (absent member, who decided for him)
 
     @property

@@ -39,7 +39,7 @@ from chouette.table.settings import MAX_STAKE_CENTS
 
 # --------------------------------------------------------------------------- table settings
 
-#: Every table setting and its default (RULES.md; keys from DESIGN.md).
+#: Every table setting and its default (docs/rules.md; keys from docs/log-format.md 3).
 TABLE_DEFAULTS: dict[str, Any] = {
     "cube_mode": "multi",
     "stake_cents": 100,
@@ -129,7 +129,7 @@ def normalize_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
 
 
 def normalize_match_settings(raw: Mapping[str, Any]) -> dict[str, Any]:
-    """The whole settings of a head-to-head match (RULES 1.8) from its length, Holland rule
+    """The whole settings of a head-to-head match (docs/rules.md 1.8) from its length, Holland rule
     and stake (``match_length``, ``holland``, ``match_stake``, ``stake_cents``; any other
     setting must be what a match plays).
 
@@ -208,7 +208,7 @@ def table_events(table_id: int) -> list[TableEvent]:
 
 
 def table_log(table_id: int) -> list[dict[str, Any]]:
-    """The table's log in the format of DESIGN.md (what ``chouette.table.fold`` takes)."""
+    """The table's log in the format of docs/log-format.md (what ``chouette.table.fold`` takes)."""
     return [event.as_dict() for event in table_events(table_id)]
 
 
@@ -234,7 +234,7 @@ def _check_events(events: Sequence[Mapping[str, Any]]) -> None:
 
 
 def _check_ledger_rows(rows: Sequence[LedgerRow]) -> None:
-    """Every game's points and cents sum to zero (RULES.md 2.10); anything else is a bug."""
+    """Every game's points and cents sum to zero (docs/rules.md 2.10); anything else is a bug."""
     points: dict[int, Fraction] = defaultdict(Fraction)
     cents: dict[int, int] = defaultdict(int)
     for row in rows:

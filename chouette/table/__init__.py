@@ -1,4 +1,4 @@
-"""The chouette rules, pure Python: a table's log folded through RULES.md section 2.
+"""The chouette rules, pure Python: a table's log folded through docs/rules.md part 2.
 
 >>> state = fold({}, [{"type": "join", "player": p} for p in "ABC"]
 ...              + [{"type": "order_roll", "rolls": {"A": 6, "B": 4, "C": 2}}])

@@ -111,10 +111,10 @@ def _move(state: TableState, pick: Callable[[Sequence[Any]], Any]) -> list[Event
 
 
 def may_consult(state: TableState) -> list[str]:
-    """Members who may advise the captain now, by the table's consulting setting (RULES 2.9).
+    """Members who may advise the captain now, by the table's consulting setting (docs/rules.md 2.9).
 
     ``free``: every member still playing; ``forbidden``: nobody; ``after_cube``: once someone
-    has doubled in this game (seeds 000, 003: "turned, that is someone doubled", taken or
+    has doubled in this game (the rule texts: "turned, that is someone doubled", taken or
     not; automatic doubles do not count), the members whose cube is in play. A member who
     dropped is out of the game and loses the right in every setting.
     """

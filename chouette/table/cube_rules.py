@@ -1,8 +1,8 @@
-"""The cube events of a game: doubles, answers, beavers and raccoons, extras (RULES 2.4 to 2.7).
+"""The cube events of a game: doubles, answers, beavers and raccoons, extras (docs/rules.md 2.4 to 2.7).
 
 The box doubles some members' cubes at one moment, or a member (the captain, with a single
 cube) doubles the box; the engine's cube judges every double and answer, and its reasons are
-said with the sides named as players. Each answer stands at once (RULES 2.5): a drop is
+said with the sides named as players. Each answer stands at once (docs/rules.md 2.5): a drop is
 final and booked, and with a cube for each member a take or a beaver is applied (the box
 answers that beaver at once). Once every member has answered the box's double come
 all-but-one, a single cube's takes and the captain's beaver, one change of captain for all
@@ -291,7 +291,7 @@ def on_answer(state: TableState, event: dict[str, Any]) -> None:
         if member not in game.pending:
             raise TableError(_not_waiting(member, box_double.answers, game.cubes.get(member)))
         # The box answers a beaver (the member a raccoon) without waiting for the other
-        # members' answers to the same double (RULES 2.5).
+        # members' answers to the same double (docs/rules.md 2.5).
         members = [member]
     elif single:
         if target != "team":
@@ -372,9 +372,9 @@ def _answer_box_double(state: TableState, game: Game, box_double: BoxDouble, mem
                        answer: str) -> None:
     """A member answers the box's double of his cube.
 
-    Each answer stands at once (RULES 2.5): a drop is final and booked now, and with a cube
+    Each answer stands at once (docs/rules.md 2.5): a drop is final and booked now, and with a cube
     for each member a take or a beaver is applied now (the box may answer the beaver). With
-    a single cube takes and the captain's beaver wait for every member's answer (RULES 2.4).
+    a single cube takes and the captain's beaver wait for every member's answer (docs/rules.md 2.4).
     """
     if answer == "raccoon":
         raise TableError("there is no beaver to raccoon: answer the box's double")
@@ -432,7 +432,7 @@ def _resolve_box_double(state: TableState, game: Game, box_double: BoxDouble) ->
     lone = len(takers) == 1 and bool(droppers) and box_double.all_live
     # The players of this game: the box side and the members who started it.
     players = 1 + (state.seats.partner is not None) + len(game.members)
-    # Extras replace the forced drop for the box's initial double (RULES 2.7).
+    # Extras replace the forced drop for the box's initial double (docs/rules.md 2.7).
     extras_instead = settings.extras and box_double.initial
     game.box_double = None
     if (lone and settings.all_but_one != "off" and not extras_instead
@@ -445,7 +445,7 @@ def _resolve_box_double(state: TableState, game: Game, box_double: BoxDouble) ->
             game.cubes[taker] = _forced_drop(game, box_double, taker)
             takers, droppers = [], droppers + [taker]
     if single:
-        # The captain's beaver decides for every member who took (RULES 2.4).
+        # The captain's beaver decides for every member who took (docs/rules.md 2.4).
         first_taker = next((m for m in _best_placed(state, game) if m in takers), None)
         beaver_all = first_taker is not None and answers[first_taker] == "beaver"
         for member in takers:
@@ -506,7 +506,7 @@ def _next_acting_captain(state: TableState, game: Game, *, move_old_to_end: bool
 
 
 def on_extra(state: TableState, event: dict[str, Any]) -> None:
-    """A teammate gives the lone taker an extra 2-cube and pays him one point (RULES 2.7)."""
+    """A teammate gives the lone taker an extra 2-cube and pays him one point (docs/rules.md 2.7)."""
     game = state.game
     if not state.settings.extras:
         raise TableError("extras are not played at this table")

@@ -1,4 +1,4 @@
-"""Every member's cube against the box, on the engine's cube (RULES 2.4, 2.5, 2.7).
+"""Every member's cube against the box, on the engine's cube (docs/rules.md 2.4, 2.5, 2.7).
 
 Each member's cube is a :class:`chouette.engine.Cube` between the box (side 0) and the
 member (side 1); this module adds what a chouette needs around it: whether the cube is still
@@ -104,10 +104,10 @@ class MemberCube:
 class BoxDouble:
     """The box's double of several cubes at one moment, until every member has answered.
 
-    Each answer stands at once (RULES 2.5): a drop is final and booked, and with a cube for
+    Each answer stands at once (docs/rules.md 2.5): a drop is final and booked, and with a cube for
     each member a take or a beaver is applied too (the box may answer that beaver at once).
     With a single cube takes and beavers wait, as the captain's beaver decides for every
-    taker (RULES 2.4). Once every member has answered come all-but-one and the change of
+    taker (docs/rules.md 2.4). Once every member has answered come all-but-one and the change of
     captain. ``pre`` holds each cube's value before the double, ``before`` each cube as it
     was (``MemberCube.to_dict``), for a take that all-but-one later turns into a drop.
     """
@@ -142,7 +142,7 @@ class BoxDouble:
 
 @dataclass(frozen=True)
 class Extra:
-    """An extra 2-cube (RULES 2.7) between a giver (the box's side, side 0) and the lone
+    """An extra 2-cube (docs/rules.md 2.7) between a giver (the box's side, side 0) and the lone
     taker (side 1), who owns it and may redouble it; settled like any cube between them.
     """
 
@@ -186,7 +186,7 @@ class Extra:
 
 @dataclass(frozen=True)
 class Deal:
-    """A member's cube settled with the box for an agreed amount (RULES 2.12).
+    """A member's cube settled with the box for an agreed amount (docs/rules.md 2.12).
 
     The amount is the member's result against the box side: ``half_points`` (points in
     halves, 3 for 1.5 points) or ``cents``, exactly one of them; negative when he pays.

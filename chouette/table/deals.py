@@ -1,4 +1,4 @@
-"""Deals and proxies during a game (RULES 2.12; the log events in docs/log-events-deals.md).
+"""Deals and proxies during a game (docs/rules.md 2.12; the log events in docs/log-format.md 4.7).
 
 A **deal** settles one member's cube with the box for an agreed amount, in points (halves at
 least) or in cents: the member is out of the game as after a drop, the amount is booked at
@@ -150,7 +150,7 @@ def on_deal(state: TableState, event: dict[str, Any]) -> None:
     game.deals[member] = replace(deal, seat=seat if captain else None)
     if captain:
         # As the box's drop (the captain takes the box) or the captain's drop (the box kept
-        # the seat): the seats follow that drop's rules (RULES 2.4, 2.5).
+        # the seat): the seats follow that drop's rules (docs/rules.md 2.4, 2.5).
         _after_drops(state, game, [member] if seat == "captain" else [],
                      [member] if seat == "box" else [])
     elif member == game.acting_captain:

@@ -1,6 +1,6 @@
 """What a player's decision decides: whether it still stands after other events came in.
 
-Each answer stands on its own (RULES 2.5): four members answering the box's double at the
+Each answer stands on its own (docs/rules.md 2.5): four members answering the box's double at the
 same moment each answer their own cube, and the others' answers change nothing of it. So a
 decision made on a page drawn some events ago is judged on the table as it is now, as long
 as what it decides is unchanged: the same offer still waits on the same cube, the same

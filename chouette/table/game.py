@@ -1,4 +1,4 @@
-"""One game of a chouette: its cubes, offers, extras, board, and its result (RULES 2.4-2.10)."""
+"""One game of a chouette: its cubes, offers, extras, board, and its result (docs/rules.md 2.4-2.10)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ class Game:
 
     @property
     def is_over(self) -> bool:
-        """Whether no cube is live, extra cubes included: the game ends (RULES 2.5)."""
+        """Whether no cube is live, extra cubes included: the game ends (docs/rules.md 2.5)."""
         return not self.live and not self.live_extras
 
     @property
@@ -185,7 +185,7 @@ class GameRecord:
     stakes: tuple[tuple[str, int], ...] = ()  # per-player stakes in force during this game
     voided: bool = False  # a correction voided it: no money, no rotation
     correction: str | None = None  # the reason of the correction that changed it, if any
-    deals: tuple[Deal, ...] = ()  # cubes settled for an agreed amount (RULES 2.12)
+    deals: tuple[Deal, ...] = ()  # cubes settled for an agreed amount (docs/rules.md 2.12)
     proxies: tuple[tuple[str, str], ...] = ()  # (absent member, who decided for him)
     lines: tuple[SheetLine, ...] = ()  # what happened in it, in order (``chouette.table.lines``)
     extra_cubes: tuple[Extra, ...] = ()  # its extra cubes as they ended
@@ -203,7 +203,7 @@ class GameRecord:
     @property
     def captains(self) -> tuple[str, ...]:
         """Everyone who captained the team in this game: who started it, then each acting
-        captain in turn (RULES 2.4, 2.5)."""
+        captain in turn (docs/rules.md 2.4, 2.5)."""
         found = [self.started_by]
         for line in self.lines:
             if line.kind == "acting_captain" and line.who not in found:
@@ -249,7 +249,7 @@ class GameRecord:
 
 def settle(game: Game, winner: str | None, kind: str | None, *, jacoby: bool
            ) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, str, int], ...]]:
-    """Points of every cube and extra of a finished game (RULES 2.10).
+    """Points of every cube and extra of a finished game (docs/rules.md 2.10).
 
     Dropped cubes count their pre-double value, settled cubes (deals) no points: their agreed
     amount is in ``Game.deals``; live cubes the value times 1/2/3 for the
@@ -270,7 +270,7 @@ def settle(game: Game, winner: str | None, kind: str | None, *, jacoby: bool
             points = extra.settled
         else:
             # Settled by the board like any cube, whatever became of the taker's own cube:
-            # a game goes on while an extra is live (RULES 2.5, 2.7).
+            # a game goes on while an extra is live (docs/rules.md 2.5, 2.7).
             points = extra.cube.points(multiplier)
             points = points if winner == "team" else -points
         # The fee of one point was paid to the taker at once.
@@ -281,7 +281,7 @@ def settle(game: Game, winner: str | None, kind: str | None, *, jacoby: bool
 def settled_so_far(game: Game) -> tuple[tuple[tuple[str, int], ...], tuple[tuple[str, str, int], ...]]:
     """What a game in progress has settled already: dropped cubes and extras, extra fees.
 
-    RULES 2.10 books a drop at the moment of the drop, and the extra's fee is paid at once.
+    docs/rules.md 2.10 books a drop at the moment of the drop, and the extra's fee is paid at once.
     """
     pairs = tuple((m, game.cubes[m].settled) for m in game.members if not game.cubes[m].is_live)
     extras = tuple((e.giver, e.taker, 1 + (e.settled if e.status != LIVE else 0))

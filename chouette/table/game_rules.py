@@ -1,4 +1,4 @@
-"""A game outside its cubes: its start, the board, its result and corrections (RULES 2.3, 2.10).
+"""A game outside its cubes: its start, the board, its result and corrections (docs/rules.md 2.3, 2.10).
 
 The checks every game event makes first are here too, for the seats and the cubes: the
 player it names, the game in progress (started by its first event), no double waiting for an
@@ -233,13 +233,13 @@ def _classify(position_id: object, on_roll: object) -> tuple[str, str]:
 
 
 def _end_if_no_cube(state: TableState, game: Game) -> None:
-    """The game ends when no cube is live, extra cubes included (RULES 2.5)."""
+    """The game ends when no cube is live, extra cubes included (docs/rules.md 2.5)."""
     if state.game is game and game.is_over:
         _finish(state, game, None, None)
 
 
 def _finish(state: TableState, game: Game, winner: str | None, kind: str | None) -> None:
-    """Settle the game, record it, rotate the seats (RULES 2.3, 2.10), corrections applied."""
+    """Settle the game, record it, rotate the seats (docs/rules.md 2.3, 2.10), corrections applied."""
     settings = state.settings
     if settings.is_match:
         from chouette.table import match_rules
@@ -260,7 +260,7 @@ def _finish(state: TableState, game: Game, winner: str | None, kind: str | None)
     elif seat_cube.status == DROPPED:
         captain_won = False
     elif seat_cube.status == DEALT:
-        # The organizer said who kept the seat (RULES 2.12): "captain" marked his win.
+        # The organizer said who kept the seat (docs/rules.md 2.12): "captain" marked his win.
         captain_won = game.captain_won_early
     else:
         captain_won = winner == "team"

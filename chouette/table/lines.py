@@ -1,5 +1,5 @@
 """The lines of a game's score sheet: what happened in it, one line per thing a careful
-scorer writes down (RULES 2.4 to 2.10), noted while the log is folded (``chouette.table.sheet``).
+scorer writes down (docs/rules.md 2.4 to 2.10), noted while the log is folded (``chouette.table.sheet``).
 
 A line is data, said in words by the interface: its ``kind``, who acted, which cubes it
 concerns and at what value. Kinds:
@@ -9,12 +9,12 @@ concerns and at what value. Kinds:
   cube is then at ``value``;
 - ``drop``: ``who`` drops ``cubes`` at ``value``, the points that drop settled (a member's
   drop loses them, the box's drop of a member's cube pays them);
-- ``forced_drop``: the all-but-one rule (RULES 2.6) turns the take of ``who`` into a drop at
+- ``forced_drop``: the all-but-one rule (docs/rules.md 2.6) turns the take of ``who`` into a drop at
   ``value``;
-- ``extra``: ``who`` gives ``to`` an extra cube at ``value`` 2 (RULES 2.7); a double or an
+- ``extra``: ``who`` gives ``to`` an extra cube at ``value`` 2 (docs/rules.md 2.7); a double or an
   answer on an extra cube names it by its giver in ``extra``;
-- ``automatic``: a tied opening roll turns every cube to ``value`` (RULES 1.2);
-- ``acting_captain``: ``who`` plays on as (acting) captain instead of ``to`` (RULES 2.4, 2.5).
+- ``automatic``: a tied opening roll turns every cube to ``value`` (docs/rules.md 1.2);
+- ``acting_captain``: ``who`` plays on as (acting) captain instead of ``to`` (docs/rules.md 2.4, 2.5).
 
 New kinds may be added (a reader shows a kind it does not know by its name).
 """

@@ -1,4 +1,4 @@
-"""A head-to-head match at a table (RULES 1.8): the chouette log and board, two players.
+"""A head-to-head match at a table (docs/rules.md 1.8): the chouette log and board, two players.
 
 A match table is a table whose settings have a ``match_length`` (``Settings.for_match``). Its
 log is the chouette log: the two players join, the order (or an order roll) seats the first as
@@ -123,7 +123,7 @@ def check(state: TableState, event: dict[str, Any]) -> None:
     if kind == "result":
         _check_sheet_cube(match, event.get("cube", 1))
     if kind in ("beaver", "raccoon"):
-        raise TableError("no beavers or raccoons in a match (RULES 1.8)")
+        raise TableError("no beavers or raccoons in a match")
     if kind == "double":
         _check_double(state, match, event)
 

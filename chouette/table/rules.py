@@ -1,10 +1,10 @@
-"""The chouette rules, one handler per event type (RULES 2; log format in DESIGN.md).
+"""The chouette rules, one handler per event type (docs/rules.md 2; log format in docs/log-format.md).
 
 Each handler checks the event against the state, raises TableError with a reason the
 players understand, and otherwise changes the (already copied) state in place.
 
 This module holds the dispatch and the seats: joining, leaving, the starting order and the
-box's partnership (RULES 2.1 to 2.3, 2.8). The cubes' handlers are in
+box's partnership (docs/rules.md 2.1 to 2.3, 2.8). The cubes' handlers are in
 :mod:`chouette.table.cube_rules`; the start of a game, the board and the end of a game in
 :mod:`chouette.table.game_rules`.
 """
@@ -93,7 +93,7 @@ def on_join(state: TableState, event: dict[str, Any]) -> None:
 
 
 def on_leave(state: TableState, event: dict[str, Any]) -> None:
-    """A player leaves; not while he has a live cube in the game (RULES 2.2)."""
+    """A player leaves; not while he has a live cube in the game (docs/rules.md 2.2)."""
     name = _player(state, event.get("player"))
     game = state.game
     if game is not None:
@@ -125,7 +125,7 @@ def on_leave(state: TableState, event: dict[str, Any]) -> None:
 
 
 def on_order_roll(state: TableState, event: dict[str, Any]) -> None:
-    """One die each for the starting order; later rolls only among the tied (RULES 2.1)."""
+    """One die each for the starting order; later rolls only among the tied (docs/rules.md 2.1)."""
     rolls = event.get("rolls")
     if not isinstance(rolls, dict) or not rolls:
         raise TableError("an order roll needs a die for each player")
@@ -189,7 +189,7 @@ def _finish_order(state: TableState) -> None:
 
 
 def on_partner(state: TableState, event: dict[str, Any]) -> None:
-    """The partnership offered to the next player in turn: accepted or declined (RULES 2.8)."""
+    """The partnership offered to the next player in turn: accepted or declined (docs/rules.md 2.8)."""
     name = _player(state, event.get("player"))
     if state.game is not None:
         raise TableError("the partnership is settled between games")

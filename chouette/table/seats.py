@@ -1,4 +1,4 @@
-"""Seats: starting order, rotation after a game, leaving (RULES 2.1 to 2.3, 2.8).
+"""Seats: starting order, rotation after a game, leaving (docs/rules.md 2.1 to 2.3, 2.8).
 
 Pure functions over plain values; the table state calls them.
 """
@@ -79,7 +79,7 @@ def check_die(name: str, die: object) -> int:
 
 
 def rotate(seats: Seats, *, captain_won: bool, box_keeps: bool) -> bool:
-    """Rotate the seats after a game (RULES 2.3); return whether the box changed.
+    """Rotate the seats after a game (docs/rules.md 2.3); return whether the box changed.
 
     ``captain_won``: the captain beat the box. ``box_keeps``: when the box beat the
     captain, whether the retention setting lets him keep the box.

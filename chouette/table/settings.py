@@ -1,4 +1,4 @@
-"""Table settings (house rules) with the defaults of RULES.md."""
+"""Table settings (house rules) with the defaults of docs/rules.md."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ JOIN_POSITIONS = ("immediate", "after_next_rotation")
 CONSULTING = ("free", "forbidden", "after_cube")
 #: How a head-to-head match puts money in the ledger: not at all, per point won, per match.
 MATCH_STAKES = ("none", "point", "match")
-#: The longest match a table plays (RULES 1.8: an odd number, typically 3 to 25).
+#: The longest match a table plays (docs/rules.md 1.8: an odd number, typically 3 to 25).
 MAX_MATCH_LENGTH = 99
 #: The settings of a head-to-head match; a chouette table (match_length 0) leaves them out
 #: of ``to_dict``, so its settings, snapshots and exports are as before matches existed.
@@ -49,7 +49,7 @@ class Settings:
     join_position: str = "immediate"
     consulting: str = "free"
     same_value_same_action: bool = False
-    match_length: int = 0  # 0: a chouette; N: a head-to-head match to N points (RULES 1.8)
+    match_length: int = 0  # 0: a chouette; N: a head-to-head match to N points (docs/rules.md 1.8)
     holland: bool = False
     match_stake: str = "none"
 
@@ -106,11 +106,11 @@ class Settings:
             raise SettingsError("a match is to an odd number of points, not {length}",
                                 length=self.match_length)
         if self.beavers or self.raccoons:
-            raise SettingsError("no beavers or raccoons in a match (RULES 1.8)")
+            raise SettingsError("no beavers or raccoons in a match")
         if self.jacoby:
-            raise SettingsError("no Jacoby rule in a match (RULES 1.8)")
+            raise SettingsError("no Jacoby rule in a match")
         if self.automatic_doubles:
-            raise SettingsError("no automatic doubles in a match (RULES 1.8)")
+            raise SettingsError("no automatic doubles in a match")
         if self.extras or self.per_player_stakes or self.partner_min_players:
             raise SettingsError("a match is between two players: no extras, partners or "
                                 "per-player stakes")
@@ -119,7 +119,7 @@ class Settings:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> Settings:
-        """Settings from a mapping; missing keys take the defaults of RULES.md.
+        """Settings from a mapping; missing keys take the defaults of docs/rules.md.
 
         Raises:
             SettingsError: an unknown key or a bad value.
@@ -142,7 +142,7 @@ class Settings:
     @classmethod
     def for_match(cls, length: int, *, holland: bool = False, stake: str = "none",
                   stake_cents: int = 0) -> Settings:
-        """The settings of a head-to-head match to ``length`` points (RULES 1.8).
+        """The settings of a head-to-head match to ``length`` points (docs/rules.md 1.8).
 
         >>> Settings.for_match(5, holland=True).cube_mode
         'single'

@@ -1,4 +1,4 @@
-"""The settings event: the house rules changed between games (RULES 2.12).
+"""The settings event: the house rules changed between games (docs/rules.md 2.12).
 
 Beside ``settings`` (the value) and below the rules (``rules.HANDLERS``), so that the settings
 import no state and the state's value (``tablestate``) can import the settings.
@@ -14,7 +14,7 @@ from chouette.table.tablestate import TableState
 
 
 def on_settings(state: TableState, event: dict[str, Any]) -> None:
-    """The house rules change between games; the change applies from the next game (RULES 2.12).
+    """The house rules change between games; the change applies from the next game (docs/rules.md 2.12).
 
     ``{"type": "settings", "settings": {"stake_cents": 200, "jacoby": true}}`` names only
     the settings it changes; the others stay as they are.

@@ -1,4 +1,4 @@
-"""A chouette table's state: the fold of its log through the rules (DESIGN.md, RULES 2).
+"""A chouette table's state: the fold of its log through the rules (docs/log-format.md 1, docs/rules.md 2).
 
 ``apply_event(state, event)`` checks one event against the current state and returns the
 new state (the old one is untouched); ``fold(settings, events)`` replays a whole log, undo

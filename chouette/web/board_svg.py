@@ -3,7 +3,7 @@
 The game stores its position from the side on roll (``chouette.engine.Position``). The drawing
 always puts the same side at the bottom (the box by default) in the same colour, moving the same
 way, whoever is on roll; only the ``data-point`` attributes follow the player on roll, so that a
-tap builds move text in his numbering (RULES.md 1.1: bar = 25, off = 0).
+tap builds move text in his numbering (docs/rules.md 1.1: bar = 25, off = 0).
 
 Layout, in the side at the bottom's numbering: points 1..6 bottom right (his home board),
 7..12 bottom left, 13..18 top left, 19..24 top right; he bears off into the lower half of the

@@ -50,7 +50,7 @@ class TapGraph:
 
 
 def _steps(me: list[int], opp_at: list[int], die: int) -> list[tuple[int, int, bool]]:
-    """The single-die steps the rules allow with ``die`` (RULES.md 1.3-1.5), highest point first."""
+    """The single-die steps the rules allow with ``die`` (docs/rules.md 1.3-1.5), highest point first."""
     if me[BAR]:
         sources: range | tuple[int, ...] = (BAR,)
     else:

@@ -74,8 +74,8 @@ class SeatRow:
     points: Points
     cents: int
     answer: str | None = None  # his answer to the box's double while others still think
-    extras: tuple[Extra, ...] = ()  # the extra cubes he took as the lone taker (RULES 2.7)
-    proxy: str | None = None  # who decides for him while he is away (RULES 2.12)
+    extras: tuple[Extra, ...] = ()  # the extra cubes he took as the lone taker (docs/rules.md 2.7)
+    proxy: str | None = None  # who decides for him while he is away (docs/rules.md 2.12)
     guest: bool = False  # no member of the club: his money goes to no member's balance
 
     @property

@@ -231,7 +231,7 @@ class TableForm(FlaskForm):
     same_value_same_action = BooleanField(house_rules.SETTING_NAMES["same_value_same_action"])
 
     def validate_raccoons(self, field: Field) -> None:
-        """Raccoons need beavers (RULES.md 1.7)."""
+        """Raccoons need beavers (docs/rules.md 1.7)."""
         if field.data and not self.beavers.data:
             raise ValidationError(_l("Raccoons need beavers."))
 
@@ -241,7 +241,7 @@ class TableForm(FlaskForm):
             raise ValidationError(_l("A mandatory beaver needs beavers."))
 
     def settings(self) -> dict[str, Any]:
-        """The settings as typed, keyed as in DESIGN.md."""
+        """The settings as typed, keyed as in docs/log-format.md 3."""
         return {key: getattr(self, key).data for key in tables.TABLE_DEFAULTS}
 
     def fill(self, settings: dict[str, Any]) -> None:

@@ -53,7 +53,7 @@ DRAWING = frozenset({"GET", "HEAD"})
 FIRST = frozenset({"play"})
 #: How many drawings a process runs at once unless RENDER_CONCURRENCY says otherwise: one,
 #: as the interpreter runs one thread at a time anyway (two at once only took turns with each
-#: other and with the commands: docs/speed.md).
+#: other and with the commands: docs/performance.md).
 DEFAULT_CONCURRENCY = 1
 #: How much lower than the commands' the page drawings' scheduling priority is, unless
 #: RENDER_NICE says otherwise (0: drawn in the request's own thread, at its priority).

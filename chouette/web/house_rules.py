@@ -163,7 +163,7 @@ def describe(settings: dict[str, Any], currency: str = "EUR") -> list[tuple[str,
         ),
     }
     if s["extras"] and s["all_but_one"] != "off":
-        # Extras replace the all-but-one rule on the box's first double (RULES 2.7); a later
+        # Extras replace the all-but-one rule on the box's first double (docs/rules.md 2.7); a later
         # double of every member still falls under it (chouette.table.cube_rules).
         lines["all_but_one"] = str(
             {
@@ -171,7 +171,7 @@ def describe(settings: dict[str, Any], currency: str = "EUR") -> list[tuple[str,
                 "mandatory_beaver": _l("Replaced by the extra cubes on the box's first double; on a later double, when all members but one drop, the one who took must beaver or drop."),
             }[s["all_but_one"]]
         )
-    # One cube has one answer: "same value, same action" is a multi-cube rule (RULES 2.5).
+    # One cube has one answer: "same value, same action" is a multi-cube rule (docs/rules.md 2.5).
     hidden = {"same_value_same_action"} if s["cube_mode"] == "single" else set()
     return [(key, str(SETTING_NAMES[key]), lines[key]) for key in tables_service.TABLE_DEFAULTS
             if key not in hidden]
@@ -196,7 +196,7 @@ def change_words(changed: Mapping[str, tuple[Any, Any]], currency: str = "EUR") 
 
 
 def card(state: TableState, currency: str = "EUR") -> dict[str, Any]:
-    """The house-rules card's context for a table as its log left it (RULES 2.12): every
+    """The house-rules card's context for a table as its log left it (docs/rules.md 2.12): every
     setting now in force (``rules``), the game from which each has applied when a change
     brought it (``rules_since``: key -> game), and each change (``rules_changes``: the game
     it applied from and what it changed, in words)."""

@@ -1,4 +1,4 @@
-"""Head-to-head matches (RULES 1.8): open one at a night, and what the table page shows of it.
+"""Head-to-head matches (docs/rules.md 1.8): open one at a night, and what the table page shows of it.
 
 A match table is played on the live table's board with the chouette's log (``chouette.web.play``
 takes every command); this module opens one (two players, a length, the Holland rule, a stake)

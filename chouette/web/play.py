@@ -4,7 +4,7 @@ Every action is one POST carrying the ``seq`` the page was rendered at. A view p
 form into one event of the log format, hands it to ``commands.play`` and answers with the
 live fragment (htmx, ``HX-Trigger: table-changed``) or a 303 back to the table page. A page
 that is out of date gets 409 and the table as it is now, but for a decision that stands on
-its own (an answer, a member's double, an extra, a partnership: RULES 2.5), which is taken
+its own (an answer, a member's double, an extra, a partnership: docs/rules.md 2.5), which is taken
 while what it decides still waits; a refusal of the rules gets 422 with the reason, and what
 was typed stays in the form. The context those answers are drawn with
 is built in ``chouette.web.live``.
@@ -158,7 +158,7 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
         return error_page(403, str(refused))
     except (BadInput, TableError, RulesError, base.ServiceError) as refused:
         _rolled_back()
-        # Shown on the table as it is now: a decision from an older page (RULES 2.5: each
+        # Shown on the table as it is now: a decision from an older page (docs/rules.md 2.5: each
         # answer stands on its own) is refused for what changed since (the cube answered).
         shown = played if seq == played.seq else _load(table_id)
         return _live_response(shown, 422, error=say(refused), typed=typed, move_value=move_value)
@@ -341,7 +341,7 @@ def _typed_settings(state: TableState) -> dict[str, Any]:
 @bp.post("/tables/<int:table_id>/settings")
 @login_required
 def settings(table_id: int) -> BaseResponse:
-    """Change the house rules between games: from the next game on (RULES 2.12)."""
+    """Change the house rules between games: from the next game on (docs/rules.md 2.12)."""
     return _command(table_id, lambda state: {"type": "settings", "settings": _typed_settings(state)},
                     keep=RULE_FIELDS)
 def _deal_points(text: str) -> int | float | str:
@@ -360,7 +360,7 @@ def _deal_points(text: str) -> int | float | str:
 @login_required
 def deal(table_id: int) -> BaseResponse:
     """The organizer records a deal: a member's cube settled with the box for an agreed
-    amount, in points or in money; with the captain, who keeps the seat (RULES 2.12)."""
+    amount, in points or in money; with the captain, who keeps the seat (docs/rules.md 2.12)."""
     def build(state: TableState) -> dict[str, Any]:
         amount, unit = _field("amount"), _field("unit")
         if not amount:

@@ -3,7 +3,7 @@
 A TV at the club asks for the display fragment every two seconds; almost every answer is
 ``304`` (``chouette.web.display``: the ETag covers ``services.display_version``, the address,
 the language and the viewer). Even that answer costs Flask's whole request (context, session,
-login, locale, hooks): a hundred screens took 15% of a core, against DESIGN's 10% budget.
+login, locale, hooks): a hundred screens took 15% of a core, against the 10% goal of docs/performance.md 8.
 
 ``QuietScreens`` is a WSGI middleware that remembers, per ETag it saw the app give a screen,
 the display version the ETag was made from and the headers of the answer. When the same screen

@@ -1,4 +1,4 @@
-"""Four members answer the box's double from their phones at the same moment (RULES 2.5: each
+"""Four members answer the box's double from their phones at the same moment (docs/rules.md 2.5: each
 answer stands on its own), against the live server: every page posts the seq it was drawn at,
 the same one (the pages take no update meanwhile: their push and fetches are cut), and every
 answer is taken, none refused as stale. A second device of one of them, still showing the

@@ -1,4 +1,4 @@
-"""The box answers a beaver at once, before the other members answer its double (RULES 2.5)."""
+"""The box answers a beaver at once, before the other members answer its double (docs/rules.md 2.5)."""
 
 from __future__ import annotations
 

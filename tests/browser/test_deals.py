@@ -1,4 +1,4 @@
-"""Deals and proxies in a real browser, several pages at once (RULES 2.12, issue 14): the
+"""Deals and proxies in a real browser, several pages at once (docs/rules.md 2.12, issue 14): the
 organizer records a proxy and a deal on the tablet; the box doubles the absent member's cube
 and the proxy answers it from his own phone while the absent member's phone shows nothing to
 answer; the tablet, the phones and the big screen show the deal and the proxy. Screenshots of

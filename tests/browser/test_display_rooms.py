@@ -26,7 +26,7 @@ SIZES = [(1920, 1080), (1024, 768), (390, 844)]
 
 def extras_table(table_id: int, organizer: Any, names: list[str], givers: int = 3) -> None:
     """A game on the app's board where the box doubled every member, the first took and the
-    others dropped, ``givers`` of them giving him an extra cube (RULES 2.7)."""
+    others dropped, ``givers`` of them giving him an extra cube (docs/rules.md 2.7)."""
     seat(table_id, organizer, names)
     rng = random.Random(4)
     for _turn in range(20):

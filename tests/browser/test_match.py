@@ -1,5 +1,5 @@
 """A 3-point match played to its end in a real browser: the organizer's tablet, a player's
-phone and the big screen (RULES 1.8: doubles and drops, the Crawford game on the board)."""
+phone and the big screen (docs/rules.md 1.8: doubles and drops, the Crawford game on the board)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The money cube (RULES 1.7): every rule, every reachable value, every refusal with its reason."""
+"""The money cube (docs/rules.md 1.7): every rule, every reachable value, every refusal with its reason."""
 
 from __future__ import annotations
 

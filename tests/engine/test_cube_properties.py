@@ -16,7 +16,7 @@ steps = st.lists(st.tuples(st.sampled_from(ACTIONS), st.sampled_from((0, 1))), m
 
 @dataclass
 class Model:
-    """The rules of RULES 1.7 written out plainly, to check the Cube against."""
+    """The rules of docs/rules.md 1.7 written out plainly, to check the Cube against."""
 
     value: int = 1
     owner: int | None = None

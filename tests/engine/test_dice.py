@@ -1,4 +1,4 @@
-"""Dice sources, rolls, and the opening roll with automatic doubles (RULES 1.2)."""
+"""Dice sources, rolls, and the opening roll with automatic doubles (docs/rules.md 1.2)."""
 
 from __future__ import annotations
 

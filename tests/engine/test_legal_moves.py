@@ -1,4 +1,4 @@
-"""Legal plays (RULES.md 1.3-1.5): reference counts with a divide, frozen cases, the FAQ figures."""
+"""Legal plays (docs/rules.md 1.3-1.5): reference counts with a divide, frozen cases, the FAQ figures."""
 
 from __future__ import annotations
 
@@ -96,7 +96,7 @@ def test_bear_off_either_die_first_gives_two_plays():
     assert _plays(Position.from_id("27YBAOBYAAAAAA"), (6, 2)) == ["5/3 4/off", "5/off 4/2"]
 
 
-# --- bearing off: the FAQ figures of seeds 000 and 003 ------------------------------------
+# --- bearing off: the FAQ figures of the rule texts (docs/rules.md 1.5) ------------------------------------
 
 # The opponent holds the mover's 1 point (his 24 point) with two checkers in all of these.
 _ANCHOR = {24: 2, 13: 13}

@@ -1,4 +1,4 @@
-"""Match play (RULES 1.8): scores capped at N, the Crawford game exactly once, the Holland rule."""
+"""Match play (docs/rules.md 1.8): scores capped at N, the Crawford game exactly once, the Holland rule."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Move notation both ways (RULES.md 1.1): GNU Backgammon's forms and the usual variants."""
+"""Move notation both ways (docs/rules.md 1.1): GNU Backgammon's forms and the usual variants."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""End of game (RULES.md 1.6): single, gammon, backgammon; the value is the multiplier."""
+"""End of game (docs/rules.md 1.6): single, gammon, backgammon; the value is the multiplier."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Positions, Position ID and XGID (RULES.md 1.1)."""
+"""Positions, Position ID and XGID (docs/rules.md 1.1)."""
 
 from __future__ import annotations
 

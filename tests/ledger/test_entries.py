@@ -1,4 +1,4 @@
-"""Entries, payments and balances (RULES.md 2.11): payments move balances, books sum to zero."""
+"""Entries, payments and balances (docs/rules.md 2.11): payments move balances, books sum to zero."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Stakes, points to cents, the box/partner split and decimal strings (RULES.md 2.8, 2.11)."""
+"""Stakes, points to cents, the box/partner split and decimal strings (docs/rules.md 2.8, 2.11)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""One early leaver settles alone mid-night (RULES.md 2.11); the others' books stay consistent."""
+"""One early leaver settles alone mid-night (docs/rules.md 2.11); the others' books stay consistent."""
 
 from __future__ import annotations
 

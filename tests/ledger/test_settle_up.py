@@ -1,4 +1,4 @@
-"""Settle-up with the fewest transfers (RULES.md 2.11), checked against a brute force."""
+"""Settle-up with the fewest transfers (docs/rules.md 2.11), checked against a brute force."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Head-to-head matches at a table (RULES 1.8): the chouette log and board, two players."""
+"""Head-to-head matches at a table (docs/rules.md 1.8): the chouette log and board, two players."""
 
 from __future__ import annotations
 
@@ -65,9 +65,9 @@ def test_a_match_table_keeps_its_match_settings():
 @pytest.mark.parametrize(("overrides", "reason"), [
     ({"match_length": 4}, "a match is to an odd number of points, not 4"),
     ({"match_length": 101}, "setting match_length must be between 0 and 99, not 101"),
-    ({"match_length": 5, "beavers": True}, "no beavers or raccoons in a match (RULES 1.8)"),
-    ({"match_length": 5, "jacoby": True}, "no Jacoby rule in a match (RULES 1.8)"),
-    ({"match_length": 5, "automatic_doubles": 1}, "no automatic doubles in a match (RULES 1.8)"),
+    ({"match_length": 5, "beavers": True}, "no beavers or raccoons in a match"),
+    ({"match_length": 5, "jacoby": True}, "no Jacoby rule in a match"),
+    ({"match_length": 5, "automatic_doubles": 1}, "no automatic doubles in a match"),
     ({"match_length": 5, "cube_mode": "multi"}, "a match plays one cube: cube_mode single"),
     ({"holland": True}, "the Holland rule and a match stake are settings of a match"),
     ({"match_length": 5, "match_stake": "game"},
@@ -105,7 +105,7 @@ def test_a_double_comes_on_the_board_after_the_opening_roll():
 
 def test_no_beavers_no_raccoons_no_result_on_the_sheet_once_on_the_board_no_corrections():
     state = run(opening(match_table()), double(BOB))
-    refused(state, {"type": "beaver", "cube": "team"}, "no beavers or raccoons in a match (RULES 1.8)")
+    refused(state, {"type": "beaver", "cube": "team"}, "no beavers or raccoons in a match")
     state = run(state, answer("take", BOB))
     refused(state, {"type": "result", "winner": "box", "kind": "single"},
             "this game is played on the board: its last move ends it")

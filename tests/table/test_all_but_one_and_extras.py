@@ -1,4 +1,4 @@
-"""All but one decline (RULES 2.6) and extra cubes for a lone taker (RULES 2.7)."""
+"""All but one decline (docs/rules.md 2.6) and extra cubes for a lone taker (docs/rules.md 2.7)."""
 
 from __future__ import annotations
 
@@ -219,7 +219,7 @@ def test_all_but_one_counts_a_dropper_who_left_this_game():
 
 
 def test_extras_example_arithmetic_step_by_step():
-    # RULES 2.7: B, C, D pay A 1 each and E 1 each at once; E wins a single: A pays E 2,
+    # docs/rules.md 2.7: B, C, D pay A 1 each and E 1 each at once; E wins a single: A pays E 2,
     # B, C, D pay E 2 each: A +1, B -4, C -4, D -4, E +11.
     state = run(lone_take(extras=True), extra("B"), extra("C"), extra("D"), result("team"))
     assert points(state) == {"A": 3 - 2, "B": -1 - 1 - 2, "C": -4, "D": -4, "E": 2 + 3 * 3}
@@ -250,14 +250,14 @@ def test_extras_need_a_lone_take_of_a_double_of_every_member():
 
 
 def test_extras_replace_mandatory_beaver_too():
-    # Ambiguity: RULES says extras replace forced_drop; with mandatory_beaver the code lets
+    # Ambiguity: docs/rules.md 2.7 says extras replace forced_drop; with mandatory_beaver the code lets
     # the lone taker take without a beaver and opens the extras.
     state = lone_take(extras=True, all_but_one="mandatory_beaver", beavers=True)
     assert state.game is not None and state.game.extras_open == ("E", ("B", "C", "D"))
 
 
 def test_extras_replace_forced_drop_only_on_the_initial_double():
-    # Choice: extras apply to the box's initial double only (RULES 2.7), and replace the
+    # Choice: extras apply to the box's initial double only (docs/rules.md 2.7), and replace the
     # forced drop there; a lone take of a later double of everyone is forced to drop.
     state = run(seated("ABCDE", extras=True), double("box", "B"), take("B"), double("B"),
                 take("B"), double("box", "B", "C", "D", "E"), drop("B"), drop("C"),
@@ -281,7 +281,7 @@ def test_extras_window_closes_with_the_next_cube_action():
 
 
 def test_extra_stays_live_when_the_taker_drops_a_box_redouble():
-    # RULES 2.5, 2.7: an extra is a cube; when E's own cube ends by his drop the game goes
+    # docs/rules.md 2.5, 2.7: an extra is a cube; when E's own cube ends by his drop the game goes
     # on for the extra, and the board's result settles it (fee kept).
     state = run(lone_take(extras=True), extra("B"), double("E"), take("E"),
                 double("box", "E"), drop("E"))
@@ -335,7 +335,7 @@ def test_extra_cube_taker_may_redouble_it():
     assert extras_of(state) == {("B", "E"): 4 + 1}
 
 
-# --- extra cubes redoubled (RULES 2.7) ---------------------------------------------------
+# --- extra cubes redoubled (docs/rules.md 2.7) ---------------------------------------------------
 
 
 def test_extra_redoubled_by_the_taker_beavered_by_the_giver_settles_with_the_gammon():

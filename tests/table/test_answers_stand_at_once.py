@@ -1,4 +1,4 @@
-"""Each answer stands at once, and an extra is a cube (issue 10; RULES 2.2, 2.4, 2.5, 2.7).
+"""Each answer stands at once, and an extra is a cube (issue 10; docs/rules.md 2.2, 2.4, 2.5, 2.7).
 
 The logs are the minimized ones of the issue: players in roll order, so A is the box and B
 the captain.
@@ -40,7 +40,7 @@ def extra(giver, taker):
 ROLLS_ABCD = {"type": "order_roll", "rolls": {"A": 6, "B": 5, "C": 4, "D": 3}}
 
 
-# --- A. the box answers a beaver at once (RULES 2.5, 1.7) ---------------------------------
+# --- A. the box answers a beaver at once (docs/rules.md 2.5, 1.7) ---------------------------------
 
 
 def test_box_answers_a_beaver_before_every_member_has_answered():
@@ -86,7 +86,7 @@ def test_member_answers_a_raccoon_before_the_others_answer():
     assert state.captain == "C" and state.line == ["D", "B"]
 
 
-# --- B. a drop is final at once (RULES 2.5, 2.2) ------------------------------------------
+# --- B. a drop is final at once (docs/rules.md 2.5, 2.2) ------------------------------------------
 
 
 def test_drop_on_a_double_to_several_members_is_booked_at_once():
@@ -132,7 +132,7 @@ def test_captain_who_dropped_may_leave_before_the_others_answer():
     assert seats(state) == ("A", None, "D", "EC")
 
 
-# --- C. an extra is a cube: the game goes on while one is live (RULES 2.5, 2.7) -----------
+# --- C. an extra is a cube: the game goes on while one is live (docs/rules.md 2.5, 2.7) -----------
 
 
 def _lone_taker_with_an_extra(**settings):
@@ -231,7 +231,7 @@ def test_single_cube_member_answers_the_box_double_by_his_own_name():
 
 def test_box_drop_of_a_beaver_stands_when_all_but_one_would_later_apply():
     # E beavers first and the box drops at once: E won 2, final. When B, C and D then drop,
-    # E is no lone taker to force: his cube is out of play already (RULES 2.5, 2.6).
+    # E is no lone taker to force: his cube is out of play already (docs/rules.md 2.5, 2.6).
     state = run(seated("ABCDE", beavers=True), double("box"), beaver("E"), drop("E"))
     assert points(state) == {"A": -2, "B": 0, "C": 0, "D": 0, "E": 2}
     state = run(state, drop("B"), drop("C"), drop("D"))

@@ -1,4 +1,4 @@
-"""Board mode through the engine, score-sheet mode, and undo (DESIGN.md, RULES 1.9)."""
+"""Board mode through the engine, score-sheet mode, and undo (docs/log-format.md 4.6, docs/rules.md 1.9)."""
 
 from __future__ import annotations
 

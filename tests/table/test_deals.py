@@ -1,4 +1,4 @@
-"""Deals: a member and the box settle his cube for an agreed amount (RULES 2.12, issue 14).
+"""Deals: a member and the box settle his cube for an agreed amount (docs/rules.md 2.12, issue 14).
 
 Players in order, so A is the box, B the captain, then C, D, E. The stake is 1.00 a point
 (100 cents) unless a test says otherwise.

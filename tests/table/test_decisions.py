@@ -1,4 +1,4 @@
-"""What a decision decides (RULES 2.5: each answer stands on its own): the same after the other
+"""What a decision decides (docs/rules.md 2.5: each answer stands on its own): the same after the other
 members' answers, doubles and extras; another once its cube was answered or its game ended."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Multi-cube chouette (RULES 2.5, 2.10)."""
+"""Multi-cube chouette (docs/rules.md 2.5, 2.10)."""
 
 from __future__ import annotations
 
@@ -285,7 +285,7 @@ def test_captain_dropping_the_raccoon_goes_to_the_end():
 
 
 def test_player_who_beat_the_box_may_not_leave_before_the_game_ends():
-    # Choice: RULES 2.2 lets a player without a live cube leave; the code keeps the
+    # Choice: docs/rules.md 2.2 lets a player without a live cube leave; the code keeps the
     # captain whose cube the box dropped, because he is the next box.
     state = run(seated("ABCD"), double("B"), drop("B"))
     with pytest.raises(TableError, match="has beaten the box"):
@@ -369,7 +369,7 @@ def _board_box_on_roll():
 
 
 def test_box_may_double_more_members_after_the_first_answers_in_the_same_turn():
-    # Choice: RULES 2.5 says "any set of members before his roll"; the code also lets the
+    # Choice: docs/rules.md 2.5 says "any set of members before his roll"; the code also lets the
     # box double others once the first set has answered, still before his roll.
     state = run(_board_box_on_roll(), double("box", "B"), take("B"), double("box", "C"),
                 drop("C"))

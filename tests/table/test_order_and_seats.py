@@ -1,4 +1,4 @@
-"""Starting order, joining and leaving (RULES 2.1, 2.2)."""
+"""Starting order, joining and leaving (docs/rules.md 2.1, 2.2)."""
 
 from __future__ import annotations
 

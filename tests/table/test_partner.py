@@ -1,4 +1,4 @@
-"""The box's partner (RULES 2.8)."""
+"""The box's partner (docs/rules.md 2.8)."""
 
 from __future__ import annotations
 

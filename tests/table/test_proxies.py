@@ -1,5 +1,5 @@
 """Proxies: a member who steps away hands his cube decisions to a teammate still playing, for
-the rest of the game; the money stays his (RULES 2.12, issue 14 item 2).
+the rest of the game; the money stays his (docs/rules.md 2.12, issue 14 item 2).
 
 The rules of the event are here; who may then post the absent member's decisions is
 ``commands.decider`` (tests/web/test_deals_and_proxies.py).

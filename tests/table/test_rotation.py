@@ -1,4 +1,4 @@
-"""Rotation after each game (RULES 2.3), with the retention settings and a partner."""
+"""Rotation after each game (docs/rules.md 2.3), with the retention settings and a partner."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ def offer(name, accept=False):
 
 
 def test_box_beats_captain_captain_goes_to_end_of_line():
-    # RULES example: box A, captain B, line C D E; box wins: box A, captain C, line D E B.
+    # docs/rules.md 2.3 example: box A, captain B, line C D E; box wins: box A, captain C, line D E B.
     assert seats(run(seated("ABCDE"), result("box"))) == ("A", None, "C", "DEB")
 
 

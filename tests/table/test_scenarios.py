@@ -136,7 +136,7 @@ def test_scenario_01_with_mandatory_beaver_the_lone_beaver_plays_on():
                                 {index: {"type": "beaver", "cube": "D"},
                                  index + 1: {"type": "take", "cube": "D"}}))
     # The box takes D's beaver at 4 (the team-gammon result is replaced by that take): the
-    # game is unfinished; game 1 counts, and game 2's drops are booked at once (RULES 2.10):
+    # game is unfinished; game 1 counts, and game 2's drops are booked at once (docs/rules.md 2.10):
     # A, C and E pay the box 1 each, D's cube is still live.
     assert summary["games"] == 1
     assert summary["points"] == {"A": -2, "B": 6, "C": 0, "D": -2, "E": -2}

@@ -1,4 +1,4 @@
-"""House rules changed between games (RULES 2.12, issue 14 item 3): a settings event applies
+"""House rules changed between games (docs/rules.md 2.12, issue 14 item 3): a settings event applies
 from the next game, is refused while a game is in progress, and folds, resumes and undoes
 like any event; every game keeps the rules it was played by."""
 

@@ -45,7 +45,7 @@ def test_beavers_raccoons_and_acting_captains_are_noted_with_their_values():
         ("acting_captain", "D", (), 0),
     ]
     assert [line.to for line in record.lines if line.kind == "acting_captain"] == ["B", "C"]
-    # Who started the game, then each acting captain (RULES 2.4, 2.5).
+    # Who started the game, then each acting captain (docs/rules.md 2.4, 2.5).
     assert record.started_by == "B" and record.captains == ("B", "C", "D")
 
 

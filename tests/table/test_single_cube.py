@@ -1,4 +1,4 @@
-"""Single-cube chouette (RULES 2.4)."""
+"""Single-cube chouette (docs/rules.md 2.4)."""
 
 from __future__ import annotations
 
@@ -75,7 +75,7 @@ def test_captain_beaver_decides_for_all_members_who_took():
 
 
 def test_single_cube_beaver_by_a_member_other_than_the_captain_is_refused():
-    # RULES 2.4: a beaver with a single cube is a decision of the captain; a member's
+    # docs/rules.md 2.4: a beaver with a single cube is a decision of the captain; a member's
     # beaver is refused with that reason (it was once taken silently as a take).
     state = run(single(beavers=True), double("box"), take("B"))
     with pytest.raises(TableError, match="a beaver is the captain's decision: B beavers for "
@@ -112,7 +112,7 @@ def test_a_member_who_dropped_may_not_consult():
     assert may_consult(state) == ["D"]
 
 
-# --- everyone drops: the box beat the captain (RULES 2.4 last-but-one point) ----------------
+# --- everyone drops: the box beat the captain (docs/rules.md 2.4 last-but-one point) ----------------
 
 
 def test_single_cube_team_dropping_the_box_beaver_box_beat_the_captain():
@@ -175,7 +175,7 @@ def test_single_cube_captain_beaver_does_not_touch_members_who_dropped():
 def test_single_cube_new_captain_beaver_decides_after_the_captain_dropped():
     state = run(single("ABCDE", **BEAVERS), double("box"), drop("B"), take("C"))
     # C, the best-placed taker, is the new captain; his take decides for D and E, and D's
-    # beaver is refused (RULES 2.4: the captain's decision).
+    # beaver is refused (docs/rules.md 2.4: the captain's decision).
     with pytest.raises(TableError, match="C beavers for the team, D takes or drops"):
         apply_event(state, beaver("D"))
     state = run(state, take("D"), take("E"))
@@ -234,7 +234,7 @@ def test_single_cube_box_redouble_reaches_only_the_members_still_playing():
 
 
 def test_single_cube_droppers_other_than_the_captain_keep_their_place_in_line():
-    # Ambiguity (seed 000: "those who took take the place of those who dropped"): the code
+    # Ambiguity (the rule texts: "those who took take the place of those who dropped"): the code
     # moves only the old captain; a dropper lower in the line keeps his place.
     state = run(single("ABCDEF"), double("box"), drop("B"), drop("C"), drop("D"), take("E"),
                 take("F"))
@@ -248,7 +248,7 @@ def test_single_cube_jacoby_box_gammon_after_a_turned_cube_counts_double():
 
 
 def test_single_cube_box_beaver_of_the_team_double_is_answered_by_the_team_as_one():
-    # Ambiguity: RULES 2.4 lets each member decide alone on the box's doubles; the code has
+    # Ambiguity: docs/rules.md 2.4 lets each member decide alone on the box's doubles; the code has
     # the team answer the box's beaver (a redouble by the box) as one, with cube "team".
     state = run(single(**BEAVERS), double("B"), beaver("team"))
     with pytest.raises(TableError, match='cube "team"'):

@@ -1,4 +1,4 @@
-"""Money per game (RULES 2.10, 2.11), automatic doubles (RULES 1.2) and the opening roll."""
+"""Money per game (docs/rules.md 2.10, 2.11), automatic doubles (docs/rules.md 1.2) and the opening roll."""
 
 from __future__ import annotations
 
@@ -83,7 +83,7 @@ def test_game_points_and_cents_sum_to_zero():
 
 
 def test_per_player_stakes_with_a_partner_split_in_cents_odd_cent_to_the_box():
-    # Partner B's own stake (100) plays no part: each pair is box-member (choice, RULES 2.11).
+    # Partner B's own stake (100) plays no part: each pair is box-member (choice, docs/rules.md 2.11).
     state = run(staked({"A": 500, "B": 100, "C": 300, "D": 201}, partner_min_players=4),
                 offer("B", True), result("box"))
     assert points(state) == {"A": 1, "B": 1, "C": -1, "D": -1}
@@ -147,7 +147,7 @@ def test_jacoby_backgammon_single_on_an_unturned_cube():
     assert points(state) == {"A": -3, "B": 1, "C": 1, "D": 1}
 
 
-# --- automatic doubles (RULES 1.2, 1.7) ----------------------------------------------------
+# --- automatic doubles (docs/rules.md 1.2, 1.7) ----------------------------------------------------
 
 
 def test_automatic_doubles_with_jacoby_turned_cube_counts_the_gammon():
@@ -209,7 +209,7 @@ def test_points_and_cents_sum_to_zero_with_partner_extras_and_odd_stakes():
     assert points(state)["C"] == -1 + 3
 
 
-# --- when a drop is booked (RULES 2.10: "at the moment of the drop") ----------------------
+# --- when a drop is booked (docs/rules.md 2.10: "at the moment of the drop") ----------------------
 
 
 def test_a_drop_is_booked_at_the_moment_of_the_drop():

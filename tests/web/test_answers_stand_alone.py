@@ -1,4 +1,4 @@
-"""Each answer stands on its own (RULES 2.5): members answering the same double from pages
+"""Each answer stands on its own (docs/rules.md 2.5): members answering the same double from pages
 drawn at the same seq are all taken, on a real SQLite database through the app's pages and
 through racing threads; a decision whose cube was answered already, or whose game ended, is
 refused with the rules' reason in the table as it is now; the runner's dice and moves, which

@@ -1,4 +1,4 @@
-"""A deal's points count wherever points are shown (issue 25 item 6, RULES 2.12): the ledger's
+"""A deal's points count wherever points are shown (issue 25 item 6, docs/rules.md 2.12): the ledger's
 lines and totals, the player pages, the score sheet and both CSVs say the agreed 1.5 points
 (not +0), exactly (a fraction, never a float), and points x stake is the money on every
 line; the sentences say "1 point" and "2 points" (Italian "1 punto", "2 punti")."""

@@ -1,4 +1,4 @@
-"""Deals and proxies at the live table (RULES 2.12, issue 14 items 1 and 2).
+"""Deals and proxies at the live table (docs/rules.md 2.12, issue 14 items 1 and 2).
 
 The organizer records a deal and a proxy from the table page (page and htmx), refusals come
 back with their reason and change nothing, a deal books its money in the ledger at once and

@@ -1,5 +1,5 @@
 """Players act from their phones: every decision the rules give a player is his to post, and
-nobody else's (RULES.md 1.7, 2.4 to 2.8; ``commands.decider``).
+nobody else's (docs/rules.md 1.7, 2.4 to 2.8; ``commands.decider``).
 
 For each decision: the player whose decision it is may post it (303, the event written), any
 other signed-in player at the table may not (403, nothing written), signed out goes to sign-in.
@@ -135,7 +135,7 @@ def test_beavers_and_raccoons_are_answered_by_the_side_they_were_made_to(app, ev
 def test_the_box_answers_a_beaver_at_once_while_his_double_waits_for_the_others(app):
     phones = Phones(app, **BEAVERS)
     phones.table.play({"type": "double", "by": "box", "cubes": ["C", "D"]}, {"type": "beaver", "cube": "C"})
-    # C's beaver is the box's to answer now (RULES 2.5); D still answers the double himself.
+    # C's beaver is the box's to answer now (docs/rules.md 2.5); D still answers the double himself.
     assert "C beavers: the cube goes to 4." in decision_block(phones.live("A"))
     assert "A doubles you to 2." in decision_block(phones.live("D"))
     assert decision_block(phones.live("C")) == ""

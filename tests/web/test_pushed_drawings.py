@@ -239,7 +239,7 @@ def test_a_screen_that_takes_in_what_its_stream_brings_shows_what_a_fetch_would(
     ("postgresql+psycopg://club@127.0.0.1:9/club", "1", True),
 ])
 def test_drawings_in_the_streams_by_default(tmp_path, monkeypatch, url, environment, expected):
-    """Measured (docs/speed.md, "Push"): on by default, on SQLite and on PostgreSQL;
+    """Measured (docs/performance.md, "Push"): on by default, on SQLite and on PostgreSQL;
     PUSH_FRAGMENTS decides when set."""
     from app import create_app
 

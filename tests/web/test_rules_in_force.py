@@ -1,6 +1,6 @@
 """The house-rules card and the stakes say what is in force (issue 25 item 9): with extra
 cubes on, the card does not print the all-but-one forced drop as if it stood alone (the extras
-replace it on the box's first double, RULES 2.7); a single-cube table has no "same value, same
+replace it on the box's first double, docs/rules.md 2.7); a single-cube table has no "same value, same
 action" line (a multi-cube rule); after a stake change between games the night page and the
 score sheet's header show the stake in force now, and the sheet says which games were played
 at the old one."""

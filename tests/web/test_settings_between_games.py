@@ -1,4 +1,4 @@
-"""The house rules changed between games from the table page (issue 14 item 3, RULES 2.12): the
+"""The house rules changed between games from the table page (issue 14 item 3, docs/rules.md 2.12): the
 organizer who runs the table changes them with a form; the change is one settings event of the
 log, from the next game on; refused with the reason during a game; undone like any action; the
 house-rules card, the score sheet and a replay of the exported log say from which game each

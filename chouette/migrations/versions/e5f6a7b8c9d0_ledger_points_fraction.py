@@ -1,4 +1,4 @@
-"""A deal's points count (issue 25 item 6, RULES 2.12): ``ledger_entry.points_fraction``, the
+"""A deal's points count (issue 25 item 6, docs/rules.md 2.12): ``ledger_entry.points_fraction``, the
 row's points beyond its whole ``points`` as an exact fraction in text (``"1/2"``), NULL when
 the row's points are whole (every row written before: deals then counted no points).
 
