@@ -139,7 +139,7 @@ class Match:
             if turn_number is None:
                 raise MatchError(f"the Holland rule needs side {side}'s turn number in this game")
             if turn_number < 3:
-                return f"after the Crawford game the trailer may not double before his third turn (Holland rule; this is turn {turn_number})"
+                return f"after the Crawford game the trailer may not double before their third turn (Holland rule; this is turn {turn_number})"
         return None
 
     def can_double(self, side: int, *, turn_number: int | None = None) -> bool:

@@ -31,7 +31,7 @@ def _check_movement(kind: str, payer: object, payee: object, cents: object) -> N
             f"{kind} from {payer!r} to {payee!r} must be positive, got {amount} cents"
         )
     if payer == payee:
-        raise LedgerError(f"{kind} from {payer!r} to himself")
+        raise LedgerError(f"{kind} from {payer!r} to the same player")
 
 
 @dataclass(frozen=True)

@@ -556,7 +556,7 @@ def authorize(member: Member | None, state: TableState, event: Mapping[str, Any]
     if is_organizer(member):
         raise NotAllowed(_("This table is run by the organizer who opened the night or created "
                            "the table; you may watch it."))
-    raise NotAllowed(_("That is not your decision: a player makes his own decisions at the "
+    raise NotAllowed(_("That is not your decision: players make their own decisions at the "
                        "table, and the organizer runs it."))
 
 

@@ -83,7 +83,7 @@ def check_member_name(name: str, member_id: int | None = None) -> str:
         if other.name_key == name_key(spelled):
             raise ServiceError(_("There is already a member called %(name)s: two members cannot "
                                  "share a name (whatever the case or the spaces).", name=other.name))
-        raise ServiceError(_("%(name)s was a name of the member %(other)s: it stays his, so his "
+        raise ServiceError(_("%(name)s was a name of the member %(other)s: it stays theirs, so the "
                              "history keeps one owner.", name=spelled, other=other.name))
     return spelled
 

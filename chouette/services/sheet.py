@@ -218,7 +218,7 @@ def line_words(line: SheetLine) -> str:
     if line.kind in member_words:
         return member_words[line.kind] % {"who": who, "value": value}
     if line.kind == "extra":
-        return _("%(who)s gives %(to)s an extra cube and pays him 1 point", who=who, to=line.to)
+        return _("%(who)s gives %(to)s an extra cube and pays %(to)s 1 point", who=who, to=line.to)
     if line.kind == "automatic":
         return _("Tied opening roll: every cube turns to %(value)d", value=value)
     if line.kind == "acting_captain":

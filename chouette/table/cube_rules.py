@@ -323,7 +323,7 @@ def on_answer(state: TableState, event: dict[str, Any]) -> None:
 def _member_cube(state: TableState, target: object) -> str:
     """The member whose cube is answered, when each member has his own cube."""
     if isinstance(target, str) and target.strip().lower() in ("box", "team"):
-        raise TableError("each member has his own cube at this table: name the member whose "
+        raise TableError("each member has a cube of their own at this table: name the member whose "
                          "cube is answered, not {cube!r}", cube=target)
     return _player(state, target, "cube")
 
@@ -335,7 +335,7 @@ def _single_answerer(state: TableState, box_double: BoxDouble, target: object) -
         if "beaver" in box_double.answers.values():
             raise TableError("the box answers the team's beaver once every member has answered "
                              "the box's double (waiting: {waiting})", waiting=waiting)
-        raise TableError("each member answers the box's double for himself: name his cube "
+        raise TableError("each member answers the box's double alone: name the member's cube "
                          "(waiting: {waiting})", waiting=waiting)
     member = _player(state, target, "cube")
     if member not in box_double.waiting:

@@ -165,24 +165,24 @@ def on_proxy(state: TableState, event: dict[str, Any]) -> None:
     if absent not in game.cubes:
         raise TableError("{name} does not play this game", name=absent)
     if game.cubes[absent].status != LIVE:
-        raise TableError("{name}'s cube is out of play: he has no decision to hand over",
+        raise TableError("{name}'s cube is out of play: there is no decision to hand over",
                          name=absent)
     if absent == game.acting_captain:
-        raise TableError("{name} is the captain: he plays the board for the team and cannot "
-                         "hand his decisions over", name=absent)
+        raise TableError("{name} is the captain, who plays the board for the team: the decisions "
+                         "cannot be handed over", name=absent)
     if absent in game.proxies:
-        raise TableError("{name} has already handed his decisions to {proxy}",
+        raise TableError("{name} has already handed the decisions to {proxy}",
                          name=absent, proxy=game.proxies[absent])
     if absent in game.proxies.values():
-        raise TableError("{name} decides for a teammate in this game: he cannot step away too",
+        raise TableError("{name} decides for a teammate in this game and cannot step away too",
                          name=absent)
     proxy = _player(state, event.get("to"), "proxy")
     if proxy == absent:
-        raise TableError("a proxy is another teammate, not {name} himself", name=absent)
+        raise TableError("a proxy is another teammate, not {name}", name=absent)
     if proxy not in game.cubes or game.cubes[proxy].status != LIVE:
         raise TableError("{name} is not a teammate still playing this game: only one can be "
                          "a proxy", name=proxy)
     if proxy in game.proxies:
-        raise TableError("{name} has handed his own decisions to {proxy}",
+        raise TableError("{name} has handed their own decisions to {proxy}",
                          name=proxy, proxy=game.proxies[proxy])
     game.proxies[absent] = proxy

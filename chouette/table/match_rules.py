@@ -146,8 +146,8 @@ def _check_double(state: TableState, match: Match, event: dict[str, Any]) -> Non
         return  # the chouette rules say the dice are rolled
     turn = turn_number(game)
     if match.double_refusal(side, turn_number=turn) is not None:
-        raise TableError("after the Crawford game the trailer may not double before his third "
-                         "turn (Holland rule; this is his turn {turn})", turn=turn)
+        raise TableError("after the Crawford game the trailer may not double before their third "
+                         "turn (Holland rule; this is their turn {turn})", turn=turn)
 
 
 def _check_sheet_cube(match: Match, value: object) -> None:

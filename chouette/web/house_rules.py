@@ -41,9 +41,9 @@ VALUE_NAMES: dict[str, dict[str, Any]] = {
         "mandatory_beaver": _l("The lone taker must beaver"),
     },
     "box_retention": {
-        "beat_captain": _l("while he beats the captain"),
-        "net_non_negative": _l("while he beats the captain and does not lose overall"),
-        "net_positive": _l("while he beats the captain and wins overall"),
+        "beat_captain": _l("while the box beats the captain"),
+        "net_non_negative": _l("while the box beats the captain and does not lose overall"),
+        "net_positive": _l("while the box beats the captain and wins overall"),
     },
     "join_position": {
         "immediate": _l("at the end, at once"),
@@ -86,14 +86,14 @@ def describe(settings: dict[str, Any], currency: str = "EUR") -> list[tuple[str,
     automatic = s["automatic_doubles"]
     lines: dict[str, str] = {
         "cube_mode": str(
-            _l("Multi-cube: every member has his own cube against the box.")
+            _l("Multi-cube: every member has a cube of their own against the box.")
             if s["cube_mode"] == "multi"
             else _l("Single cube: one cube between the box and the team; the captain decides the team's doubles.")
         ),
         "stake_cents": str(_l("%(amount)s a point.", amount=money(s["stake_cents"], currency))),
         "per_player_stakes": _yes_no(
             s["per_player_stakes"],
-            _l("Each player may choose his stake; a box-member pair plays at the lower one."),
+            _l("Each player may choose a stake; a box-member pair plays at the lower one."),
             _l("One stake for the whole table."),
         ),
         "jacoby": _yes_no(
@@ -132,7 +132,7 @@ def describe(settings: dict[str, Any], currency: str = "EUR") -> list[tuple[str,
         ),
         "extras": _yes_no(
             s["extras"],
-            _l("On: a lone taker of the box's first double accepts extra 2-cubes from his teammates."),
+            _l("On: a lone taker of the box's first double accepts extra 2-cubes from teammates."),
             _l("Off."),
         ),
         "partner_min_players": str(
@@ -250,7 +250,7 @@ def describe_match(settings: Mapping[str, Any], currency: str) -> list[tuple[str
         ("crawford", _("Crawford rule"), _("Always on: when a player first reaches one point "
                                            "from the end, nobody doubles in the next game.")),
         ("holland", _("Holland rule"),
-         _("On: after the Crawford game the trailer may not double before his third turn.")
+         _("On: after the Crawford game the trailer may not double before their third turn.")
          if settings.get("holland") else _("Off.")),
         ("cube", _("Cube"), _("One cube; no automatic doubles, beavers or Jacoby rule.")),
         ("match_stake", _("Money"), money_line),

@@ -280,7 +280,7 @@ def _offer_text(offerer: str, kind: str, value: int, absent: str | None = None) 
     """What waits for an answer, said to the one who must answer it (``absent``: the member
     he answers for as his proxy)."""
     if absent is not None and kind == "double":
-        return _("%(name)s doubles %(member)s to %(value)d: you decide for him.",
+        return _("%(name)s doubles %(member)s to %(value)d: you decide for %(member)s.",
                  name=offerer, member=absent, value=value)
     if kind == "beaver":
         return _("%(name)s beavers: the cube goes to %(value)d.", name=offerer, value=value)
@@ -359,8 +359,8 @@ def my_decision(table_id: int, state: TableState, me: str,
         elif event["type"] == "extra":
             assert game is not None
             items.append({"kind": "extra", "title": _("An extra cube"),
-                          "text": _("%(name)s took alone: you may give him an extra cube "
-                                    "(you pay him one point now).", name=event["to"]),
+                          "text": _("%(name)s took alone: you may give %(name)s an extra cube "
+                                    "(and pay one point now).", name=event["to"]),
                           "buttons": [{"url": url_for("play.extra", table_id=table_id),
                                        "label": _("Give %(name)s an extra cube", name=event["to"]),
                                        "css": "primary",

@@ -97,9 +97,9 @@ def _deal(event: Mapping[str, Any]) -> str:
     else:
         amount = points_words(event["points"])
     if event.get("winner") == "member":
-        text = _("%(name)s settles with the box: the box pays him %(amount)s", name=name, amount=amount)
+        text = _("%(name)s settles with the box, who pays %(amount)s", name=name, amount=amount)
     else:
-        text = _("%(name)s settles with the box: he pays the box %(amount)s", name=name, amount=amount)
+        text = _("%(name)s settles with the box and pays it %(amount)s", name=name, amount=amount)
     if event.get("seat") == "box":
         text += "; " + _("the box kept the seat")
     elif event.get("seat") == "captain":
@@ -191,7 +191,7 @@ def describe(event: Mapping[str, Any], players: tuple[str, str] | None = None) -
         if kind == "deal":
             return _deal(event)
         if kind == "proxy":
-            return _("%(name)s steps away: %(proxy)s decides for him for the rest of the game",
+            return _("%(name)s steps away: %(proxy)s decides for %(name)s for the rest of the game",
                      name=event["player"], proxy=event["to"])
         if kind == "undo":
             return _("Undo of the latest action")

@@ -50,7 +50,7 @@ class MatchForm(FlaskForm):
     match_length = IntegerField(_l("Match to (points)"), default=5,
                                 validators=[InputRequired(), NumberRange(1, MAX_MATCH_LENGTH)])
     holland = BooleanField(_l("Holland rule (after the Crawford game the trailer may not "
-                              "double before his third turn)"))
+                              "double before their third turn)"))
     match_stake = SelectField(_l("Money"), default="none", choices=[
         ("none", _l("No money: not in the ledger")), ("point", _l("A stake per point")),
         ("match", _l("A stake for the match"))])

@@ -251,7 +251,7 @@ def pay_iou() -> BaseResponse:
         return _back_to(back, back_season)
     currency = (_night(iou_night).currency if iou_night is not None
                 else season_checks.get_season(iou_season or 0).currency)
-    flash(_("%(payer)s paid off %(amount)s of his IOU to %(payee)s.", payer=payment.payer,
+    flash(_("%(payer)s paid off %(amount)s of the IOU to %(payee)s.", payer=payment.payer,
             payee=payment.payee, amount=signed_amount(payment.cents, currency)),
           "success")
     return _back_to(back, back_season)

@@ -143,7 +143,7 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
     except (BadInput, TableError, RulesError) as refused:
         _rolled_back()
         if not runs:  # not even a decision, so not his
-            return error_page(403, _("That is not your decision: a player makes his own "
+            return error_page(403, _("That is not your decision: players make their own "
                                      "decisions at the table, and the organizer runs it."))
         return _live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
     if is_htmx():

@@ -89,8 +89,8 @@ def test_a_deal_recorded_by_the_organizer_and_a_proxy_answering_on_his_own_phone
         shoot(tablet, f"deals-forms-{label}")
     proxy_form = tablet.locator(".proxy-form")
     proxy_form.get_by_label("Who steps away").select_option("Dee")
-    proxy_form.get_by_label("Who decides for him").select_option("Cy")
-    proxy_form.get_by_role("button", name="Hand over his decisions").click()
+    proxy_form.get_by_label("Who decides instead").select_option("Cy")
+    proxy_form.get_by_role("button", name="Hand over the decisions").click()
     dee_row = tablet.locator('.cube-row[data-member="Dee"]')
     expect(dee_row.locator(".proxy-badge")).to_have_text("Cy decides for Dee")
     assert table_state(app, table_id).game.proxies == {"Dee": "Cy"}
@@ -129,7 +129,7 @@ def test_a_deal_recorded_by_the_organizer_and_a_proxy_answering_on_his_own_phone
     dee.reload()
     decision = cy.locator(f"#my-decision-{table_id}")
     expect(decision).to_contain_text("Ann doubles you to 2.")
-    expect(decision).to_contain_text("Ann doubles Dee to 2: you decide for him.")
+    expect(decision).to_contain_text("Ann doubles Dee to 2: you decide for Dee.")
     # Dee's own phone has nothing to answer: his decisions are Cy's.
     expect(dee.locator(f"#my-decision-{table_id}")).to_have_count(0)
     expect(dee.locator('.cube-row[data-member="Dee"]').get_by_role("button")).to_have_count(0)
@@ -139,7 +139,7 @@ def test_a_deal_recorded_by_the_organizer_and_a_proxy_answering_on_his_own_phone
         shoot(cy, f"deals-proxy-decision-{label}")
     cy.set_viewport_size(PHONE)
     decision.locator('li[data-cube="Dee"]').get_by_role("button", name="Take").click()
-    expect(decision).not_to_contain_text("you decide for him")
+    expect(decision).not_to_contain_text("you decide for")
     decision.locator('li[data-cube="Cy"]').get_by_role("button", name="Drop").click()
     expect(decision).to_have_count(0)
     state = table_state(app, table_id)
@@ -164,7 +164,7 @@ def test_a_deal_recorded_by_the_organizer_and_a_proxy_answering_on_his_own_phone
     tv = tablet.context.new_page()
     tv.set_viewport_size(TV)
     tv.goto(f"{base}/display/{night_id}")
-    expect(tv.locator(".dt-proxy")).to_have_text("Cy decides for him")
+    expect(tv.locator(".dt-proxy")).to_have_text("Cy decides instead")
     expect(tv.locator(".seat-line", has_text="Eve").locator(".cube-note")).to_have_text("settled")
     shoot(tv, "deals-big-screen-tv")
 

@@ -165,7 +165,7 @@ def test_players_make_their_own_decisions_from_their_phones(live_server, browser
 
     # 3. Eve took alone: Cy gives her an extra cube from his phone.
     cy.reload()
-    expect(decision("Cy")).to_contain_text("Eve took alone: you may give him an extra cube")
+    expect(decision("Cy")).to_contain_text("Eve took alone: you may give Eve an extra cube")
     assert cy.evaluate(VIBRATIONS) == 2  # a new decision: it vibrates again
     reload_all("Eve")
     expect(tablet.get_by_role("button", name="Cy gives Eve an extra cube")).to_be_visible()

@@ -122,7 +122,7 @@ def test_settle_a_night_then_see_the_iou_carried_to_the_next(page: Page, live_se
     carried.get_by_label("Amount Cy pays off to Bob").fill("1.50")
     carried.get_by_label("How Cy pays off Bob").select_option("cash")
     carried.get_by_role("button", name="Paid off").click()
-    expect(page.locator("#flash")).to_contain_text("Cy paid off €1.50 of his IOU to Bob.")
+    expect(page.locator("#flash")).to_contain_text("Cy paid off €1.50 of the IOU to Bob.")
     expect(page.locator("#carried-over")).to_contain_text("€2.50")
 
     # A refusal keeps the page and says why: more than the IOU.

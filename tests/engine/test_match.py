@@ -148,7 +148,7 @@ def test_holland_trailer_cannot_double_before_his_third_turn():
     assert not match.can_double(1, turn_number=1)
     assert not match.can_double(1, turn_number=2)
     assert match.can_double(1, turn_number=3)
-    with pytest.raises(CubeError, match="before his third turn \\(Holland rule; this is turn 2\\)"):
+    with pytest.raises(CubeError, match="before their third turn \\(Holland rule; this is turn 2\\)"):
         Cube().double(1, match=match, turn_number=2)
 
 

@@ -89,7 +89,7 @@ def test_entry_refuses_bad_player_or_cents(player, cents, message):
     [
         ("Ann", "Bob", 0, "{kind} from 'Ann' to 'Bob' must be positive, got 0 cents"),
         ("Ann", "Bob", -5, "{kind} from 'Ann' to 'Bob' must be positive, got -5 cents"),
-        ("Ann", "Ann", 5, "{kind} from 'Ann' to himself"),
+        ("Ann", "Ann", 5, "{kind} from 'Ann' to the same player"),
         ("Ann", "Bob", 5.0, "{kind} cents must be an int number of cents, not 5.0"),
         ("", "Bob", 5, "{kind} payer must be a non-empty player name, not ''"),
         ("Ann", 7, 5, "{kind} payee must be a non-empty player name, not 7"),

@@ -152,10 +152,10 @@ def test_the_holland_rule_keeps_the_trailer_from_doubling_before_his_third_turn(
     assert match.post_crawford and match.trailer == 1, "the seed no longer gives the trailer a win"
     state = opening(state, 3, 1)  # Ann opens: Bob, the trailer, is on roll for his turn 1
     refused(state, double(BOB), "after the Crawford game the trailer may not double before "
-            "his third turn (Holland rule; this is his turn 1)")
+            "their third turn (Holland rule; this is their turn 1)")
     state = turn(turn(state, random.Random(1)), random.Random(2))
     refused(state, double(BOB), "after the Crawford game the trailer may not double before "
-            "his third turn (Holland rule; this is his turn 2)")
+            "their third turn (Holland rule; this is their turn 2)")
     state = turn(turn(state, random.Random(3)), random.Random(4))
     assert state.game.on_roll == "member" and state.game.dice is None
     state = run(state, double(BOB))  # his third turn

@@ -81,19 +81,19 @@ def test_proxy_survives_a_snapshot():
 
 
 @pytest.mark.parametrize(("events", "event", "message"), [
-    ([], proxy("C", "C"), "a proxy is another teammate, not C himself"),
+    ([], proxy("C", "C"), "a proxy is another teammate, not C"),
     ([], proxy("C", "A"), "A is not a teammate still playing this game"),
     ([], proxy("C", "Zed"), "Zed is not at this table"),
     ([], proxy("Zed", "D"), "Zed is not at this table"),
     ([], proxy("A", "D"), "A does not play this game"),
-    ([], proxy("B", "D"), "B is the captain: he plays the board for the team"),
+    ([], proxy("B", "D"), "B is the captain, who plays the board for the team"),
     ([], {"type": "proxy", "player": "C"}, "the proxy needs a name"),
     ([double("box", "D"), drop("D")], proxy("C", "D"), "D is not a teammate still playing"),
-    ([double("box", "C"), drop("C")], proxy("C", "D"), "C's cube is out of play: he has no decision"),
-    ([proxy("C", "D")], proxy("C", "B"), "C has already handed his decisions to D"),
+    ([double("box", "C"), drop("C")], proxy("C", "D"), "C's cube is out of play: there is no decision"),
+    ([proxy("C", "D")], proxy("C", "B"), "C has already handed the decisions to D"),
     ([proxy("C", "D")], proxy("D", "B"), "D decides for a teammate in this game"),
     ([proxy("C", "D")], proxy("B", "C"), "B is the captain"),
-    ([proxy("D", "B")], proxy("C", "D"), "D has handed his own decisions to B"),
+    ([proxy("D", "B")], proxy("C", "D"), "D has handed their own decisions to B"),
 ])
 def test_proxy_refusals_say_why_and_change_nothing(events, event, message):
     state = run(started(), *events)

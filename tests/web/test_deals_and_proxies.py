@@ -56,7 +56,7 @@ def test_organizer_records_a_deal_in_points_and_the_ledger_books_it_at_once(app)
     assert ledger(app, phones.table.id) == {"A": 150, "C": -150}
     html = phones.live("C")
     assert "C: settled: C pays the box 1.5 points" in html
-    assert "C settles with the box: he pays the box 1.5 points" in html
+    assert "C settles with the box and pays it 1.5 points" in html
 
 
 def test_organizer_records_a_deal_in_money_as_htmx(app):
@@ -165,10 +165,10 @@ def test_organizer_records_a_proxy_and_the_table_and_screen_show_it(app):
     assert phones.table.log()[-1] == {"type": "proxy", "player": "C", "to": "D"}
     html = phones.live("B")
     assert "D decides for C" in html
-    assert "C steps away: D decides for him for the rest of the game" in html
+    assert "C steps away: D decides for C for the rest of the game" in html
     phones.table.play({"type": "double", "by": "box", "cubes": ["C"]})
     screen = client.get(f"/display/{phones.table.night_id}").get_data(as_text=True)
-    assert "D decides for him" in screen and "D for C" in screen
+    assert "D decides instead" in screen and "D for C" in screen
 
 
 def test_proxy_refusal_comes_back_with_the_reason(app):
@@ -177,7 +177,7 @@ def test_proxy_refusal_comes_back_with_the_reason(app):
     before = phones.table.log()
     response = post(organizer(app, phones), phones.table, "proxy", {"player": "B", "to": "D"})
     assert response.status_code == 422
-    assert "B is the captain: he plays the board for the team" in response.get_data(as_text=True)
+    assert "B is the captain, who plays the board for the team" in response.get_data(as_text=True)
     assert phones.table.log() == before
 
 
@@ -186,7 +186,7 @@ def test_proxy_answers_the_absent_members_cube_from_his_own_phone(app):
     phones.table.play(TIED, {"type": "proxy", "player": "C", "to": "D"},
                       {"type": "double", "by": "box", "cubes": ["C", "D"]})
     block = decision_block(phones.live("D"))
-    assert "C&#39;s cube" in block and "A doubles C to 2: you decide for him." in block
+    assert "C&#39;s cube" in block and "A doubles C to 2: you decide for C." in block
     assert "Your cube" in block
     assert decision_block(phones.live("C")) == ""
     phones.refused("C", "answer", {"cube": "C", "answer": "drop"})

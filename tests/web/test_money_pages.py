@@ -67,7 +67,7 @@ def test_ledger_page_and_fragment_after_a_night_of_commands(app, client, login_a
     assert "does not match" not in html
     # Players with their totals, game by game with the cube and result, the partner split.
     assert 'data-player="Ann"' in html and "Window" in html and "Bar" in html
-    assert "Cy: cube 2, he owns it" in html and "Dee: cube 1, dropped" in html
+    assert "Cy: cube 2, the member owns it" in html and "Dee: cube 1, dropped" in html
     assert "the box won (gammon)" in html and "shares the box" in html
     assert re.search(r"Box side\s*<span class=\"amount pos\">\+€7.00</span>, split", html)
     assert '<span class="amount neg">-€4.00</span>' in html
@@ -323,7 +323,7 @@ def test_paying_off_an_iou_from_the_next_night(app, client, login_as, iou_nights
     response = client.post("/ious/pay", data=data)
     assert response.status_code == 303 and response.headers["Location"].endswith(f"/nights/{second}/settle")
     html = client.get(response.headers["Location"]).get_data(as_text=True)
-    assert "Bob paid off €4.00 of his IOU to Ann." in html and 'id="carried-over"' not in html
+    assert "Bob paid off €4.00 of the IOU to Ann." in html and 'id="carried-over"' not in html
     assert _payments(app)[1:] == [("Ann", "Bob", 400, "iou"), ("Bob", "Ann", 400, "cash")]
 
 

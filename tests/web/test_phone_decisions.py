@@ -278,7 +278,7 @@ def test_a_dropper_gives_the_lone_taker_an_extra_from_his_phone(app):
     phones = Phones(app, "ABCDE", **EXTRAS)
     lone_take(phones)
     block = decision_block(phones.live("C"))
-    assert "E took alone: you may give him an extra cube" in block
+    assert "E took alone: you may give E an extra cube" in block
     assert 'name="giver" value="C"' in block and 'name="taker" value="E"' in block
     for other in "ADE":  # the box, another dropper (his own extra is his), the taker
         phones.refused(other, "extra", {"giver": "C", "taker": "E"})

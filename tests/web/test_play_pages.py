@@ -531,7 +531,7 @@ def test_a_player_may_not_answer_someone_elses_cube(app, client, table):
     before = table.log()
     response = post(client, table, "answer", {"answer": "drop", "cube": "D"}, htmx=True)
     assert response.status_code == 403
-    assert "a player makes his own decisions" in response.get_data(as_text=True)
+    assert "players make their own decisions" in response.get_data(as_text=True)
     assert table.log() == before
 
 

@@ -179,7 +179,7 @@ def test_another_members_page_shows_his_games_but_not_his_money(app, client, log
     _live_table(app)
     login_as("player", name="Eve")
     html = client.get("/players/Ann").get_data(as_text=True)
-    assert 'id="seat-box"' in html and "His money is private: he and the organizers see it." in html
+    assert 'id="seat-box"' in html and "This money is private: only this player and the organizers see it." in html
     assert "<svg" not in html and "€" not in html and ">Money" not in html and ">Balance<" not in html
     listing = client.get("/players/").get_data(as_text=True)
     assert "/players/Ann" in listing and "2.00" not in listing and "Private" in listing

@@ -109,7 +109,7 @@ def test_the_csv_says_everything_the_sheet_says(app, client, night, login_as):
     assert rows[2]["extras"] == "C>A:4:live:giver D>A:2:live:taker"
     assert "F must drop too (all but one declined) and loses 1" in rows[0]["events"]
     assert "The box raccoons E to 8" in rows[1]["events"]
-    assert "C gives A an extra cube and pays him 1 point" in rows[2]["events"]
+    assert "C gives A an extra cube and pays A 1 point" in rows[2]["events"]
     assert [r["partner_points"] for r in rows] == ["2", "-7", "0"]
     assert rows[2]["rules_changed"] == "stake_cents=200 (was 100); extras=true (was false)"
     for row, game in zip(rows, games, strict=True):

@@ -268,7 +268,7 @@ def test_a_season_iou_is_paid_off_from_the_season_page(app, client, login_as, se
     response = client.post("/ious/pay", data={"iou_season": str(season), "payer": "Cy", "payee": "Ann",
                                               "amount": "1.00", "method": "cash", "back_season": str(season)})
     assert response.status_code == 303 and response.headers["Location"].endswith(f"/seasons/{season}")
-    assert "Cy paid off €1.00 of his IOU to Ann." in client.get(f"/seasons/{season}").get_data(as_text=True)
+    assert "Cy paid off €1.00 of the IOU to Ann." in client.get(f"/seasons/{season}").get_data(as_text=True)
     response = client.post("/ious/pay", data={"iou_season": "77", "payer": "Cy", "payee": "Ann",
                                               "amount": "1.00", "method": "cash"})
     assert response.status_code == 404

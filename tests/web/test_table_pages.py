@@ -183,7 +183,7 @@ def test_printable_card_is_in_english_and_in_italian(app, client, login_as):
     text = page.data.decode()
     assert f'id="rules-card-{table.id}-en"' in text and f'id="rules-card-{table.id}-it"' in text
     english, italian = text.split(f'id="rules-card-{table.id}-it"')
-    assert "House rules" in english and "Multi-cube: every member has his own cube against the box." in english
+    assert "House rules" in english and "Multi-cube: every member has a cube of their own against the box." in english
     assert "Regole della casa" in italian and "Multi-cubo" in italian
 
 
