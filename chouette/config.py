@@ -143,6 +143,9 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
         LOGIN_FAILURE_WINDOW=timedelta(minutes=15),
         # How long a one-time link to set a new password works (chouette.services.account_links).
         PASSWORD_LINK_LIFETIME=timedelta(hours=24),
+        # How long a player may take back their own drop, tapped by mistake, from their phone
+        # while nothing came after it (chouette.services.take_back).
+        DROP_TAKE_BACK=timedelta(seconds=20),
         # The scripts every page loads, vendored: no page ever waits for another host.
         HTMX_SRI="sha384-2OatzQy1H+Zd/IIrjr1TcuDGqLXeHhbooAyJY1KdQMKnr4LZ22k31GBLdYKHmVjg",
         HTMX_VENDORED="vendor/htmx-2.0.11.min.js",

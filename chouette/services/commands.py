@@ -551,6 +551,11 @@ def authorize(member: Member | None, state: TableState, event: Mapping[str, Any]
         return
     if table is not None and own_seat(member, state, event, table.id):
         return
+    if table is not None and event.get("type") == "undo" and set(event) == {"type"}:
+        from chouette.services.take_back import own_drop_until  # it reads the log's last row
+
+        if own_drop_until(member, table.id, state, seat_name(member, table.id, state)):
+            return
     if is_organizer(member) and (table is None or may_run(member, table)):
         return
     if is_organizer(member):

@@ -29,7 +29,7 @@ from chouette.amounts import money_locale
 from chouette.engine.position import XgidFields
 from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable, Member, TableEvent
-from chouette.services import base, commands, identity
+from chouette.services import base, commands, identity, take_back
 from chouette.services.sheet import table_games
 from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event, match_rules
@@ -296,6 +296,21 @@ def _answer_buttons(table_id: int, events: list[dict[str, Any]], field: str) -> 
             for e in events]
 
 
+def _take_back(table_id: int, state: TableState, me: str) -> list[dict[str, Any]]:
+    """The viewer's own drop, the table's last event, while they may still take it back."""
+    until = take_back.own_drop_until(current_user, table_id, state, me)
+    if until is None:
+        return []
+    return [{"kind": "take-back", "title": _("Your drop"),
+             "text": _("Tapped by mistake? You may take it back for a few seconds, while "
+                       "nothing else happens at the table."),
+             "buttons": [{"url": url_for("play.take_back", table_id=table_id),
+                          "label": _("Take back my drop"), "fields": {},
+                          "css": "secondary take-back"}],
+             "until": until.isoformat(timespec="seconds") + "Z",
+             "key": f"take-back-{len(state.effective)}"}]
+
+
 def my_decision(table_id: int, state: TableState, me: str,
                 waiting: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The decisions waiting for ``me`` (``commands.waiting_for``), each with its sentence and
@@ -555,6 +570,8 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     mine = commands.decisions_of(me, state, legal)
     waiting = [e for e in mine if e["type"] in commands.WAITING_KINDS]
     decision = my_decision(table.id, state, me, waiting) if me and waiting else []
+    if me and table.is_open and state.effective and state.effective[-1].get("type") == "drop":
+        decision += _take_back(table.id, state, me)
     # At a match table the players roll and move from their phones (commands.decider).
     may_roll = bool(me and table.is_open and state.settings.is_match and state.ordered and (
         game is None or game.position is None or commands.match_mover(state) == me))
@@ -679,6 +696,9 @@ def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Cal
     ) if me and table.is_open else []
     if not all(_member_double(event) for event in mine):  # an offer to answer, an extra...
         return None
+    last = state.effective[-1] if state.effective else {}
+    if me is not None and last.get("type") == "drop" and last.get("cube") == me:
+        return None  # their own drop, which they may take back for a few seconds (_take_back)
     doubles = frozenset(event["by"] for event in mine)
     show_money = privacy.may_see_night_money(current_user, night)
 

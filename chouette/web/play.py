@@ -293,6 +293,14 @@ def answer(table_id: int) -> BaseResponse:
     return _command(table_id, build, player_may=True)
 
 
+@bp.post("/tables/<int:table_id>/take-back")
+@login_required
+def take_back(table_id: int) -> BaseResponse:
+    """A player takes back their own drop, the table's last event, within a few seconds
+    (``services.take_back``: the server checks the drop is theirs and nothing came after)."""
+    return _command(table_id, lambda state: {"type": "undo"}, player_may=True)
+
+
 @bp.post("/tables/<int:table_id>/extra")
 @login_required
 def extra(table_id: int) -> BaseResponse:

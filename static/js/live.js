@@ -299,4 +299,18 @@
   }
   document.addEventListener("DOMContentLoaded", fadeFlashes);
   document.addEventListener("htmx:afterSettle", fadeFlashes);
+
+  // A decision that lasts a few seconds (taking back one's own drop) leaves when its time is
+  // up; the server refuses it after that anyway.
+  function expireDecisions() {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-until]:not([data-expiring])"),
+      function (item) {
+        item.setAttribute("data-expiring", "");
+        var left = Date.parse(item.getAttribute("data-until")) - Date.now();
+        window.setTimeout(function () { if (item.parentNode) { item.parentNode.removeChild(item); } },
+                          Math.max(0, left));
+      });
+  }
+  document.addEventListener("DOMContentLoaded", expireDecisions);
+  document.addEventListener("htmx:afterSettle", expireDecisions);
 })();

@@ -49,6 +49,10 @@ def _kind(endpoint: str, rule_arguments: set[str]) -> str:
     night (its opener), admin or organizer."""
     if endpoint in PUBLIC:
         return "public"
+    if endpoint in ("tables.sit", "tables.stand"):
+        return "player"  # any member seats or unseats themselves (the rules refuse the rest)
+    if endpoint == "play.take_back":
+        return "table"  # a player's own drop only, just made (tests/web/test_take_back_drop.py)
     if endpoint in PLAYER_ALLOWED:
         return "seat" if "table_id" in rule_arguments else "player"
     if endpoint.startswith("admin.") or endpoint in ("nights.reopen", "accounts.invitations",

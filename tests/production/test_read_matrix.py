@@ -69,6 +69,7 @@ READS = """
 /nights/<int:night_id>/score-sheet.csv   | in  403 403 200 200 200     | . . . - - - | . . . - - -
 /nights/<int:night_id>/matches/new       | in  403 403 200 200 200     | . . . - - - | . . . - - -
 /nights/<int:night_id>/settle            | in  200 403/200 200 200 200 | . a . a a a | . a a a a a
+/nights/<int:night_id>/stream            | in  200 200 200 200 200     | . . . . . . | . . . . . .
 /nights/<int:night_id>/tables/new        | in  403 403 200 200 200     | . . . - - - | . . . - - -
 /nights/import                           | in  403 403 200 200 200     | . . . - - - | . . . - - -
 /nights/new                              | in  403 403 200 200 200     | . . . - - - | . . . - - -
@@ -106,7 +107,8 @@ VARIANTS = [
 SUBJECTS = {"/players/<path:name>": {"Dee"}}
 #: Routes whose htmx fragment is something without money (the table page's: its house rules).
 FRAGMENT_WITHOUT_MONEY = {"/tables/<int:table_id>"}
-STREAMS = {"/display/<int:night_id>/stream", "/display/stream", "/tables/<int:table_id>/stream"}
+STREAMS = {"/display/<int:night_id>/stream", "/display/stream", "/nights/<int:night_id>/stream",
+           "/tables/<int:table_id>/stream"}
 
 
 def _table() -> dict[str, tuple[list[str], list[str], list[str]]]:

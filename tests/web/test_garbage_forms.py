@@ -10,9 +10,15 @@ import pytest
 from tests.web.test_exports import _night_counts, _upload, night  # noqa: F401 (a fixture)
 from tests.web.test_play_pages import Table, post, sign_in
 
+WINNER = "must be a winner (box or team) and a kind"
+ANSWER = "its value before the double, and the right answer"
 
-@pytest.mark.parametrize("fix", ["box-nonsense", "team-", "-single", "nobody-gammon", "[]", ""])
-def test_a_correction_with_a_nonsense_result_is_refused_in_place(app, client, fix):
+
+@pytest.mark.parametrize(("fix", "said"), [
+    ("box-nonsense", WINNER), ("team-", WINNER), ("-single", WINNER), ("nobody-gammon", WINNER),
+    ("[]", WINNER), ("answer:x:take:C", "Choose what to correct."), ("answer:1:beaver:C", ANSWER),
+])
+def test_a_correction_with_a_nonsense_result_is_refused_in_place(app, client, fix, said):
     table = Table(app)
     table.seat("ABCD")
     table.play({"type": "result", "winner": "team", "kind": "single"})
@@ -21,7 +27,7 @@ def test_a_correction_with_a_nonsense_result_is_refused_in_place(app, client, fi
     response = post(client, table, "correct", {"game": "1", "fix": fix, "reason": "typo"},
                     htmx=True)
     assert response.status_code == 422
-    assert 'must be a winner (box or team) and a kind' in response.get_data(as_text=True)
+    assert said in response.get_data(as_text=True)
     assert table.log() == before
 
 

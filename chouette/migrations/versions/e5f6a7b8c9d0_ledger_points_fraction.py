@@ -17,10 +17,10 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("ledger_entry") as batch:
-        batch.add_column(sa.Column("points_fraction", sa.String(length=40), nullable=True))
+    op.add_column("ledger_entry", sa.Column("points_fraction", sa.String(length=40), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("ledger_entry") as batch:
-        batch.drop_column("points_fraction")
+    # A plain DROP COLUMN: a batch would copy ledger_entry, and its copy's references then
+    # stop the earlier migrations' own DROP COLUMNs on SQLite.
+    op.drop_column("ledger_entry", "points_fraction")

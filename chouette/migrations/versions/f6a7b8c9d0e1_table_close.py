@@ -15,15 +15,22 @@ depends_on = None
 
 
 def upgrade() -> None:
-    with op.batch_alter_table("chouette_table", schema=None) as batch_op:
-        batch_op.add_column(sa.Column("closed_at", sa.DateTime(), nullable=True))
-        batch_op.add_column(sa.Column("closed_by_id", sa.Integer(), nullable=True))
-        batch_op.create_foreign_key(batch_op.f("fk_chouette_table_closed_by_id_member"), "member",
-                                    ["closed_by_id"], ["id"])
+    # Plain ADD COLUMNs: a batch would copy the table, and on SQLite (foreign keys on) dropping
+    # the old copy of a table that events, ledger rows and snapshots point at fails. SQLite
+    # adds a column with its REFERENCES clause; Alembic's add_column cannot say it there.
+    op.add_column("chouette_table", sa.Column("closed_at", sa.DateTime(), nullable=True))
+    if op.get_bind().dialect.name == "sqlite":
+        op.execute("ALTER TABLE chouette_table ADD COLUMN closed_by_id INTEGER "
+                   "CONSTRAINT fk_chouette_table_closed_by_id_member REFERENCES member (id)")
+    else:
+        op.add_column("chouette_table", sa.Column(
+            "closed_by_id", sa.Integer(),
+            sa.ForeignKey("member.id", name="fk_chouette_table_closed_by_id_member"), nullable=True))
 
 
 def downgrade() -> None:
-    with op.batch_alter_table("chouette_table", schema=None) as batch_op:
-        batch_op.drop_constraint(batch_op.f("fk_chouette_table_closed_by_id_member"), type_="foreignkey")
-        batch_op.drop_column("closed_by_id")
-        batch_op.drop_column("closed_at")
+    # Plain DROP COLUMNs, as the upgrade: SQLite drops the column with its reference.
+    if op.get_bind().dialect.name != "sqlite":
+        op.drop_constraint("fk_chouette_table_closed_by_id_member", "chouette_table", type_="foreignkey")
+    op.drop_column("chouette_table", "closed_by_id")
+    op.drop_column("chouette_table", "closed_at")
