@@ -1,0 +1,106 @@
+"""Small layout fixes seen during a club night played through the pages (issue #25): the QR
+caption's words never break, long names beside the board wrap instead of being cut, the
+balance chart fits a phone, the score sheet prints on an A4 page.
+
+Screenshots are kept under test-artifacts/small-fixes/.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect
+
+from chouette.extensions import db
+from chouette.models import Member
+from chouette.services import commands
+from chouette.services import tables as tables_service
+from tests.browser.conftest import ARTIFACTS, OFF_SITE
+from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+
+pytestmark = pytest.mark.browser
+
+LONG = "Bartholomew Featherstonehaughe"  # 30 characters, one long word
+SIZES = [(390, 844), (1024, 768), (1920, 1080)]
+
+
+def _night(server) -> dict[str, str]:
+    """A night whose table has a 30-character name at it: games won and lost, then a board
+    game in progress; the long-named member's page has a balance chart."""
+    assert len(LONG) == 30
+    app = server.app
+    with app.app_context():
+        owner = gen_member("admin", name="Olga", username="olga")
+        names = [LONG, "Ann", "Bob", "Cy"]
+        for name in names:
+            gen_member("player", name=name)
+        night = gen_night(opened_by_id=owner.id, date=dt.date(2026, 11, 21))
+        table = gen_table(night, created_by_id=owner.id, name="Table 1",
+                          settings=dict(tables_service.TABLE_DEFAULTS))
+        actor = db.session.get(Member, owner.id)
+        events = [*({"type": "join", "player": n} for n in names), {"type": "order", "players": names}]
+        for number in range(12):
+            events.append({"type": "result", "winner": "box",  # the long name stays the box
+                           "kind": "gammon" if number % 4 == 0 else "single"})
+        events.append({"type": "opening_roll", "box": 6, "team": 1})
+        for event in events:
+            commands.play(table.id, tables_service.last_seq(table.id), event, actor)
+        db.session.commit()
+        night_id, table_id = night.id, table.id
+    return {"table": f"/tables/{table_id}", "player": f"/players/{LONG}",
+            "sheet": f"/nights/{night_id}/score-sheet", "display": f"/display/{night_id}"}
+
+
+def _page(browser: Browser, server, width: int, height: int) -> Page:
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.route(OFF_SITE, lambda route: route.abort())
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(f"{server.url}/auth/login")
+    page.get_by_label("Username").fill("olga")
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name="Hello, Olga")).to_be_visible()
+    return page
+
+
+def _shot(target: Page | Locator, name: str) -> None:
+    """A screenshot of the page (whole) or of one element, looked at by hand."""
+    folder = ARTIFACTS / "small-fixes"
+    folder.mkdir(parents=True, exist_ok=True)
+    if isinstance(target, Page):
+        target.screenshot(path=str(folder / f"{name}.png"), full_page=True)
+    else:
+        target.screenshot(path=str(folder / f"{name}.png"))
+
+
+#: The caption's lines, as the browser laid them out: the text of each line box.
+CAPTION_LINES = """el => {
+  const node = [...el.childNodes].find(n => n.nodeType === 3 && n.textContent.trim());
+  const text = node.textContent, range = document.createRange(), lines = [];
+  let top = null;
+  for (let i = 0; i < text.length; i++) {
+    range.setStart(node, i); range.setEnd(node, i + 1);
+    const rect = range.getClientRects()[0];
+    if (!rect) continue;
+    if (top === null || rect.top > top + 2) { lines.push(""); top = rect.top; }
+    lines[lines.length - 1] += text[i];
+  }
+  return lines;
+}"""
+
+
+def test_the_qr_caption_breaks_between_words_only(browser: Browser, live_server):
+    pages = _night(live_server)
+    for width, height in SIZES:
+        page = _page(browser, live_server, width, height)
+        page.goto(f"{live_server.url}{pages['table']}")
+        caption = page.locator(".qr-card figcaption")
+        lines = caption.evaluate(CAPTION_LINES)
+        words = "Scan to open this table on your phone".split()
+        assert [w for line in lines for w in line.split()] == words, (width, lines)
+        url = caption.locator("small")
+        assert url.evaluate("e => e.scrollWidth <= e.clientWidth"), width
+        _shot(page.locator(".qr-card"), f"qr-{width}")
+        page.context.close()
