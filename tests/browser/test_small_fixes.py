@@ -104,3 +104,18 @@ def test_the_qr_caption_breaks_between_words_only(browser: Browser, live_server)
         assert url.evaluate("e => e.scrollWidth <= e.clientWidth"), width
         _shot(page.locator(".qr-card"), f"qr-{width}")
         page.context.close()
+
+
+def test_the_balance_chart_fits_a_phone(browser: Browser, live_server):
+    pages = _night(live_server)
+    for width, height in SIZES:
+        page = _page(browser, live_server, width, height)
+        page.goto(f"{live_server.url}{pages['player']}")
+        chart = page.locator("svg.chart")
+        expect(chart).to_be_visible()
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        box = page.locator(".chart-scroll")
+        assert box.evaluate("e => e.scrollWidth <= e.clientWidth"), width  # no scrolling inside
+        assert chart.evaluate("e => e.getBoundingClientRect().right") <= width
+        _shot(page.locator(".chart-card"), f"chart-{width}")
+        page.context.close()
