@@ -8,6 +8,7 @@ Screenshots are kept under test-artifacts/small-fixes/.
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect
@@ -46,6 +47,17 @@ def _night(server) -> dict[str, str]:
         events.append({"type": "opening_roll", "box": 6, "team": 1})
         for event in events:
             commands.play(table.id, tables_service.last_seq(table.id), event, actor)
+        # A second table of eight (the partner drawn), whose sheet has eight players' columns.
+        eight = gen_table(night, created_by_id=owner.id, name="Table 2",
+                          settings=dict(tables_service.TABLE_DEFAULTS))
+        crowd = [f"{LONG[:25]} {n}" for n in range(2, 5)] + ["Dee", "Eve", "Finn", "Gus", "Hal"]
+        events = [*({"type": "join", "player": n} for n in crowd), {"type": "order", "players": crowd},
+                  *({"type": "partner", "player": n, "accept": False} for n in crowd[1:]),
+                  {"type": "partner_draw", "player": crowd[3]},
+                  {"type": "double", "by": "box", "cubes": crowd[1:3]}, {"type": "take", "cube": crowd[1]},
+                  {"type": "drop", "cube": crowd[2]}, {"type": "result", "winner": "team", "kind": "gammon"}]
+        for event in events:
+            commands.play(eight.id, tables_service.last_seq(eight.id), event, actor)
         db.session.commit()
         night_id, table_id = night.id, table.id
     return {"table": f"/tables/{table_id}", "player": f"/players/{LONG}",
@@ -119,3 +131,31 @@ def test_the_balance_chart_fits_a_phone(browser: Browser, live_server):
         assert chart.evaluate("e => e.getBoundingClientRect().right") <= width
         _shot(page.locator(".chart-card"), f"chart-{width}")
         page.context.close()
+
+
+A4_WIDTH = 794  # an A4 page's width at 96 dpi
+PRINTED_WIDTH = A4_WIDTH - 2 * 38  # within its 10 mm margins (exports.css, @page)
+
+
+def test_the_score_sheet_prints_on_an_a4_page(browser: Browser, live_server):
+    pages = _night(live_server)
+    for width in (A4_WIDTH, PRINTED_WIDTH):
+        page = _page(browser, live_server, width, 1123)
+        page.emulate_media(media="print")
+        page.goto(f"{live_server.url}{pages['sheet']}")
+        grids = page.locator(".sheet-grid")
+        expect(grids).to_have_count(2)  # the table of four and the table of eight
+        for index in range(2):
+            wide = grids.nth(index).evaluate("e => e.scrollWidth")
+            assert wide <= width, (width, index, wide)
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        if width == A4_WIDTH:
+            page.context.close()
+    assert "@page" in page.evaluate(
+        "[...document.styleSheets].flatMap(s => [...s.cssRules]).map(r => r.cssText).join(' ')")
+    _shot(page, "score-sheet-print")
+    pdf = page.pdf(prefer_css_page_size=True)
+    sizes = {(float(w), float(h)) for w, h in re.findall(rb"/MediaBox \[0 0 ([\d.]+) ([\d.]+)\]", pdf)}
+    assert sizes == {(595.92, 842.88)} or sizes == {(595.0, 842.0)} or all(
+        abs(w - 595) < 2 and abs(h - 842) < 2 for w, h in sizes), sizes  # A4 in points
+    page.context.close()
