@@ -110,7 +110,7 @@ def test_the_qr_caption_breaks_between_words_only(browser: Browser, live_server)
         page.goto(f"{live_server.url}{pages['table']}")
         caption = page.locator(".qr-card figcaption")
         lines = caption.evaluate(CAPTION_LINES)
-        words = "Scan to open this table on your phone".split()
+        words = ["Scan", "to", "open", "this", "table", "on", "your", "phone"]
         assert [w for line in lines for w in line.split()] == words, (width, lines)
         url = caption.locator("small")
         assert url.evaluate("e => e.scrollWidth <= e.clientWidth"), width
@@ -159,3 +159,39 @@ def test_the_score_sheet_prints_on_an_a4_page(browser: Browser, live_server):
     assert sizes == {(595.92, 842.88)} or sizes == {(595.0, 842.0)} or all(
         abs(w - 595) < 2 and abs(h - 842) < 2 for w, h in sizes), sizes  # A4 in points
     page.context.close()
+
+
+#: The long-named side beside the board: its name's lines, and whether each fits its place
+#: (inside the rail's chip on a landscape board; left of the pips in a portrait board's heading).
+SIDE_NAME = """name => {
+  const board = [...document.querySelectorAll('svg.board')].find(b => b.getBoundingClientRect().width);
+  const side = [...board.querySelectorAll('g.side')]
+    .find(g => g.querySelector('title').textContent === name);
+  const texts = [...side.querySelectorAll('.side-name')], pips = side.querySelector('.pips');
+  const chip = side.querySelector('.side-chip'), box = (chip || side).getBoundingClientRect();
+  const pipsBox = pips.getBoundingClientRect();
+  return {
+    text: texts.map(t => t.textContent).join(' '),
+    fits: texts.map(t => {
+      const r = t.getBoundingClientRect();
+      const clear = chip ? r.bottom <= pipsBox.top + 1 : r.right <= pipsBox.left;
+      return r.left >= box.left - 1 && r.right <= box.right + 1 && clear;
+    }),
+  };
+}"""
+
+
+def test_long_names_beside_the_board_wrap_whole(browser: Browser, live_server):
+    pages = _night(live_server)
+    for width, height in SIZES:
+        page = _page(browser, live_server, width, height)
+        page.goto(f"{live_server.url}{pages['table']}")
+        expect(page.locator("svg.board >> visible=true")).to_be_visible()
+        shown = page.evaluate(SIDE_NAME, LONG)
+        assert shown["text"] == LONG, (width, shown)  # all of it, never cut with "…"
+        assert all(shown["fits"]) and len(shown["fits"]) == 2, (width, shown)
+        turn = page.locator(".live-game p.on-roll")
+        assert LONG in turn.inner_text()
+        assert turn.evaluate("e => e.scrollWidth <= e.clientWidth"), width
+        _shot(page.locator(".live-game"), f"board-{width}")
+        page.context.close()
