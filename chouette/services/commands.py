@@ -558,11 +558,16 @@ def authorize(member: Member | None, state: TableState, event: Mapping[str, Any]
             return
     if is_organizer(member) and (table is None or may_run(member, table)):
         return
+    raise _not_allowed(member)
+
+
+def _not_allowed(member: Member | None) -> NotAllowed:
+    """The refusal of a command that is neither ``member``'s decision nor theirs to run."""
     if is_organizer(member):
-        raise NotAllowed(_("This table is run by the organizer who opened the night or created "
-                           "the table; you may watch it."))
-    raise NotAllowed(_("That is not your decision: players make their own decisions at the "
-                       "table, and the organizer runs it."))
+        return NotAllowed(_("This table is run by the organizer who opened the night or created "
+                            "the table; you may watch it."))
+    return NotAllowed(_("That is not your decision: players make their own decisions at the "
+                        "table, and the organizer runs it."))
 
 
 #: How many times a decision that stands on its own is judged again when another command
@@ -644,6 +649,48 @@ def _write(current: TablePlay, event: Mapping[str, Any], actor: Member | None) -
         _seats_carried(table_id, seq, current.generation, current.matched)
     return TablePlay(current.table, after, seq + 1, current.generation,
                      current.matched, current.member_names, tuple(written))
+
+
+def play_all(table_id: int, expected_seq: int, events: Sequence[Mapping[str, Any]],
+             actor: Member | None, *, loaded: TablePlay | None = None) -> TablePlay:
+    """Apply several commands made at once at exactly ``expected_seq`` and write them in one
+    transaction, each at its own seq (the organizer's shortcuts: ``nobody_accepts``).
+
+    Only the organizers who run the table make them (``may_run``): a player's own decisions
+    are posted one by one. Raises NotAllowed, TableChanged, TableError (the rules refuse one
+    of them: nothing is written), NotFound, NightClosed.
+    """
+    current = loaded if loaded is not None and loaded.table.id == table_id else load_play(table_id)
+    if not may_run(actor, current.table):
+        raise _not_allowed(actor)
+    if current.seq != expected_seq:
+        raise base.TableChanged(table_id, expected_seq)
+    if not events:
+        raise TableError(_("That is not a table action."))
+    state, snapshots = current.state, {}
+    for seq, event in enumerate(events, start=current.seq + 1):
+        after = apply_event(state, event)
+        if finishes_game(state, after, event):
+            snapshots[seq] = after.snapshot()
+        state = after
+    written = tables.append_events(table_id, current.seq, [dict(e) for e in events], actor,
+                                   ledger_changes(current.state, state), snapshots or None,
+                                   changed_lines(current.state, state))
+    _cache.put(table_id, current.seq + len(events), state, current.generation)
+    return TablePlay(current.table, state, current.seq + len(events), current.generation,
+                     current.matched, current.member_names, tuple(written))
+
+
+def nobody_accepts(state: TableState) -> list[dict[str, Any]]:
+    """The partnership declined by everyone it is still to be offered to, in turn, then the
+    partner drawn with the server's chance (docs/rules.md 2.8): the log keeps each decline.
+    When no partnership waits, the rules refuse the first event (``play_all`` applies them)."""
+    events: list[dict[str, Any]] = []
+    while (offered := state.next_partner_offer()) is not None:
+        event = {"type": "partner", "player": offered, "accept": False}
+        state = apply_event(state, event)
+        events.append(event)
+    return [*events, server_event(state, "partner_draw")]
 
 
 # --- commands that need chance: the server rolls, with a cryptographically sound source --

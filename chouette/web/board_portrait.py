@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from chouette.engine import Position, check_roll
 from chouette.web.board_cubes import BOX, CubeView, _other
-from chouette.web.board_svg import _Board, _num, _short, _tag
+from chouette.web.board_svg import _Board, _name_lines, _name_text, _num, _tag
 from chouette.web.catalog import gettext as _
 
 P = 56  # a point's height: the finger-size target
@@ -212,11 +212,18 @@ class _PortraitBoard(_Board):
             if side == self.on_roll
             else ""
         )
+        lines = _name_lines(self.name(side), 10)
+        # A long name (issue #25) wraps in two smaller lines in the heading's height, never cut.
+        if len(lines) == 1:
+            names = [_name_text(lines[0], 19, W / 2 - 80, x=_num(x + 16), y=HEAD / 2 + 7)]
+        else:
+            names = [_name_text(line, 15, W / 2 - 80, "side-name two-lines", x=_num(x + 16),
+                                y=_num(HEAD / 2 - 3 + 18 * row)) for row, line in enumerate(lines)]
         body = Markup("").join(
             [
                 _tag("title", self.name(side)),
                 mark,
-                _tag("text", _short(self.name(side), 10), x=_num(x + 16), y=HEAD / 2 + 7, class_="side-name"),
+                *names,
                 _tag("text", str(self.pips[side]), x=_num(x + W / 2 - 20), y=HEAD / 2 + 7,
                      class_="pips corner-pips"),
             ]

@@ -78,6 +78,28 @@ def _short(text: str, limit: int = NAME_CHARS) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+def _name_lines(name: str, limit: int) -> list[str]:
+    """A side's name in at most two lines of about ``limit`` characters, broken between
+    words (issue #25: a name is wrapped, never cut); a line still longer is drawn squeezed
+    to its width (``_name_text``)."""
+    words = name.split()
+    if len(name) <= limit or len(words) < 2:
+        return [name]
+    # The break that makes the longer line shortest.
+    cut = min(range(1, len(words)),
+              key=lambda i: max(len(" ".join(words[:i])), len(" ".join(words[i:]))))
+    return [" ".join(words[:cut]), " ".join(words[cut:])]
+
+
+def _name_text(line: str, font: float, width: float, class_: str = "side-name",
+               **attrs: object) -> Markup:
+    """One line of a side's name in a ``font`` px bold font: squeezed to ``width`` when it
+    may be wider (estimated at 0.65 em a character: over rather than under)."""
+    squeeze = len(line) * font * 0.65 > width
+    return _tag("text", line, textLength=_num(width) if squeeze else None,
+                lengthAdjust="spacingAndGlyphs" if squeeze else None, class_=class_, **attrs)
+
+
 def _num(value: float) -> str:
     """A coordinate without a useless ``.0``."""
     return f"{value:g}" if isinstance(value, float) else str(value)
@@ -380,6 +402,12 @@ class _Board:
         is_top = side == self.top
         name_y, pips_y = (NR + 20, NR + 46) if is_top else (HEIGHT - NR - 38, HEIGHT - NR - 12)
         name = self.name(side)
+        lines = _name_lines(name, 11)
+        extra = 22 * (len(lines) - 1)  # a second line: the chip grows away from the board's edge
+        if is_top:
+            pips_y += extra
+        else:
+            name_y -= extra
         mark = (
             _tag("circle", cx=14, cy=_num(name_y - 7), r=7, class_="on-roll-mark")
             if side == self.on_roll
@@ -393,12 +421,13 @@ class _Board:
                     x=4,
                     y=_num(name_y - 24),
                     width=RAIL - 16,
-                    height=58,
+                    height=58 + extra,
                     rx=8,
                     class_=f"side-chip side-{side}",
                 ),
                 mark,
-                _tag("text", _short(name, 11), x=28, y=_num(name_y), class_="side-name"),
+                *(_name_text(line, 20, RAIL - 44, x=28, y=_num(name_y + 22 * row))
+                  for row, line in enumerate(lines)),
                 _tag(
                     "text", _("%(n)s pips", n=self.pips[side]), x=28, y=_num(pips_y), class_="pips"
                 ),

@@ -117,9 +117,10 @@ def _live_response(played: commands.TablePlay, status: int = 200, *, changed: bo
 # --------------------------------------------------------------------------- one command
 
 
-def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
-             player_may: bool = False, keep: tuple[str, ...] = ()) -> BaseResponse:
-    """Check the role, build the event from the form, play it, answer.
+def _command(table_id: int, build: Callable[[TableState], dict[str, Any] | list[dict[str, Any]]],
+             *, player_may: bool = False, keep: tuple[str, ...] = ()) -> BaseResponse:
+    """Check the role, build the event from the form (or the events an organizer's shortcut
+    writes at once: ``commands.play_all``), play it, answer.
 
     ``player_may``: a player seated at the table may post it when it is his own decision
     (``commands.authorize`` decides); a form from him that is no decision at all is not his
@@ -149,7 +150,10 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any]], *,
     if is_htmx():
         push.hold()  # announced to the other devices once this answer is sent
     try:
-        after = commands.play(table_id, seq, event, current_user, loaded=played)
+        if isinstance(event, list):
+            after = commands.play_all(table_id, seq, event, current_user, loaded=played)
+        else:
+            after = commands.play(table_id, seq, event, current_user, loaded=played)
     except base.TableChanged as changed:
         _rolled_back()
         return _live_response(_load(table_id), 409, error=str(changed))
@@ -247,11 +251,15 @@ def order(table_id: int) -> BaseResponse:
 @bp.post("/tables/<int:table_id>/partner")
 @login_required
 def partner(table_id: int) -> BaseResponse:
-    """The box's partnership: accepted or declined by the player offered it, or drawn."""
-    def build(state: TableState) -> dict[str, Any]:
+    """The box's partnership: accepted or declined by the player offered it, or drawn; or,
+    for the organizer, "nobody accepts": every offer left declined and the partner drawn, in
+    one command (``commands.nobody_accepts``)."""
+    def build(state: TableState) -> dict[str, Any] | list[dict[str, Any]]:
         answer = request.form.get("answer")
         if answer == "draw":
             return commands.server_event(state, "partner_draw")
+        if answer == "nobody":
+            return commands.nobody_accepts(state)
         if answer not in ("accept", "decline"):
             raise BadInput(_("Unknown action."))
         return {"type": "partner", "player": _field("player"), "accept": answer == "accept"}
