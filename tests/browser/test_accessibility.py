@@ -1,0 +1,98 @@
+"""Every page a club uses passes axe-core, at a phone's, a tablet's and a TV's size.
+
+The live server holds the demo night (``chouette.demo.build_demo``: three tables, score-sheet
+games, a board game in progress with a double waiting) and a season; the admin signs in and
+visits every page (the signed-out pages first). axe-core runs in the page (the package bundles
+axe.min.js: no network); a failure lists each violation's rule, impact, elements and help.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+from playwright.sync_api import Page
+
+from chouette.demo import DEMO_PASSWORD, DemoNight, build_demo
+from chouette.extensions import db
+from chouette.models import Member
+from chouette.services import seasons as seasons_service
+from tests.browser.conftest import LiveServer
+
+pytestmark = pytest.mark.browser
+
+SIZES = [(390, 844), (1024, 768), (1920, 1080)]
+AXE = Axe()
+
+
+def build_night(server: LiveServer) -> tuple[DemoNight, int, int]:
+    """The demo night and a season holding it; the season's id and the admin's member id."""
+    with server.app.app_context():
+        demo = build_demo(today=dt.date.today())
+        olga = db.session.scalar(db.select(Member).filter_by(username="olga"))
+        ada = db.session.scalar(db.select(Member).filter_by(username="ada"))
+        today = dt.date.today()
+        season = seasons_service.create_season(name="Autumn", first=today - dt.timedelta(days=30),
+                                               last=today + dt.timedelta(days=30), currency="EUR",
+                                               actor=olga)
+        db.session.commit()
+        return demo, season.id, ada.id
+
+
+def sign_in(page: Page, base: str, username: str) -> None:
+    page.goto(f"{base}/auth/login")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(DEMO_PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    page.wait_for_url(lambda url: "/auth/login" not in url)
+
+
+def violations_of(page: Page, url: str) -> list[dict[str, Any]]:
+    """axe-core's violations on the page at ``url``, once it has loaded."""
+    page.goto(url)
+    page.wait_for_load_state("load")
+    return list(AXE.run(page).response["violations"])
+
+
+def describe(where: str, violations: list[dict[str, Any]]) -> list[str]:
+    """One readable line per violation and element."""
+    lines = []
+    for violation in violations:
+        for node in violation["nodes"]:
+            lines.append(f"{where}: {violation['id']} ({violation['impact']}) {node['target']} "
+                         f"- {violation['help']}: {node.get('failureSummary', '').splitlines()[-1:]}")
+    return lines
+
+
+def test_every_page_passes_axe_at_every_size(live_server: LiveServer, page: Page) -> None:
+    demo, season_id, admin_id = build_night(live_server)
+    base = live_server.url
+    night = demo.night_id
+    sheet_table = demo.tables["Upstairs"]
+    board_table = demo.live_table
+    signed_out = ["/auth/login"]
+    signed_in = [
+        "/", "/nights/", "/nights/new", f"/nights/{night}", f"/nights/{night}/tables/new",
+        f"/nights/{night}/matches/new", f"/nights/{night}/close",
+        f"/tables/{board_table}", f"/tables/{board_table}/live", f"/tables/{board_table}/rules",
+        f"/tables/{sheet_table}", f"/tables/{sheet_table}/live",
+        f"/nights/{night}/score-sheet", f"/nights/{night}/ledger", f"/nights/{night}/settle",
+        f"/nights/{night}/exports", "/nights/import", "/balances",
+        "/seasons/", "/seasons/new", f"/seasons/{season_id}",
+        "/players/", "/players/Ann",
+        "/admin/members", f"/admin/members/{admin_id}", "/admin/invitations", "/members/password-links",
+        "/account", "/account/password",
+        "/display", f"/display/{night}",
+    ]
+    found: list[str] = []
+    for width, height in SIZES:
+        page.context.clear_cookies()
+        page.set_viewport_size({"width": width, "height": height})
+        for path in signed_out:
+            found += describe(f"{width}x{height} {path}", violations_of(page, base + path))
+        sign_in(page, base, "ada")
+        for path in signed_in:
+            found += describe(f"{width}x{height} {path}", violations_of(page, base + path))
+    assert not found, f"{len(found)} accessibility violations:\n" + "\n".join(found)
