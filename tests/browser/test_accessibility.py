@@ -86,13 +86,37 @@ def test_every_page_passes_axe_at_every_size(live_server: LiveServer, page: Page
         "/account", "/account/password",
         "/display", f"/display/{night}",
     ]
+    found = visit_at_every_size(page, base, "ada", signed_in, signed_out)
+    assert not found, f"{len(found)} accessibility violations:\n" + "\n".join(found)
+
+
+def test_the_organizers_and_a_players_pages_pass_axe_at_every_size(live_server: LiveServer, page: Page) -> None:
+    """The organizer's tablet and the phone of a member whose answer to the box's double waits
+    (the answer buttons on the board's page) show other pages than the admin's."""
+    demo, season_id, _ = build_night(live_server)
+    base = live_server.url
+    night, board_table = demo.night_id, demo.live_table
+    waiting = demo.waiting[0]
+    organizer = ["/", f"/nights/{night}", f"/tables/{board_table}", f"/tables/{demo.tables['Upstairs']}",
+                 f"/nights/{night}/ledger", f"/seasons/{season_id}"]
+    player = ["/", f"/tables/{board_table}", f"/players/{waiting}", f"/nights/{night}/ledger", "/balances",
+              "/account"]
+    found = visit_at_every_size(page, base, "olga", organizer)
+    found += visit_at_every_size(page, base, waiting.lower(), player)
+    assert not found, f"{len(found)} accessibility violations:\n" + "\n".join(found)
+
+
+def visit_at_every_size(page: Page, base: str, username: str, signed_in: list[str],
+                        signed_out: tuple[str, ...] | list[str] = ()) -> list[str]:
+    """The violations on the pages at each size: ``signed_out`` first, then signed in as
+    ``username``."""
     found: list[str] = []
     for width, height in SIZES:
         page.context.clear_cookies()
         page.set_viewport_size({"width": width, "height": height})
         for path in signed_out:
             found += describe(f"{width}x{height} {path}", violations_of(page, base + path))
-        sign_in(page, base, "ada")
+        sign_in(page, base, username)
         for path in signed_in:
-            found += describe(f"{width}x{height} {path}", violations_of(page, base + path))
-    assert not found, f"{len(found)} accessibility violations:\n" + "\n".join(found)
+            found += describe(f"{username} {width}x{height} {path}", violations_of(page, base + path))
+    return found
