@@ -1,8 +1,9 @@
 """Every page a club uses passes axe-core, at a phone's, a tablet's and a TV's size.
 
-The live server holds the demo night (``chouette.demo.build_demo``: three tables, score-sheet
+The first-run page is checked on the empty database; then the live server holds the demo night (``chouette.demo.build_demo``: three tables, score-sheet
 games, a board game in progress with a double waiting) and a season; the admin signs in and
-visits every page (the signed-out pages first). axe-core runs in the page (the package bundles
+visits every page (the signed-out pages first); the organizer and a member whose answer waits
+see their own pages. axe-core runs in the page (the package bundles
 axe.min.js: no network); a failure lists each violation's rule, impact, elements and help.
 """
 
@@ -18,6 +19,7 @@ from playwright.sync_api import Page
 from chouette.demo import DEMO_PASSWORD, DemoNight, build_demo
 from chouette.extensions import db
 from chouette.models import Member
+from chouette.services import account_links
 from chouette.services import seasons as seasons_service
 from tests.browser.conftest import LiveServer
 
@@ -107,16 +109,35 @@ def test_the_organizers_and_a_players_pages_pass_axe_at_every_size(live_server: 
 
 
 def visit_at_every_size(page: Page, base: str, username: str, signed_in: list[str],
-                        signed_out: tuple[str, ...] | list[str] = ()) -> list[str]:
+                        signed_out: tuple[str, ...] | list[str] = (), sign_in_as: bool = True) -> list[str]:
     """The violations on the pages at each size: ``signed_out`` first, then signed in as
-    ``username``."""
+    ``username`` (unless ``sign_in_as`` is false)."""
     found: list[str] = []
     for width, height in SIZES:
         page.context.clear_cookies()
         page.set_viewport_size({"width": width, "height": height})
         for path in signed_out:
             found += describe(f"{width}x{height} {path}", violations_of(page, base + path))
-        sign_in(page, base, username)
+        if sign_in_as:
+            sign_in(page, base, username)
         for path in signed_in:
             found += describe(f"{username} {width}x{height} {path}", violations_of(page, base + path))
     return found
+
+
+def test_the_first_run_and_the_signed_out_link_pages_pass_axe_at_every_size(live_server: LiveServer,
+                                                                            page: Page) -> None:
+    """A new club's first page (setup, on an empty database), then, with the demo built, the
+    pages a link opens before anyone signs in: an invitation to join, a password link."""
+    base = live_server.url
+    found = visit_at_every_size(page, base, "", [], ["/setup"], sign_in_as=False)
+    build_night(live_server)
+    with live_server.app.app_context():
+        ada = db.session.scalar(db.select(Member).filter_by(username="ada"))
+        olga = db.session.scalar(db.select(Member).filter_by(username="olga"))
+        ann = db.session.scalar(db.select(Member).filter_by(username="ann"))
+        join, _ = account_links.make_invitation(ada, label="Newcomers", hours=24, max_uses=5)
+        reset, _ = account_links.make_password_link(ann.id, olga)
+        db.session.commit()
+    found += visit_at_every_size(page, base, "", [], [f"/join/{join}", f"/auth/reset/{reset}"], sign_in_as=False)
+    assert not found, f"{len(found)} accessibility violations:\n" + "\n".join(found)
