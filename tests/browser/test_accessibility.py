@@ -1,10 +1,11 @@
 """Every page a club uses passes axe-core, at a phone's, a tablet's and a TV's size.
 
-The first-run page is checked on the empty database; then the live server holds the demo night (``chouette.demo.build_demo``: three tables, score-sheet
-games, a board game in progress with a double waiting) and a season; the admin signs in and
-visits every page (the signed-out pages first); the organizer and a member whose answer waits
-see their own pages. axe-core runs in the page (the package bundles
-axe.min.js: no network); a failure lists each violation's rule, impact, elements and help.
+The first-run page is checked on the empty database; then the live server holds the demo night
+(``chouette.demo.build_demo``: three tables, score-sheet games, a board game in progress with a
+double waiting) and a season. The admin visits every page (the signed-out pages first); the
+organizer and a member whose answer waits see their own pages. axe-core runs in the page (the
+package bundles axe.min.js: no network); a failure lists each violation's rule, impact, elements
+and help.
 """
 
 from __future__ import annotations
