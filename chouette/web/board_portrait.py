@@ -200,7 +200,6 @@ class _PortraitBoard(_Board):
             data_point=0 if is_mover else None,
             data_mover=count if is_mover else None,
             data_slabs=" ".join(_num(v) for v in slabs) if is_mover else None,
-            aria_label=_("%(side)s: %(n)s off", side=self.name(side), n=count),
         )
 
     def heading(self, side: str) -> Markup:

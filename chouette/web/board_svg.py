@@ -348,7 +348,6 @@ class _Board:
             data_point=0 if side == self.mover else None,
             data_mover=count if side == self.mover else None,
             data_slabs=" ".join(_num(v) for v in slabs_data) if side == self.mover else None,
-            aria_label=_("%(side)s: %(n)s off", side=self.name(side), n=count),
         )
 
     def numbers(self) -> Markup:

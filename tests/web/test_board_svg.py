@@ -433,3 +433,12 @@ def test_every_point_bar_and_tray_say_where_board_js_draws_their_checkers():
         assert len(tray.get("data-slabs").split()) == 8
         six = next(g for g in points if g.get("data-point") == "6")
         assert six.get("data-mover") == "13" and six.get("data-other") == "0"
+
+
+def test_only_the_svg_carries_an_aria_label():
+    """The board is one image (role="img") whose label says everything, checkers off included:
+    an aria-label on a plain <g> is not allowed by ARIA (axe's aria-prohibited-attr)."""
+    root = parse(render_board(POSITIONS["bear-off"], on_roll="box", dice=(4, 2)))
+    labelled = [el.tag for el in root.iter() if el.get("aria-label") is not None]
+    assert labelled == [root.tag]
+    assert "Box: 9 off; Team: 5 off" in root.get("aria-label")
