@@ -587,8 +587,10 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "match": (match_context(state, actions, mine, runs, me)
                   if state.settings.is_match else None),
         "mine": mine, "my_decision": decision,
-        "decision_key": (f"{table.id}:" + "|".join(item["key"] for item in decision)
-                         if decision else None),
+        # The phone vibrates for a decision that waits, not for a drop it may take back.
+        "decision_key": (f"{table.id}:" + "|".join(item["key"] for item in decision
+                                                   if item["kind"] != "take-back")
+                         if any(item["kind"] != "take-back" for item in decision) else None),
         "leavers": _leavers(state) if runs else [],
         "settings_form_html": settings_form_html(played, typed or {}) if runs else "",
         "seat_rows": _per_state.get(state, "seats", lambda: _seat_rows(state)),

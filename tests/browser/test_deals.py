@@ -141,7 +141,8 @@ def test_a_deal_recorded_by_the_organizer_and_a_proxy_answering_on_his_own_phone
     decision.locator('li[data-cube="Dee"]').get_by_role("button", name="Take").click()
     expect(decision).not_to_contain_text("you decide for")
     decision.locator('li[data-cube="Cy"]').get_by_role("button", name="Drop").click()
-    expect(decision).to_have_count(0)
+    expect(decision.locator(".decision-cube")).to_have_count(0)  # nothing left to answer
+    expect(decision).to_contain_text("Take back my drop")  # Cy's own drop, for a few seconds
     state = table_state(app, table_id)
     assert state.game.cubes["Dee"].value == 2 and state.game.cubes["Dee"].owner == "member"
     assert state.game.cubes["Cy"].status == "dropped"
