@@ -204,7 +204,7 @@ def test_single_cube_beaver_by_the_member_who_becomes_acting_captain_is_allowed(
 
 def test_take_on_cube_team_in_multi_cube_mode_names_the_members_cube():
     state = run(seated("ABCD"), double("box", "B", "C"))
-    with pytest.raises(TableError, match="each member has his own cube at this table: name "
+    with pytest.raises(TableError, match="each member has a cube of their own at this table: name "
                                          "the member whose cube is answered, not 'team'"):
         apply_event(state, take("team"))
     state = run(seated("ABCD"), double("B"))
@@ -225,7 +225,7 @@ def test_single_cube_box_answer_to_the_beaver_waits_for_every_member():
 
 def test_single_cube_member_answers_the_box_double_by_his_own_name():
     state = run(seated("ABCD", cube_mode="single"), double("box"))
-    with pytest.raises(TableError, match="each member answers the box's double for himself"):
+    with pytest.raises(TableError, match="each member answers the box's double alone"):
         apply_event(state, take("team"))
 
 
