@@ -119,12 +119,13 @@ def test_round_trip_to_an_empty_database_gives_back_every_balance_settle_up_line
         times = (found.opened_at, found.closed_at)
     pages = _pages(app, night["night"])
     assert before["ious"] and before["payments"] and before["transfers"]
+    name = _member_name(app)  # before the fresh app, which empties a shared PostgreSQL database
     fresh_dir = tmp_path / "fresh"
     fresh_dir.mkdir()
     fresh = make_app(fresh_dir)
     try:
         with fresh.app_context():
-            gen_member("organizer", username="boss", name=_member_name(app))
+            gen_member("organizer", username="boss", name=name)
             imported = exports.import_night(exports.read_night_export(export.encode()), None)
             assert _money_of(imported.id) == before
             assert (imported.opened_at, imported.closed_at) == times
