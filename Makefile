@@ -12,13 +12,15 @@ run: venv  ## set up and start the app on http://127.0.0.1:5000
 	$(BIN)/flask --app app run --host $(HOST) --port $(PORT)
 
 # ruff and mypy, then the whole suite on SQLite, then in the browser, then the non-browser suite again on a
-# throwaway PostgreSQL server (.ci/with-postgres: 127.0.0.1, a free port, removed afterwards).
+# throwaway PostgreSQL server (.ci/with-postgres: 127.0.0.1, a free port, removed afterwards), all but the
+# tests of the pure packages (engine, table, ledger), which no database reaches.
+DATABASE_TESTS = --ignore=tests/engine --ignore=tests/table --ignore=tests/ledger
 test: system-deps dev-venv  ## set up and run all the tests
 	$(BIN)/ruff check app.py chouette tests benchmarks docs
 	$(BIN)/mypy  # chouette/, strict for the pure packages (pyproject.toml)
 	$(BIN)/python -m pytest -m "not browser and not postgres_only"
 	$(BIN)/python -m pytest -m browser
-	bash .ci/with-postgres $(BIN)/python -m pytest -m "not browser and not sqlite_only"
+	bash .ci/with-postgres $(BIN)/python -m pytest -m "not browser and not sqlite_only" $(DATABASE_TESTS)
 
 test-sqlite: dev-venv
 	$(BIN)/python -m pytest -m "not browser and not postgres_only"
@@ -27,7 +29,7 @@ test-browser: system-deps dev-venv
 	$(BIN)/python -m pytest -m browser
 
 test-postgres: system-deps dev-venv
-	bash .ci/with-postgres $(BIN)/python -m pytest -m "not browser and not sqlite_only"
+	bash .ci/with-postgres $(BIN)/python -m pytest -m "not browser and not sqlite_only" $(DATABASE_TESTS)
 
 # Production: gunicorn, one worker per core (2 here; WORKERS=4 on 4 cores), on 127.0.0.1 behind a proxy.
 WORKERS ?= 2
