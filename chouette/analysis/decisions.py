@@ -153,7 +153,7 @@ def _note(walk: _Walk, event: dict[str, Any], before: Game, after: Game | None, 
 def _play(walk: _Walk, before: Game, after: Game | None, text: str, single: bool) -> None:
     position, dice = before.position, before.dice
     assert position is not None and dice is not None
-    side = before.on_roll or "box"
+    side = "box" if before.on_roll == "box" else "team"
     played = (after.last_move if after is not None else None) or text
     move = match_move(position, dice, played)
     results = {p.id for p in (_after(position, m.steps) for m in legal_moves(position, dice))}
@@ -192,7 +192,7 @@ def _open(walk: _Walk, game: Game, single: bool) -> None:
     """A turn starts (the position seen by the side on roll): its cube decisions open."""
     if game.on_roll is None or game.position is None:
         return
-    walk.window = _Window(game.on_roll, game.position, dict(game.cubes), game.acting_captain,
+    walk.window = _Window("box" if game.on_roll == "box" else "team", game.position, dict(game.cubes), game.acting_captain,
                           single=single)
 
 
@@ -252,4 +252,4 @@ def _cube_decision(walk: _Walk, position: Position, cube: MemberCube, player: st
              owner=_relative(cube, side), cube=member)
 
 
-__all__ = ["ANSWER", "CENTRE", "DOUBLE", "MOVE", "OPPONENT", "ON_ROLL", "Decision", "game_decisions"]
+__all__ = ["ANSWER", "CENTRE", "DOUBLE", "MOVE", "ON_ROLL", "OPPONENT", "Decision", "game_decisions"]
