@@ -50,6 +50,9 @@ def request_for(settings: Settings | Mapping[str, Any] | None, events: Sequence[
     found = game_decisions(settings, events)
     if games is not None:
         found = {n: d for n, d in found.items() if n in set(games)}
+    # The box's decisions are given the name of the game's box player.
+    boxes = {record.number: record.box for record in fold(settings, events).games} if found else {}
+    found = {n: [_named(d, boxes.get(n)) for d in decisions] for n, decisions in found.items()}
     request: dict[str, Any] = {"games": []}
     for number, decisions in found.items():
         records = table_records(settings, events, games=[number])
@@ -112,10 +115,7 @@ def _cube(decision: Decision, row: dict[str, Any]) -> Judged:
 
 
 def totals(judged: dict[int, list[Judged]]) -> dict[str, dict[str, Any]]:
-    """Each player's figures: counted plays and cube decisions, error totals (EMG) and rates (mEMG).
-
-    The box is named ``box`` in the decisions; ``name_box`` below puts the player's name in.
-    """
+    """Each player's figures: counted plays and cube decisions, error totals (EMG) and rates (mEMG)."""
     players: dict[str, dict[str, Any]] = {}
     for decisions in judged.values():
         for item in decisions:
@@ -141,20 +141,11 @@ def _rate(error: float, count: int) -> float:
 
 def analyse_log(settings: Settings | Mapping[str, Any] | None, events: Sequence[Mapping[str, Any]],
                 runner: Runner, games: Sequence[int] | None = None) -> dict[int, list[Judged]]:
-    """Judge the finished board games of a log with ``runner`` (``chouette.analysis.runner.run``).
-
-    The box's decisions are given the name of the game's box player.
-    """
+    """Judge the finished board games of a log with ``runner`` (``chouette.analysis.runner.run``)."""
     request, found = request_for(settings, events, games)
     if not found:
         return {}
-    boxes = _boxes(settings, events)
-    named = {n: [_named(d, boxes.get(n)) for d in decisions] for n, decisions in found.items()}
-    return judge(named, runner(request))
-
-
-def _boxes(settings: Settings | Mapping[str, Any] | None, events: Sequence[Mapping[str, Any]]) -> dict[int, str]:
-    return {record.number: record.box for record in fold(settings, events).games}
+    return judge(found, runner(request))
 
 
 def _named(decision: Decision, box: str | None) -> Decision:

@@ -52,13 +52,18 @@ def cube_game() -> Log:
     return log
 
 
-def short_game() -> Log:
-    """Single cube: a few plays, the box doubles, the team drops."""
+def short_game(games: int = 1) -> Log:
+    """Single cube: a few plays, the box doubles, the team drops (``games`` times)."""
     log = Log({"cube_mode": "single"})
+    for _ in range(games):
+        _short(log)
+    return log
+
+
+def _short(log: Log) -> None:
     log.add({"type": "opening_roll", "box": 6, "team": 5}).play(6, 5)
     for dice in ((4, 2), (6, 4), (5, 5), (3, 1), (6, 2), (4, 4), (2, 1)):
         log.play(*dice, pick=3)
     log.add({"type": "double", "by": "box"})
     for member in ("B", "C"):
         log.add({"type": "drop", "cube": member})
-    return log
