@@ -13,6 +13,7 @@ class Log:
 
     def __init__(self, settings: dict[str, Any], players: tuple[str, ...] = ("A", "B", "C")) -> None:
         self.settings = settings
+        self.players = players
         self.events: list[dict[str, Any]] = [{"type": "join", "player": p} for p in players]
         rolls = dict(zip(players, range(6, 6 - len(players), -1), strict=True))
         self.events.append({"type": "order_roll", "rolls": rolls})
@@ -52,9 +53,10 @@ def cube_game() -> Log:
     return log
 
 
-def short_game(games: int = 1) -> Log:
-    """Single cube: a few plays, the box doubles, the team drops (``games`` times)."""
-    log = Log({"cube_mode": "single"})
+def short_game(games: int = 1, players: tuple[str, str, str] = ("A", "B", "C")) -> Log:
+    """Single cube: a few plays, the box doubles, the team drops (``games`` times); the first
+    player is the box."""
+    log = Log({"cube_mode": "single"}, players)
     for _ in range(games):
         _short(log)
     return log
@@ -65,5 +67,5 @@ def _short(log: Log) -> None:
     for dice in ((4, 2), (6, 4), (5, 5), (3, 1), (6, 2), (4, 4), (2, 1)):
         log.play(*dice, pick=3)
     log.add({"type": "double", "by": "box"})
-    for member in ("B", "C"):
+    for member in log.players[1:]:
         log.add({"type": "drop", "cube": member})
