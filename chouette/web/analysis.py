@@ -81,10 +81,10 @@ def _trend(name: str, nights: list[analysis.NightFigures]) -> Markup | None:
         cube=f"{n.figures.cube_rate:.1f}")) for n in nights]
     marks = [(index, format_date(n.date, "short")) for index, n in enumerate(nights)]
     return balance_chart(
-        points, title=_("Checker error rate of %(name)s, night by night", name=name),
+        points, title=_("Checker error rate of %(name)s (mEMG), night by night", name=name),
         description=_("%(count)d nights; the last: %(rate)s mEMG per unforced play.", count=len(nights),
                       rate=f"{nights[-1].figures.checker_rate:.1f}"),
-        money=lambda value: f"{value} mEMG", marks=marks, chart_id="analysis-trend")
+        money=str, marks=marks, chart_id="analysis-trend")
 
 
 def _sort() -> tuple[str, bool]:
