@@ -23,7 +23,8 @@ from tests.analysis.games import short_game
 from tests.factories import gen_table
 
 ROOT = Path(__file__).resolve().parents[2]
-pytestmark = pytest.mark.sqlite_only
+# The gnubg tests run on SQLite only (the PostgreSQL run deselects them, as tests/records' do);
+# the claim runs on both (FOR UPDATE SKIP LOCKED on PostgreSQL).
 
 
 def _append(table_id, settings, events, seq, new):
@@ -70,6 +71,7 @@ def test_two_workers_cannot_claim_one_table(app):
 
 
 @pytest.mark.gnubg
+@pytest.mark.sqlite_only
 def test_the_worker_stores_each_game_once_and_a_voided_game_drops_out(app):
     with app.app_context():
         log = short_game(2).log
@@ -104,6 +106,7 @@ def _worker(database: str, *args: str) -> subprocess.Popen[str]:
 
 
 @pytest.mark.gnubg
+@pytest.mark.sqlite_only
 def test_a_worker_killed_mid_game_loses_nothing_and_writes_no_double_rows(app):
     database = app.config["SQLALCHEMY_DATABASE_URI"]
     with app.app_context():
