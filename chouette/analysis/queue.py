@@ -94,9 +94,11 @@ def analyse_table(table_id: int, claimed_seq: int, worker: str, *, run: Run = ru
         return 0
     night_id = table.night_id
     settings = Settings.from_dict(table.settings).to_dict()
-    events = [e.as_dict() for e in db.session.scalars(
-        select(TableEvent).where(TableEvent.table_id == table_id).order_by(TableEvent.seq))]
-    members = identity.seat_members(table_id)
+    # A renamed member's old labels read as his current name (``identity.relabels_of``).
+    names = identity.relabels_of([table_id])[table_id]
+    events = identity.relabel_log((e.as_dict() for e in db.session.scalars(
+        select(TableEvent).where(TableEvent.table_id == table_id).order_by(TableEvent.seq))), names)
+    members = {names.get(name, name): member for name, member in identity.seat_members(table_id).items()}
     found = game_decisions(settings, events)
     stored = dict(db.session.execute(select(GameAnalysis.number, GameAnalysis.fingerprint)
                                      .where(GameAnalysis.table_id == table_id)).all())

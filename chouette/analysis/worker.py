@@ -44,7 +44,7 @@ def analysis_worker_command(once: bool, poll: float, lease: float) -> None:
 
         try:
             judged = queue.analyse_table(table_id, seq, name, lease=lease, on_game=started)
-        except (runner.AnalysisFailed, runner.AnalysisUnavailable, ValueError) as exc:
+        except Exception as exc:  # noqa: BLE001 - one table's failure must not stop the worker: kept, retried
             click.echo(f"table {table_id}: the analysis failed: {exc}", err=True)
             queue.fail(table_id, str(exc))
             continue

@@ -24,6 +24,7 @@ from chouette.extensions import db, read_only
 from chouette.models import Night
 from chouette.services import analysis, seasons
 from chouette.web import privacy
+from chouette.web.board_svg import render_board
 from chouette.web.charts import ChartPoint, balance_chart
 from chouette.web.errors import error_page
 from chouette.web.htmx import render_page
@@ -119,8 +120,6 @@ def night(night_id: int) -> BaseResponse:
 
 def _drawn(game: analysis.JudgedGame, decision: dict[str, Any]) -> dict[str, Any]:
     """A decision drawn on the board, with its Position ID and XGID."""
-    from chouette.web.board_svg import render_board
-
     position = Position.from_id(str(decision["position_id"]))
     dice = tuple(decision["dice"]) if decision.get("dice") else None
     on_roll = "box" if decision.get("side") == "box" else "team"

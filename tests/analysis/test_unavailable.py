@@ -30,3 +30,12 @@ def test_a_log_that_is_not_a_table_log_is_refused(tmp_path):
     result = CliRunner().invoke(analyse_command, [str(path)])
     assert result.exit_code == 1
     assert '"events" list' in result.output
+
+
+def test_without_gnubg_the_worker_says_so_and_stops(tmp_path, monkeypatch):
+    from chouette.analysis.worker import analysis_worker_command
+
+    monkeypatch.setenv("GNUBG", str(tmp_path / "no-gnubg"))
+    result = CliRunner().invoke(analysis_worker_command, ["--once"])
+    assert result.exit_code == 2
+    assert "the analysis is not available" in result.output
