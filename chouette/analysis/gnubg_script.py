@@ -5,7 +5,7 @@ separate program with this script, the JSON input in the file named by ``CHOUETT
 and the JSON output written to ``CHOUETTE_ANALYSIS_OUT``. It imports only the standard library
 and gnubg's own module.
 
-Input: ``{"games": [{"key": K, "mat": ".mat text of the game", "cube": [{"position_id": ...,
+Input: ``{"games": [{"key": K, "mat": ".mat text of the game", "jacoby": false, "cube": [{"position_id": ...,
 "value": 2, "owner": "centre" | "on_roll" | "opponent", "jacoby": false}, ...]}]}``.
 Output: ``{"games": [{"key": K, "moves": [...], "cube": [...]}], "error": null}``: each
 checker play of the game as gnubg's own ``analyse match`` judged it (default analysis level,
@@ -30,11 +30,12 @@ def _text(move: Any, board: Any) -> str:
         return " ".join(f"{a}/{b}" for a, b in move)
 
 
-def _moves(mat_text: str, folder: str) -> list[dict[str, Any]]:
+def _moves(mat_text: str, folder: str, jacoby: bool) -> list[dict[str, Any]]:
     path = os.path.join(folder, "game.mat")
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(mat_text)
-    gnubg.command("set jacoby off")
+    # gnubg gives a money session its global Jacoby rule: the table's, for this game.
+    gnubg.command("set jacoby " + ("on" if jacoby else "off"))
     gnubg.command(f"import mat {path}")
     gnubg.command("analyse match")
     match = gnubg.match(analysis=1, statistics=0)
@@ -77,7 +78,7 @@ def main() -> None:
         gnubg.command("set analysis luck off")
         with tempfile.TemporaryDirectory() as folder:
             for game in request.get("games", []):
-                moves = _moves(game["mat"], folder) if game.get("mat") else []
+                moves = _moves(game["mat"], folder, bool(game.get("jacoby"))) if game.get("mat") else []
                 cube = [_cube(d) for d in game.get("cube", [])]
                 out["games"].append({"key": game.get("key"), "moves": moves, "cube": cube})
     except Exception:  # noqa: BLE001 - reported to the caller as text

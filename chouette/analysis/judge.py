@@ -59,7 +59,7 @@ def request_for(settings: Settings | Mapping[str, Any] | None, events: Sequence[
         cube = [{"position_id": d.position_id, "value": d.value, "owner": d.owner, "jacoby": d.jacoby}
                 for d in decisions if d.kind != MOVE]
         request["games"].append({"key": number, "mat": write_mat(records[0]) if records else "",
-                                 "cube": cube})
+                                 "jacoby": bool(records and records[0].jacoby), "cube": cube})
     return request, found
 
 
