@@ -22,11 +22,11 @@ def _gnubg(args: list[str], home: pathlib.Path, **kwargs: object) -> str:
     return done.stdout + done.stderr
 
 
-def analyse_match(mat: str, folder: pathlib.Path) -> tuple[float, float]:
+def analyse_match(mat: str, folder: pathlib.Path, *, jacoby: bool = False) -> tuple[float, float]:
     """gnubg's checker error totals (EMG, positive) of the left and right player of the file."""
     path = folder / "oracle.mat"
     path.write_text(mat)
-    commands = ("set threads 1\nset jacoby off\nset confirm default no\n"
+    commands = (f"set threads 1\nset jacoby {'on' if jacoby else 'off'}\nset confirm default no\n"
                 f"import mat {path}\nanalyse match\nshow statistics match\n")
     output = _gnubg([], folder, input=commands)
     chequer = output[output.index("Chequerplay statistics"):output.index("Luck statistics")]

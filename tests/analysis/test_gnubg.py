@@ -23,7 +23,7 @@ pytestmark = [pytest.mark.gnubg, pytest.mark.sqlite_only]
 def _agree(log, box, captain, tmp_path):
     figures = totals(analyse_log(log["table"], log["events"], runner.run))
     (record,) = table_records(log["table"], log["events"])
-    left, right = oracle.analyse_match(write_mat(record), tmp_path)
+    left, right = oracle.analyse_match(write_mat(record), tmp_path, jacoby=record.jacoby)
     assert figures[box]["checker_error"] == pytest.approx(left, rel=0.05, abs=1e-3)
     assert figures[captain]["checker_error"] == pytest.approx(right, rel=0.05, abs=1e-3)
     return figures
@@ -33,6 +33,13 @@ def test_checker_errors_of_the_box_and_captain_agree_with_gnubgs_analyse_match(t
     figures = _agree(short_game().log, "A", "B", tmp_path)
     assert figures["A"]["moves"] > 0 and figures["B"]["moves"] > 0
     assert "C" not in figures or figures["C"]["moves"] == 0
+
+
+def test_with_the_jacoby_rule_the_checker_errors_still_agree(tmp_path):
+    log = short_game().log
+    log["table"] = {**log["table"], "jacoby": True}
+    assert table_records(log["table"], log["events"])[0].jacoby
+    _agree(log, "A", "B", tmp_path)
 
 
 @pytest.mark.slow
