@@ -22,7 +22,7 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import delete, or_, select, update
+from sqlalchemy import delete, func, or_, select, update
 from sqlalchemy.exc import IntegrityError
 
 from chouette.analysis import runner
@@ -44,6 +44,21 @@ RETRY = 600
 #: Queue a table at a seq, in the caller's transaction (``services.tables.append_events`` calls
 #: it with the event that finished a game, an undo or a correction).
 request = queue_analysis
+
+
+def queue_all() -> int:
+    """Queue every table that has events (an imported night, games from before the analysis was
+    turned on): the worker skips the games already judged as they are. How many were queued."""
+    waiting = set(db.session.scalars(select(AnalysisRequest.table_id)))
+    last = db.session.execute(select(TableEvent.table_id, func.max(TableEvent.seq))
+                              .group_by(TableEvent.table_id)).all()
+    count = 0
+    for table_id, seq in last:
+        if table_id not in waiting:
+            request(table_id, seq)
+            count += 1
+    db.session.commit()
+    return count
 
 
 def claim(worker: str, lease: float = LEASE) -> tuple[int, int] | None:

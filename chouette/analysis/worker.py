@@ -19,16 +19,20 @@ from chouette.analysis import queue, runner
 
 @click.command("analysis-worker")
 @click.option("--once", is_flag=True, help="Judge what waits now, then stop.")
+@click.option("--queue-all", is_flag=True,
+              help="First queue every table (imported nights, games played before the analysis was on).")
 @click.option("--poll", default=5.0, show_default=True, help="Seconds between looks at an empty queue.")
 @click.option("--lease", default=float(queue.LEASE), show_default=True,
               help="Seconds a claim lasts before another worker may take the table.")
-def analysis_worker_command(once: bool, poll: float, lease: float) -> None:
+def analysis_worker_command(once: bool, queue_all: bool, poll: float, lease: float) -> None:
     """Judge the board games of the queued tables with GNU Backgammon."""
     if not runner.available():
         click.echo("analysis-worker: GNU Backgammon (gnubg) is not installed: the analysis is not available",
                    err=True)
         sys.exit(2)
     name = f"{socket.gethostname()}:{os.getpid()}"
+    if queue_all:
+        click.echo(f"analysis-worker: {queue.queue_all()} table(s) queued", err=True)
     click.echo(f"analysis-worker {name}: ready", err=True)
     while True:
         claimed = queue.claim(name, lease)

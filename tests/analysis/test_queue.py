@@ -134,3 +134,14 @@ def test_a_worker_killed_mid_game_loses_nothing_and_writes_no_double_rows(app):
         assert _counts(table_id) == (2, 0)
         rows = db.session.execute(select(PlayerAnalysis.game_id, PlayerAnalysis.name)).all()
         assert len(rows) == len(set(rows)) == 6
+
+
+def test_queue_all_queues_the_tables_written_without_a_command(app):
+    with app.app_context():
+        log = short_game().log
+        table = gen_table(settings=Settings.from_dict(log["table"]).to_dict())
+        tables.append_events(table.id, 0, log["events"], None)  # as an import writes: no snapshot
+        assert db.session.get(AnalysisRequest, table.id) is None
+        assert queue.queue_all() == 1
+        assert db.session.get(AnalysisRequest, table.id).seq == len(log["events"])
+        assert queue.queue_all() == 0
