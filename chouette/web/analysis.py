@@ -122,12 +122,15 @@ def _drawn(game: analysis.JudgedGame, decision: dict[str, Any]) -> dict[str, Any
     """A decision drawn on the board, with its Position ID and XGID."""
     position = Position.from_id(str(decision["position_id"]))
     dice = tuple(decision["dice"]) if decision.get("dice") else None
-    on_roll = "box" if decision.get("side") == "box" else "team"
+    side = "box" if decision.get("side") == "box" else "team"
+    answer = decision.get("kind") == "answer"
+    # An answer's position is the doubler's, on roll: the other side.
+    on_roll = ("team" if side == "box" else "box") if answer else side
     value = int(decision.get("value") or 1)
     fields = XgidFields(cube_log2=value.bit_length() - 1, cube_owner=XGID_OWNER[str(decision.get("owner"))],
-                        dice=f"{dice[0]}{dice[1]}" if dice else "00",
+                        dice="D" if answer else f"{dice[0]}{dice[1]}" if dice else "00",
                         crawford_jacoby=1 if decision.get("jacoby") else 0)
-    board = render_board(position, bottom=on_roll, on_roll=on_roll,
+    board = render_board(position, bottom=side, on_roll=on_roll,
                          dice=(dice[0], dice[1]) if dice else None, rail=False)
     return {"game": game, "decision": decision, "board": board, "position_id": position.id,
             "xgid": position.xgid(fields)}
