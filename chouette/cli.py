@@ -1,5 +1,5 @@
 """Flask commands: `flask --app app init-db`, `create-admin`, `demo`, `replay FILE`, `record FILE`,
-`backup FILE`, `restore FILE`."""
+`backup FILE`, `restore FILE`, `analyse FILE` (chouette.analysis)."""
 
 from __future__ import annotations
 
@@ -7,6 +7,8 @@ import click
 from flask import Flask, current_app
 from flask_migrate import upgrade
 
+from chouette.analysis.command import analyse_command
+from chouette.analysis.worker import analysis_worker_command
 from chouette.demo import DEMO_PASSWORD, DEMO_SEED, MEMBERS, DemoRefused, build_demo
 from chouette.extensions import MIGRATIONS_DIR
 from chouette.ops import backup_command, restore_command
@@ -23,6 +25,8 @@ def upgrade_database() -> None:
 def init_app(app: Flask) -> None:
     """Register the project's commands on the app."""
     app.cli.add_command(replay_command)
+    app.cli.add_command(analyse_command)
+    app.cli.add_command(analysis_worker_command)
     app.cli.add_command(record_command)
     app.cli.add_command(backup_command)
     app.cli.add_command(restore_command)

@@ -15,6 +15,7 @@ from sqlalchemy.exc import IntegrityError
 
 from chouette.extensions import begin_writing, db, end_writing
 from chouette.models import (
+    AnalysisRequest,
     ChouetteTable,
     LedgerEntry,
     Member,
@@ -276,6 +277,21 @@ def add_snapshots(table_id: int, snapshots: Mapping[int, Mapping[str, Any]]) -> 
                                                        TableSnapshot.seq < cutoff))
 
 
+#: Events after which a table's board games are judged again (a finished game queues it too).
+ANALYSIS_AGAIN = frozenset({"undo", "correct"})
+
+
+def queue_analysis(table_id: int, seq: int) -> None:
+    """Queue the table for GNU Backgammon's analysis at ``seq`` (``chouette.analysis.queue``),
+    in the caller's transaction: a game that ends, an undo or a correction."""
+    row = db.session.get(AnalysisRequest, table_id)
+    if row is None:
+        db.session.add(AnalysisRequest(table_id=table_id, seq=seq, requested_at=utcnow(), attempts=0))
+    else:
+        row.seq = max(row.seq, seq)
+        row.requested_at = utcnow()
+
+
 def append_events(
     table_id: int,
     expected_seq: int,
@@ -357,6 +373,8 @@ def append_events(
                 add_snapshots(table_id, snapshots)
             if lines is not None:
                 write_lines(table_id, expected_seq, expected_seq + len(events), table.settings, lines)
+            if snapshots or any(event.get("type") in ANALYSIS_AGAIN for event in events):
+                queue_analysis(table_id, expected_seq + len(events))
     except IntegrityError as error:
         raise TableChanged(table_id, expected_seq) from error
     finally:

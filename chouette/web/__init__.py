@@ -48,6 +48,9 @@ def init_app(app: Flask) -> None:
     from chouette.web import seasons  # a season's nights, settle-up, closing, exports
 
     app.register_blueprint(seasons.bp)
+    from chouette.web import analysis  # GNU Backgammon's analysis of the board games
+
+    app.register_blueprint(analysis.bp)
     from chouette import push
     from chouette.web import (
         streams,  # push: each table page's and screen's event stream

@@ -1,0 +1,255 @@
+"""The decisions of a table's board games, ready for GNU Backgammon to judge (issue 27).
+
+A walk through the table's log, like the records' (``chouette.records.tables``), lists every
+decision of every board game that was not voided:
+
+- every checker play, attributed to whoever moved: the box, or the captain or acting captain
+  who played it for the team. A play is judged with the cube the game's record holds: the one
+  cube of a single-cube table, a cube in the middle at 1 with a cube for each member (no one
+  cube stands for several at once);
+- every cube decision of every member's own cube against the box, each cube judged as a money
+  game at its value and owner (the Jacoby rule as the table set it for that game): at each turn
+  the side on roll could double a cube, its owner (the box, for every cube it could turn; the
+  member, for his own) decided to double it or not; each double offered was taken (a beaver
+  counts as a take) or dropped by the side it was offered to. With a single cube the box's
+  double is one decision (the one cube) and the team's is the captain's.
+
+Extra cubes and raccoons are not judged. Pure: the standard library, the engine and the table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from chouette.engine import Move, Position, apply_move, legal_moves, match_move
+from chouette.table import Settings, TableState, fold
+from chouette.table import rules as table_rules
+from chouette.table.cubes import MemberCube
+from chouette.table.game import BOARD, Game
+from chouette.table.state import corrections_of
+
+MOVE, DOUBLE, ANSWER = "move", "double", "answer"
+#: The cube's owner as GNU Backgammon sees it: in the middle, the player on roll, the opponent.
+CENTRE, ON_ROLL, OPPONENT = "centre", "on_roll", "opponent"
+ANSWERS = {"take": "take", "beaver": "take", "drop": "drop"}
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision of one player in one board game.
+
+    ``position_id`` is the GNU Backgammon Position ID seen from the side on roll (the mover,
+    or the side that could double); ``owner`` is the cube's owner from that side too.
+    ``played`` is the move in our notation (``""`` when none was legal) for a play, ``double``
+    or ``no double`` for a double, ``take`` or ``drop`` for an answer. ``steps`` are the
+    play's single-die steps (from, to) in the mover's numbering, 25 the bar and 0 off.
+    """
+
+    game: int
+    index: int
+    kind: str
+    player: str
+    side: str  # "box" or "team": the side the player played for
+    position_id: str
+    played: str
+    value: int = 1
+    owner: str = CENTRE
+    jacoby: bool = False
+    dice: tuple[int, int] | None = None
+    steps: tuple[tuple[int, int], ...] = ()
+    cube: str | None = None  # the member whose cube it is (cube decisions)
+    forced: bool = False  # a play with a single legal choice (or none)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON-ready form (the runner's input, the stored results)."""
+        return {"game": self.game, "index": self.index, "kind": self.kind, "player": self.player,
+                "side": self.side, "position_id": self.position_id, "played": self.played,
+                "value": self.value, "owner": self.owner, "jacoby": self.jacoby,
+                "dice": list(self.dice) if self.dice else None,
+                "steps": [list(s) for s in self.steps], "cube": self.cube, "forced": self.forced}
+
+
+@dataclass
+class _Window:
+    """A turn before its roll: the side on roll may double the cubes it can turn."""
+
+    side: str
+    position: Position
+    cubes: dict[str, MemberCube]
+    captain: str
+    doubled: set[str] = field(default_factory=set)
+    single: bool = False
+
+
+@dataclass
+class _Walk:
+    """What the walk gathers for one game."""
+
+    number: int
+    jacoby: bool
+    decisions: list[Decision] = field(default_factory=list)
+    window: _Window | None = None
+    offers: dict[str, tuple[str, str, Position, int, str]] = field(default_factory=dict)
+
+    def add(self, **fields: Any) -> None:
+        self.decisions.append(Decision(self.number, len(self.decisions), jacoby=self.jacoby, **fields))
+
+
+def game_decisions(settings: Settings | Mapping[str, Any] | None,
+                   events: Sequence[Mapping[str, Any]]) -> dict[int, list[Decision]]:
+    """Every finished board game of the log that was not voided, with its decisions.
+
+    Raises:
+        TableError: the log is malformed or the rules refuse an event.
+    """
+    final = fold(settings, events)
+    effective = [dict(e) for e in final.effective]
+    state = TableState(final.initial_settings, corrections=corrections_of(effective))
+    walks: dict[int, _Walk] = {}
+    for event in effective:
+        if event.get("type") == "correct":
+            continue
+        before = state.game.copy() if state.game else None
+        single = state.settings.cube_mode == "single"
+        table_rules.apply(state, event)
+        game = state.game or before
+        if game is None or before is None:
+            continue
+        walk = walks.get(game.number)
+        if walk is None:
+            walk = walks[game.number] = _Walk(game.number, final.settings_for(game.number).jacoby)
+        _note(walk, event, before, state.game, single)
+    finished = {r.number for r in final.games if not r.voided and r.mode == BOARD}
+    return {n: w.decisions for n, w in walks.items()
+            if n in finished and any(d.kind == MOVE for d in w.decisions)}
+
+
+def _note(walk: _Walk, event: dict[str, Any], before: Game, after: Game | None, single: bool) -> None:
+    """Add the decisions ``event`` completed."""
+    kind = event.get("type")
+    if kind == "move" and before.dice is not None and before.position is not None:
+        _close(walk)
+        _play(walk, before, after, str(event["move"]), single)
+    elif kind == "roll" and before.dice is None and before.position is not None:
+        _close(walk)
+        if after is not None and after.dice is None and after.position is not None and before.on_roll:
+            # No legal play: the turn passed by itself; a dance is no decision.
+            _open(walk, after, single)
+    elif kind == "double" and not event.get("extra") and before.position is not None:
+        _double(walk, event, before, single)
+    elif kind in ANSWERS and not event.get("extra"):
+        offer = walk.offers.pop(str(event.get("cube")), None)
+        if offer is not None:
+            answerer, side, position, value, owner = offer
+            walk.add(kind=ANSWER, player=answerer, side=side, position_id=position.id,
+                     played=ANSWERS[str(kind)], value=value, owner=owner,
+                     cube=None if event.get("cube") == "team" else str(event.get("cube")))
+    if after is None:
+        _close(walk)
+
+
+def _play(walk: _Walk, before: Game, after: Game | None, text: str, single: bool) -> None:
+    position, dice = before.position, before.dice
+    assert position is not None and dice is not None
+    side = "box" if before.on_roll == "box" else "team"
+    played = (after.last_move if after is not None else None) or text
+    move = match_move(position, dice, played)
+    results = {p.id for p in (_after(position, m.steps) for m in legal_moves(position, dice))}
+    value, owner = _record_cube(before, side, single)
+    walk.add(kind=MOVE, player=_player(before, side), side=side, position_id=position.id,
+             played=str(move) if move.steps else "", value=value, owner=owner, dice=dice,
+             steps=tuple((a, b) for a, b, _ in move.steps), forced=len(results) <= 1)
+    if after is not None and after.position is not None:
+        _open(walk, after, single)
+
+
+def _after(position: Position, steps: tuple[tuple[int, int, bool], ...]) -> Position:
+    return apply_move(position, Move(steps))
+
+
+def _record_cube(game: Game, side: str, single: bool) -> tuple[int, str]:
+    """The cube a play is judged with: a single-cube table's one cube, else one in the middle."""
+    live = [c for c in game.cubes.values() if c.is_live]
+    if not single or not live:
+        return 1, CENTRE
+    return live[0].value, _relative(live[0], side)
+
+
+def _relative(cube: MemberCube, side: str) -> str:
+    if cube.owner is None:
+        return CENTRE
+    mine = "box" if side == "box" else "member"
+    return ON_ROLL if cube.owner == mine else OPPONENT
+
+
+def _player(game: Game, side: str) -> str:
+    return "box" if side == "box" else game.acting_captain
+
+
+def _open(walk: _Walk, game: Game, single: bool) -> None:
+    """A turn starts (the position seen by the side on roll): its cube decisions open."""
+    if game.on_roll is None or game.position is None:
+        return
+    walk.window = _Window("box" if game.on_roll == "box" else "team", game.position, dict(game.cubes), game.acting_captain,
+                          single=single)
+
+
+def _double(walk: _Walk, event: dict[str, Any], before: Game, single: bool) -> None:
+    """A double: the doubler's decision now, the answers to come."""
+    by = str(event.get("by"))
+    window = walk.window
+    position = window.position if window else before.position
+    assert position is not None
+    if by == "box":
+        answering = [str(m) for m in event.get("cubes") or [m for m in before.members
+                                                             if before.cubes[m].is_live]]
+        for member in answering:
+            cube = before.cubes[member]
+            walk.offers[member] = (member, "team", position, cube.value, _relative(cube, "box"))
+        if single and answering:
+            _cube_decision(walk, position, before.cubes[answering[0]], "box", "box", True, None)
+        else:
+            for member in answering:
+                _cube_decision(walk, position, before.cubes[member], "box", "box", True, member)
+    else:
+        cube = before.cubes.get(by) or next(c for c in before.cubes.values() if c.is_live)
+        walk.offers["team" if single else by] = ("box", "box", position, cube.value,
+                                                 _relative(cube, "team"))
+        _cube_decision(walk, position, cube, by, "team", True, None if single else by)
+    if window is not None:
+        window.doubled.update(answering if by == "box" else [by])
+
+
+def _can_double(cube: MemberCube, side: str) -> bool:
+    return cube.owner in (None, "box" if side == "box" else "member")
+
+
+def _close(walk: _Walk) -> None:
+    """The turn's roll (or the game's end): each cube the side on roll could turn and did not
+    is a decision not to double."""
+    window, walk.window = walk.window, None
+    if window is None:
+        return
+    open_cubes = [(m, c) for m, c in window.cubes.items()
+                  if c.is_live and c.to_answer is None and _can_double(c, window.side)]
+    if window.single:
+        if open_cubes and not window.doubled:
+            player = "box" if window.side == "box" else window.captain
+            _cube_decision(walk, window.position, open_cubes[0][1], player, window.side, False, None)
+        return
+    for member, cube in open_cubes:
+        if member not in window.doubled:
+            player = "box" if window.side == "box" else member
+            _cube_decision(walk, window.position, cube, player, window.side, False, member)
+
+
+def _cube_decision(walk: _Walk, position: Position, cube: MemberCube, player: str, side: str,
+                   doubled: bool, member: str | None) -> None:
+    walk.add(kind=DOUBLE, player=player, side=side, position_id=position.id,
+             played="double" if doubled else "no double", value=cube.value,
+             owner=_relative(cube, side), cube=member)
+
+
+__all__ = ["ANSWER", "CENTRE", "DOUBLE", "MOVE", "ON_ROLL", "OPPONENT", "Decision", "game_decisions"]

@@ -1,0 +1,149 @@
+"""GNU Backgammon's analysis pages: a player's error rates (the night, the season, a trend over
+nights), a night's and a season's table of players, a night's games decision by decision and
+its worst five drawn on the board.
+
+Privacy as the money's (``chouette.web.privacy``): a member sees his own analysis, organizers
+and admins everyone's, and every member everyone's when the club opens the money
+(``MONEY_VISIBILITY = members``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, request
+from flask_babel import format_date
+from flask_babel import gettext as _
+from flask_login import current_user, login_required
+from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
+
+from chouette.analysis import runner
+from chouette.engine import Position, XgidFields
+from chouette.extensions import db, read_only
+from chouette.models import Night
+from chouette.services import analysis, seasons
+from chouette.web import privacy
+from chouette.web.board_svg import render_board
+from chouette.web.charts import ChartPoint, balance_chart
+from chouette.web.errors import error_page
+from chouette.web.htmx import render_page
+from chouette.web.seasons import get_season
+
+bp = Blueprint("analysis", __name__, url_prefix="/analysis")
+XGID_OWNER = {"centre": 0, "on_roll": 1, "opponent": -1}
+
+
+def _reading() -> None:
+    db.session.commit()
+    read_only()
+
+
+def _may_see(name: str) -> bool:
+    return privacy.may_see_money_of(current_user, name)
+
+
+def _everyone() -> bool:
+    return privacy.sees_everyones_money(current_user)
+
+
+def _unavailable() -> bool:
+    """Nothing analysed here and no gnubg to do it: the pages say the analysis is not available."""
+    return not runner.available() and not analysis.has_analysis()
+
+
+@bp.get("/players/<path:name>")
+@login_required
+def player(name: str) -> BaseResponse:
+    """A player's analysis: the night's and the season's rates, decisions, a trend over nights."""
+    _reading()
+    if not _may_see(name):
+        abort(error_page(403, _("Only this player and the organizers see this analysis.")))
+    nights = analysis.player_nights(name)
+    chosen = request.args.get("night", type=int)
+    night = next((n for n in nights if n.night_id == chosen), nights[-1] if nights else None)
+    season = analysis.season_of(night.date) if night else None
+    season_total = None
+    if season is not None:
+        ids = {n.id for n in seasons.season_nights(season)}
+        season_total = analysis.total(name, [n for n in nights if n.night_id in ids])
+    return render_page("analysis/player.html", "analysis/_player.html", name=name, nights=nights,
+                       night=night, season=season, season_total=season_total,
+                       chart=_trend(name, nights), unavailable=_unavailable())
+
+
+def _trend(name: str, nights: list[analysis.NightFigures]) -> Markup | None:
+    """The checker error rate night by night (mEMG), as the balance chart draws a series."""
+    if not nights:
+        return None
+    points = [ChartPoint(round(n.figures.checker_rate), _(
+        "%(night)s: checker %(checker)s mEMG, cube %(cube)s mEMG",
+        night=format_date(n.date, "medium"), checker=f"{n.figures.checker_rate:.1f}",
+        cube=f"{n.figures.cube_rate:.1f}")) for n in nights]
+    marks = [(index, format_date(n.date, "short")) for index, n in enumerate(nights)]
+    return balance_chart(
+        points, title=_("Checker error rate of %(name)s (mEMG), night by night", name=name),
+        description=_("%(count)d nights; the last: %(rate)s mEMG per unforced play.", count=len(nights),
+                      rate=f"{nights[-1].figures.checker_rate:.1f}"),
+        money=str, marks=marks, chart_id="analysis-trend")
+
+
+def _sort() -> tuple[str, bool]:
+    sort = request.args.get("sort", "checker_rate")
+    return (sort if sort in analysis.SORTS else "checker_rate"), request.args.get("dir") == "desc"
+
+
+def _visible_players(rows: list[analysis.Figures]) -> list[analysis.Figures]:
+    return rows if _everyone() else [r for r in rows if _may_see(r.name)]
+
+
+@bp.get("/nights/<int:night_id>")
+@login_required
+def night(night_id: int) -> BaseResponse:
+    """A night's analysis: every player's figures (sortable), each game's decisions, the worst five."""
+    _reading()
+    found = db.session.get(Night, night_id)
+    if found is None:
+        abort(404)
+    sort, descending = _sort()
+    rows = _visible_players(analysis.players_of([night_id], sort, descending))
+    games = analysis.night_games(night_id)
+    names = None if _everyone() else {current_user.name}
+    shown = [analysis.JudgedGame(g.table, g.table_id, g.number,
+                                 [d for d in g.decisions if names is None or d.get("player") in names])
+             for g in games]
+    worst = [_drawn(game, decision) for game, decision in analysis.worst(shown, 5, names)]
+    return render_page("analysis/night.html", "analysis/_night.html", night=found, rows=rows,
+                       sort=sort, descending=descending, games=[g for g in shown if g.decisions],
+                       worst=worst, unavailable=_unavailable())
+
+
+def _drawn(game: analysis.JudgedGame, decision: dict[str, Any]) -> dict[str, Any]:
+    """A decision drawn on the board, with its Position ID and XGID."""
+    position = Position.from_id(str(decision["position_id"]))
+    dice = tuple(decision["dice"]) if decision.get("dice") else None
+    side = "box" if decision.get("side") == "box" else "team"
+    answer = decision.get("kind") == "answer"
+    # An answer's position is the doubler's, on roll: the other side.
+    on_roll = ("team" if side == "box" else "box") if answer else side
+    value = int(decision.get("value") or 1)
+    fields = XgidFields(cube_log2=value.bit_length() - 1, cube_owner=XGID_OWNER[str(decision.get("owner"))],
+                        dice="D" if answer else f"{dice[0]}{dice[1]}" if dice else "00",
+                        crawford_jacoby=1 if decision.get("jacoby") else 0)
+    board = render_board(position, bottom=side, on_roll=on_roll,
+                         dice=(dice[0], dice[1]) if dice else None, rail=False)
+    return {"game": game, "decision": decision, "board": board, "position_id": position.id,
+            "xgid": position.xgid(fields)}
+
+
+@bp.get("/seasons/<int:season_id>")
+@login_required
+def season(season_id: int) -> BaseResponse:
+    """A season's analysis: every player's figures over its nights (sortable)."""
+    _reading()
+    found = get_season(season_id)
+    sort, descending = _sort()
+    ids = [n.id for n in seasons.season_nights(found)]
+    rows = _visible_players(analysis.players_of(ids, sort, descending))
+    return render_page("analysis/season.html", "analysis/_season.html", season=found, rows=rows,
+                       sort=sort, descending=descending, unavailable=_unavailable())

@@ -1,0 +1,31 @@
+"""A night whose board game GNU Backgammon has judged, for the pages' tests."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from chouette.analysis import queue
+from chouette.services import commands, tables
+from chouette.table import Settings
+from tests.analysis.games import short_game
+from tests.factories import gen_member, gen_night, gen_table
+
+PLAYERS = ("Ann", "Bob", "Cy")
+
+
+def analysed_night() -> int:
+    """Members Ann (the box), Bob and Cy, organizer Olga; one night, one short board game,
+    judged by the worker's code with the real gnubg. The night's id."""
+    gen_member("organizer", username="olga", name="Olga")
+    for name in PLAYERS:
+        gen_member("player", username=name.lower(), name=name)
+    night = gen_night(name="Friday", date=dt.date(2026, 11, 20))
+    log = short_game(1, PLAYERS).log
+    settings = Settings.from_dict(log["table"]).to_dict()
+    table = gen_table(night, name="Table 1", settings=settings)
+    tables.append_events(table.id, 0, log["events"], None,
+                         snapshots=commands.log_snapshots(settings, log["events"]))
+    claimed = queue.claim("test")
+    assert claimed is not None
+    queue.analyse_table(*claimed, "test")
+    return night.id
