@@ -148,7 +148,8 @@ def post_message(table: ChouetteTable, state: TableState, seat: str | None, memb
     if not is_online(table):
         raise ServiceError(_("Written messages are for tables played online."))
     if not table.is_open:
-        raise ServiceError(_("This table is closed: it no longer changes."))
+        raise ServiceError(_("This table is closed: it no longer changes. Its organizer "
+                             "can reopen it."))
     channel = channel_of(table, state, seat)
     if channel is None or seat is None:
         raise ServiceError(_("You have no consulting channel at this table."))
