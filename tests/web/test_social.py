@@ -323,3 +323,21 @@ def test_a_member_hands_their_own_cube_to_a_teammate_and_no_one_elses(app):
     assert "Hand over my cube" not in panel(phones, "C")
     refused = phones.post("D", "proxy", {"player": "D", "to": "B"})
     assert refused.status_code == 422 and "decides for a teammate" in refused.get_data(as_text=True)
+
+
+def test_the_panel_and_its_refusals_speak_italian(app, online):
+    phones = Phones(app)
+    phones.table.play(TIED)
+    with app.app_context():
+        member = gen_member("player", name="Eva", locale="it")
+    client = app.test_client()
+    sign_in(client, member)
+    post(client, phones.table, "sit")
+    again = post(client, phones.table, "sit")
+    page = client.get(again.headers["Location"]).get_data(as_text=True)
+    assert "La tua richiesta di sederti è già in attesa dell&#39;organizzatore del tavolo." in page \
+        or "La tua richiesta di sederti è già in attesa dell'organizzatore del tavolo." in page
+    html = client.get(f"{phones.table.url}/social", headers=HTMX).get_data(as_text=True)
+    assert "Chi c'è" in html and "assente" in html  # the game is on: away
+    refused = client.post(f"{phones.table.url}/messages", data={"text": "Ciao"}, headers=HTMX)
+    assert "A questo tavolo non hai un canale per consultarti." in refused.get_data(as_text=True)
