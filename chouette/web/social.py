@@ -167,6 +167,8 @@ def post_message(table_id: int) -> BaseResponse:
     text = request.form.get("text", "")
     state = commands.load_play(table_id).state
     me = commands.seat_name(current_user, table_id, state)
+    if me is None:  # not a player of this table: like any table command of someone else's
+        abort(403)
     try:
         social.post_message(table, state, me, current_user, text)
     except base.ServiceError as refused:
@@ -175,10 +177,21 @@ def post_message(table_id: int) -> BaseResponse:
     return _answer(table)
 
 
-@bp.post("/tables/<int:table_id>/seat-requests/<int:request_id>/<any(admit, refuse):answer>")
+@bp.post("/tables/<int:table_id>/seat-requests/<int:request_id>/admit")
 @login_required
-def answer_request(table_id: int, request_id: int, answer: str) -> BaseResponse:
-    """The runner admits or refuses a member who asked to sit down."""
+def admit_request(table_id: int, request_id: int) -> BaseResponse:
+    """The runner admits a member who asked to sit down: the member is seated."""
+    return _answer_request(table_id, request_id, "admit")
+
+
+@bp.post("/tables/<int:table_id>/seat-requests/<int:request_id>/refuse")
+@login_required
+def refuse_request(table_id: int, request_id: int) -> BaseResponse:
+    """The runner refuses a member who asked to sit down."""
+    return _answer_request(table_id, request_id, "refuse")
+
+
+def _answer_request(table_id: int, request_id: int, answer: str) -> BaseResponse:
     table = _table(table_id)
     act = seat_requests.admit if answer == "admit" else seat_requests.refuse
     try:
@@ -204,6 +217,8 @@ def answer_request(table_id: int, request_id: int, answer: str) -> BaseResponse:
 def admission(table_id: int) -> BaseResponse:
     """The runner says whether the table seats a member who asks at once."""
     table = _table(table_id)
+    if not commands.may_run(current_user, table):
+        abort(403)
     value = request.form.get("auto", "")
     if value not in ("0", "1"):
         return _answer(table, _("Choose whether the table admits members by itself."))

@@ -339,5 +339,33 @@ def test_the_panel_and_its_refusals_speak_italian(app, online):
         or "La tua richiesta di sederti è già in attesa dell'organizzatore del tavolo." in page
     html = client.get(f"{phones.table.url}/social", headers=HTMX).get_data(as_text=True)
     assert "Chi c'è" in html and "assente" in html  # the game is on: away
-    refused = client.post(f"{phones.table.url}/messages", data={"text": "Ciao"}, headers=HTMX)
+    with app.app_context():
+        db.session.get(Member, phones.members["A"].id).locale = "it"
+        db.session.commit()
+    refused = say(phones, "A", "Ciao")  # the box, without a partner
+    assert refused.status_code == 422
     assert "A questo tavolo non hai un canale per consultarti." in refused.get_data(as_text=True)
+    assert "Chi c'è" in panel(phones, "A")
+
+
+def test_someone_not_at_the_table_cannot_write_to_it(app, online):
+    phones = Phones(app)
+    _newcomer(phones)
+    assert say(phones, "Eve", "Hello").status_code == 403
+    assert message_count(phones) == 0
+
+
+def test_an_admission_the_rules_refuse_says_why_and_the_request_still_waits(app, online):
+    phones = Phones(app)
+    eve = _newcomer(phones)
+    post(phones.phone("Eve"), phones.table, "sit")
+    other = Phones(app, "WXYZ")  # another open table, where Eve then sits
+    other.table.play({"type": "join", "player": "Eve"})
+    with app.app_context():
+        request_id = db.session.scalar(select(SeatRequest.id))
+    before = phones.table.log()
+    refused = owner_client(phones).post(f"{phones.table.url}/seat-requests/{request_id}/admit",
+                                        headers=HTMX)
+    assert refused.status_code == 422
+    assert "Eve already sits at the table" in refused.get_data(as_text=True)
+    assert phones.table.log() == before and _requests(phones) == [(eve.id, "waiting")]
