@@ -26,6 +26,7 @@ from flask import (
     request,
 )
 from flask_login import current_user, login_required
+from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from chouette import push
@@ -97,6 +98,19 @@ def panel_context(table: ChouetteTable, *, error: str | None = None,
         "max_message": social.MAX_MESSAGE, "social_error": error, "typed": typed,
         "social_version": social.social_version(table.id),
     }
+
+
+@bp.app_context_processor
+def _panel_helper() -> dict[str, Any]:
+    return {"social_panel": panel_html}
+
+
+def panel_html(table: ChouetteTable) -> Markup:
+    """The viewer's panel, drawn into the table page itself (it works without JavaScript, and
+    the stream's first message then finds it current)."""
+    if not current_user.is_authenticated:
+        return Markup("")
+    return Markup(render_template("tables/_social.html", **panel_context(table)))
 
 
 def _panel(table: ChouetteTable, status: int = 200, **extra: Any) -> BaseResponse:

@@ -68,6 +68,9 @@ def test_the_team_reads_its_channel_and_the_box_the_organizer_and_the_screen_do_
         assert "Double now, B?" in panel(phones, reader) and "Team talk" in panel(phones, reader)
     box = panel(phones, "A")
     assert "Double now, B?" not in box and "Team talk" not in box
+    # The table page itself draws the viewer's panel (it works without JavaScript).
+    assert "Double now, B?" in phones.phone("D").get(phones.table.url).get_data(as_text=True)
+    assert "Double now, B?" not in phones.phone("A").get(phones.table.url).get_data(as_text=True)
     organizer = owner_client(phones)
     assert "Double now, B?" not in organizer.get(f"{phones.table.url}/social").get_data(as_text=True)
     assert "Double now, B?" not in organizer.get(phones.table.url).get_data(as_text=True)
