@@ -122,6 +122,9 @@ def channel_of(table: ChouetteTable, state: TableState, seat: str | None) -> Cha
         else:
             why = _("Nobody is left to advise the captain in this game.")
         return Channel(TEAM, number, (), why)
+    if game is not None and seat not in game.cubes:
+        return Channel(TEAM, number, (), _("You joined during this game: you consult from "
+                                           "the next one."))
     if seat not in readers:
         return Channel(TEAM, number, (), _("Your cube is out of play: you no longer consult "
                                            "in this game."))

@@ -372,3 +372,15 @@ def test_an_admission_the_rules_refuse_says_why_and_the_request_still_waits(app,
     assert refused.status_code == 422
     assert "Eve already sits at the table" in refused.get_data(as_text=True)
     assert phones.table.log() == before and _requests(phones) == [(eve.id, "waiting")]
+
+
+def test_a_member_who_joins_during_a_game_consults_from_the_next(app, online):
+    phones = Phones(app)
+    phones.table.play(TIED)
+    say(phones, "C", "Before you came")
+    _newcomer(phones)
+    phones.table.play({"type": "join", "player": "Eve"})
+    refused = say(phones, "Eve", "Hi team")
+    assert refused.status_code == 422
+    assert "You joined during this game: you consult from the next one." in refused.get_data(as_text=True)
+    assert "Before you came" not in panel(phones, "Eve")
