@@ -39,7 +39,7 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
 from chouette.extensions import READ_ONLY, db
-from chouette.models import ChouetteTable, Night, TableEvent
+from chouette.models import ChouetteTable, Night, SeatRequest, TableAdmission, TableEvent, TableMessage
 
 log = logging.getLogger(__name__)
 
@@ -62,7 +62,8 @@ GONE = "gone"
 Topic = tuple[str, Any]
 
 # Rows whose commit may change what a table page or a screen shows.
-_WATCHED = (TableEvent, ChouetteTable, Night)
+# (A device's last-seen time is not one: who is connected is read at each tick.)
+_WATCHED = (TableEvent, ChouetteTable, Night, TableMessage, SeatRequest, TableAdmission)
 
 
 @dataclass
@@ -108,13 +109,18 @@ def display_version(night_id: int | None) -> str:
 def read_versions(connection: Connection, topics: Iterable[Topic]) -> dict[Topic, str]:
     """The version of every topic: one query for the tables, one per screen."""
     from chouette.services.display import version_on
+    from chouette.services.social import social_versions
 
     topics = list(topics)
     versions: dict[Topic, str] = {}
     tables = _table_versions(connection, [key for kind, key in topics if kind == "table"])
+    # A table's talk and presence (``web.social``): one query per part for all its tables.
+    social = social_versions(connection, [key for kind, key in topics if kind == "social"])
     for kind, key in topics:
         if kind == "table":
             versions[(kind, key)] = tables[key]
+        elif kind == "social":
+            versions[(kind, key)] = social[key]
         else:
             versions[(kind, key)] = version_on(connection, key) or GONE
     return versions

@@ -542,6 +542,17 @@ def own_seat(member: Member | None, state: TableState, event: Mapping[str, Any],
     return False
 
 
+def own_hand_over(member: Member | None, state: TableState, event: Mapping[str, Any],
+                  table_id: int) -> bool:
+    """Whether ``event`` is ``member`` handing their own cube decisions to a teammate for the
+    rest of the game (a proxy, docs/rules.md 2.12), as they may before stepping away; the
+    rules check the rest (a live cube, a teammate still playing)."""
+    if event.get("type") != "proxy" or set(event) != {"type", "player", "to"}:
+        return False
+    name = seat_name(member, table_id, state)
+    return name is not None and event.get("player") == name
+
+
 def authorize(member: Member | None, state: TableState, event: Mapping[str, Any],
               table: ChouetteTable | None = None) -> None:
     """Raise NotAllowed unless ``member`` may make this command at this table: his own
@@ -550,6 +561,8 @@ def authorize(member: Member | None, state: TableState, event: Mapping[str, Any]
     if may_decide(member, state, event, table.id if table is not None else None):
         return
     if table is not None and own_seat(member, state, event, table.id):
+        return
+    if table is not None and own_hand_over(member, state, event, table.id):
         return
     if table is not None and event.get("type") == "undo" and set(event) == {"type"}:
         from chouette.services.take_back import own_drop_until  # it reads the log's last row

@@ -58,6 +58,9 @@ def init_app(app: Flask) -> None:
 
     push.init_app(app)
     app.register_blueprint(streams.bp)
+    from chouette.web import social  # a table's talk, seat requests and who is connected
+
+    app.register_blueprint(social.bp)
     errors.init_app(app)
     templating.init_app(app)
     from chouette.web import privacy  # who sees whose money, for the templates too

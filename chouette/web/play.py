@@ -402,9 +402,11 @@ def deal(table_id: int) -> BaseResponse:
 @bp.post("/tables/<int:table_id>/proxy")
 @login_required
 def proxy(table_id: int) -> BaseResponse:
-    """The organizer records a proxy: an absent member's cube decisions go to a teammate."""
+    """The organizer records a proxy: an absent member's cube decisions go to a teammate; a
+    member may hand their own before stepping away (``commands.own_hand_over``)."""
     return _command(table_id, lambda state: {"type": "proxy", "player": _field("player"),
-                                             "to": _field("to")}, keep=("player", "to"))
+                                             "to": _field("to")}, keep=("player", "to"),
+                    player_may=True)
 
 
 @bp.post("/tables/<int:table_id>/roll")

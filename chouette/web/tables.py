@@ -140,8 +140,19 @@ def reopen(table_id: int) -> BaseResponse:
 @bp.post("/tables/<int:table_id>/sit")
 @login_required
 def sit(table_id: int) -> BaseResponse:
-    """The signed-in member sits down at the table (from its QR code or the home page)."""
-    get_table(table_id)
+    """The signed-in member sits down at the table (from its QR code or the home page), or
+    asks its runner to admit them where the table does not admit members by itself
+    (``web.social.ask_to_sit``)."""
+    from chouette.services import commands, seat_requests
+    from chouette.web import social
+
+    table = get_table(table_id)
+    if not seat_requests.admits_by_itself(table) and not commands.may_run(current_user, table):
+        seq = _seq_posted()
+        if seq is None:
+            flash(_("This page is out of date: reload it."), "error")
+            return see_other("tables.show", table_id=table_id)
+        return social.ask_to_sit(table_id, seq)
     return _own_seat(table_id, table_close.sit_down, _("You sit at the table."))
 
 

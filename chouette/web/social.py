@@ -1,0 +1,259 @@
+"""The table page's social panel: who is connected, seat requests, handing one's cube over, and
+the consulting channel of an online table (``services.social``, ``services.seat_requests``).
+
+The panel has a push stream of its own (``("social", table id)``): it sends only the panel's
+version, which moves with the table, its messages, requests and who is connected, never a
+message's text; each device then fetches its own panel, drawn for its viewer, so a channel's
+text reaches only the devices allowed to read it. The stream is also how a device is seen:
+while it is open it notes the member's last-seen time (``social.touch``), at most every
+``PRESENCE_WRITE_SECONDS``.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    flash,
+    render_template,
+    request,
+)
+from flask_login import current_user, login_required
+from markupsafe import Markup
+from werkzeug.wrappers import Response as BaseResponse
+
+from chouette import push
+from chouette.extensions import db, read_only
+from chouette.models import ChouetteTable, Member
+from chouette.refusals import say
+from chouette.services import base, commands, identity, seat_requests, social
+from chouette.table import TableError, TableState
+from chouette.table.cubes import LIVE
+from chouette.web.catalog import gettext as _
+from chouette.web.htmx import is_htmx, see_other
+
+bp = Blueprint("social", __name__)
+log = logging.getLogger(__name__)
+
+
+def _table(table_id: int) -> ChouetteTable:
+    table = db.session.get(ChouetteTable, table_id)
+    if table is None:
+        abort(404)
+    return table
+
+
+def _role(state: TableState, name: str) -> str:
+    if name == state.box:
+        return _("box")
+    if name == state.partner:
+        return _("box's partner")
+    game = state.game
+    if name == (game.acting_captain if game is not None else state.captain):
+        return _("captain")
+    return _("member")
+
+
+def _hand_over_to(state: TableState, me: str | None) -> list[str]:
+    """The teammates ``me`` may hand their cube to now (docs/rules.md 2.12), or none."""
+    game = state.game
+    if me is None or game is None or me not in game.cubes or game.cubes[me].status != LIVE:
+        return []
+    if me == game.acting_captain or me in game.proxies or me in game.proxies.values():
+        return []
+    return [name for name, cube in game.cubes.items()
+            if name != me and cube.status == LIVE and name not in game.proxies]
+
+
+def panel_context(table: ChouetteTable, *, error: str | None = None,
+                  typed: str = "") -> dict[str, Any]:
+    """Everything ``tables/_social.html`` shows to the signed-in viewer."""
+    played = commands.load_play(table.id)
+    state = played.state
+    me = commands.seat_name(current_user, table.id, state)
+    runs = commands.may_run(current_user, table)
+    members = identity.seat_members(table.id)
+    here = social.present(table.id)
+    seats = [{"name": name, "role": _role(state, name), "member": name in members,
+              "connected": members.get(name) in here} for name in state.seated]
+    channel = social.channel_of(table, state, me)
+    mine = None
+    if me is None or not state.is_seated(me):
+        mine = seat_requests.latest_of(table.id, current_user.id)
+    return {
+        "table": table, "state": state, "seq": played.seq, "me": me, "runs": runs,
+        "online": social.is_online(table), "seats": seats, "in_game": state.game is not None,
+        "requests": seat_requests.waiting(table.id) if runs else [],
+        "admits_by_itself": seat_requests.admits_by_itself(table),
+        "my_request": mine, "hand_over_to": _hand_over_to(state, me),
+        "channel": channel,
+        "messages": social.messages(table.id, channel) if channel is not None else [],
+        "max_message": social.MAX_MESSAGE, "social_error": error, "typed": typed,
+        "social_version": social.social_version(table.id),
+    }
+
+
+@bp.app_context_processor
+def _panel_helper() -> dict[str, Any]:
+    return {"social_panel": panel_html}
+
+
+def panel_html(table: ChouetteTable) -> Markup:
+    """The viewer's panel, drawn into the table page itself (it works without JavaScript, and
+    the stream's first message then finds it current)."""
+    if not current_user.is_authenticated:
+        return Markup("")
+    return Markup(render_template("tables/_social.html", **panel_context(table)))
+
+
+def _panel(table: ChouetteTable, status: int = 200, **extra: Any) -> BaseResponse:
+    html = render_template("tables/_social.html", **panel_context(table, **extra))
+    return Response(html, status=status)
+
+
+def _answer(table: ChouetteTable, error: str | None = None, done: str | None = None,
+            **extra: Any) -> BaseResponse:
+    """The panel for htmx (422 with the reason when refused); a flash and back to the table
+    without JavaScript."""
+    if is_htmx():
+        return _panel(table, 422 if error else 200, error=error, **extra)
+    if error:
+        flash(error, "error")
+    elif done:
+        flash(done, "success")
+    return see_other("tables.show", table_id=table.id)
+
+
+@bp.get("/tables/<int:table_id>/social")
+@login_required
+def panel(table_id: int) -> BaseResponse:
+    """The viewer's social panel (fetched when its stream moves)."""
+    read_only()
+    return _panel(_table(table_id))
+
+
+@bp.get("/tables/<int:table_id>/social/stream")
+@login_required
+def stream(table_id: int) -> Response:
+    """The panel's versions; while it is open, the member's device counts as connected."""
+    db.session.commit()
+    read_only()
+    _table(table_id)
+    version = social.social_version(table_id)
+    hub, app, member_id = push.hub(), current_app._get_current_object(), current_user.id  # type: ignore[attr-defined]
+    db.session.remove()
+    keepalive = app.config.get("PUSH_KEEPALIVE_SECONDS", push.KEEPALIVE_SECONDS)
+    lifetime = app.config.get("PUSH_STREAM_SECONDS", push.STREAM_SECONDS)
+
+    def seen() -> Iterator[str]:
+        with app.app_context():
+            every = social.write_seconds()
+        noted = -every
+        for chunk in hub.stream(("social", table_id), version, keepalive=keepalive,
+                                lifetime=lifetime):
+            if time.monotonic() - noted >= every:
+                noted = time.monotonic()
+                try:
+                    with app.app_context():
+                        social.touch(table_id, member_id)
+                except Exception:  # the database restarting: noted at the next keep-alive
+                    log.exception("social: noting a device's presence failed")
+            yield chunk
+
+    response = Response(seen(), mimetype="text/event-stream")
+    response.headers["Cache-Control"] = "no-cache"
+    response.headers["X-Accel-Buffering"] = "no"
+    return response
+
+
+@bp.post("/tables/<int:table_id>/messages")
+@login_required
+def post_message(table_id: int) -> BaseResponse:
+    """A message to the viewer's consulting channel."""
+    table = _table(table_id)
+    text = request.form.get("text", "")
+    state = commands.load_play(table_id).state
+    me = commands.seat_name(current_user, table_id, state)
+    if me is None:  # not a player of this table: like any table command of someone else's
+        abort(403)
+    try:
+        social.post_message(table, state, me, current_user, text)
+    except base.ServiceError as refused:
+        db.session.rollback()
+        return _answer(table, str(refused), typed=text[:social.MAX_MESSAGE * 2])
+    return _answer(table)
+
+
+@bp.post("/tables/<int:table_id>/seat-requests/<int:request_id>/admit")
+@login_required
+def admit_request(table_id: int, request_id: int) -> BaseResponse:
+    """The runner admits a member who asked to sit down: the member is seated."""
+    return _answer_request(table_id, request_id, "admit")
+
+
+@bp.post("/tables/<int:table_id>/seat-requests/<int:request_id>/refuse")
+@login_required
+def refuse_request(table_id: int, request_id: int) -> BaseResponse:
+    """The runner refuses a member who asked to sit down."""
+    return _answer_request(table_id, request_id, "refuse")
+
+
+def _answer_request(table_id: int, request_id: int, answer: str) -> BaseResponse:
+    table = _table(table_id)
+    act = seat_requests.admit if answer == "admit" else seat_requests.refuse
+    try:
+        request_row = act(table, request_id, current_user)
+    except commands.NotAllowed:
+        db.session.rollback()
+        abort(403)
+    except base.NotFound:
+        db.session.rollback()
+        abort(404)
+    except (base.ServiceError, TableError) as refused:
+        db.session.rollback()
+        return _answer(table, say(refused))
+    member = db.session.get(Member, request_row.member_id)
+    name = member.name if member is not None else "?"
+    done = (_("%(name)s sits at the table.", name=name) if answer == "admit"
+            else _("%(name)s's request is refused.", name=name))
+    return _answer(table, done=done)
+
+
+@bp.post("/tables/<int:table_id>/admission")
+@login_required
+def admission(table_id: int) -> BaseResponse:
+    """The runner says whether the table seats a member who asks at once."""
+    table = _table(table_id)
+    if not commands.may_run(current_user, table):
+        abort(403)
+    value = request.form.get("auto", "")
+    if value not in ("0", "1"):
+        return _answer(table, _("Choose whether the table admits members by itself."))
+    try:
+        seat_requests.set_admission(table, value == "1", current_user)
+    except commands.NotAllowed:
+        db.session.rollback()
+        abort(403)
+    return _answer(table, done=_("Saved."))
+
+
+def ask_to_sit(table_id: int, seq: int) -> BaseResponse:
+    """The table page's Sit down (``web.tables.sit``): seated at once where the table admits
+    by itself, else a request for its runner."""
+    table = _table(table_id)
+    try:
+        asked = seat_requests.ask(table, seq, current_user)
+    except (base.ServiceError, TableError) as refused:
+        db.session.rollback()
+        flash(say(refused), "error")
+    else:
+        flash(_("You sit at the table.") if asked.seated else
+              _("Your request to sit down has gone to the table's organizer."), "success")
+    return see_other("tables.show", table_id=table_id)
