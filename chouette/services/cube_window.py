@@ -139,8 +139,11 @@ class Window:
         return self.deadline is not None and now >= self.deadline
 
 
-def view(state: TableState, row: TurnWindow | None) -> Window | None:
-    """The window (or the clock of an answer or a move) as ``row`` records it, or None."""
+def view(state: TableState, row: TurnWindow | None, began: datetime | None = None
+         ) -> Window | None:
+    """The window (or the clock of an answer or a move) as ``row`` records it, or None;
+    ``began``: when the table's last event was written (a decision ``row`` has not seen yet
+    began then)."""
     phase = phase_of(state)
     if phase is None:
         return None
@@ -150,8 +153,9 @@ def view(state: TableState, row: TurnWindow | None) -> Window | None:
     asked = [m for m in can if not auto_roll(row, state, m) or answers.get(m) == HOLD]
     waiting = [m for m in asked if answers.get(m) != ROLL]
     deadline = None
-    if row is not None and current and row.seconds:
-        deadline = row.opened_at + timedelta(seconds=row.seconds)
+    opened = row.opened_at if row is not None and current else began
+    if row is not None and row.seconds and opened is not None:
+        deadline = opened + timedelta(seconds=row.seconds)
     return Window(phase, roller(state, phase), tuple(can), tuple(asked), tuple(waiting), answers,
                   deadline)
 
@@ -162,6 +166,21 @@ def view(state: TableState, row: TurnWindow | None) -> Window | None:
 def read_row(table_id: int) -> TurnWindow | None:
     """The table's window row as stored (for pages: no lock, nothing written)."""
     return db.session.get(TurnWindow, table_id)
+
+
+def _last_event_at(played: commands.TablePlay) -> datetime | None:
+    """When the table's last event was written: the decision waited for now began then."""
+    return db.session.scalar(select(TableEvent.at).where(
+        TableEvent.table_id == played.table.id, TableEvent.seq == played.seq))
+
+
+def read_view(played: commands.TablePlay) -> Window | None:
+    """The window of an online table as stored now (for pages and checks: nothing written)."""
+    if phase_of(played.state) is None:
+        return None
+    row = read_row(played.table.id)
+    began = _last_event_at(played) if row is not None and row.seconds else None
+    return view(played.state, row, began)
 
 
 def _locked_row(table_id: int) -> TurnWindow:
@@ -187,9 +206,7 @@ def _synced(played: commands.TablePlay, row: TurnWindow) -> Phase | None:
     if phase is not None and row.key != phase.key:
         row.key = phase.key
         row.answers = {}
-        at = db.session.scalar(select(TableEvent.at).where(
-            TableEvent.table_id == played.table.id, TableEvent.seq == played.seq))
-        row.opened_at = at or utcnow()
+        row.opened_at = _last_event_at(played) or utcnow()
     return phase
 
 
@@ -383,23 +400,23 @@ def set_clock(table_id: int, actor: Member | None, seconds: int, timeout_answer:
     return _commit(played, None)
 
 
-def roll_refusal(table_id: int, state: TableState) -> str | None:
+def roll_refusal(played: commands.TablePlay) -> str | None:
     """Why the dice may not be rolled now at an online table (the window is still open), or
     None. An expired window counts as closed (its unanswered members roll)."""
-    phase = phase_of(state)
+    phase = phase_of(played.state)
     if phase is None or phase.kind != "window":
         return None
-    window = view(state, read_row(table_id))
+    window = read_view(played)
     if window is None or window.closed or window.expired(utcnow()):
         return None
     return _("The cube window is open: the roll waits for %(names)s to say double or roll.",
              names=", ".join(window.waiting))
 
 
-def overdue(table_id: int, state: TableState) -> bool:
+def overdue(played: commands.TablePlay) -> bool:
     """Whether a deadline of this online table has passed with something for it to decide
     (a command then settles it first): a window to roll, offers to answer."""
-    window = view(state, read_row(table_id)) if is_online(state) else None
+    window = read_view(played)
     return (window is not None and window.phase.kind != "move" and window.expired(utcnow()))
 
 

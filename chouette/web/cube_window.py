@@ -59,7 +59,7 @@ def card_context(played: commands.TablePlay, *, error: str | None = None,
     """What ``tables/_cube_window.html`` draws for the signed-in viewer."""
     table, state = played.table, played.state
     row = windows.read_row(table.id)
-    window = windows.view(state, row) if table.is_open else None
+    window = windows.read_view(played) if table.is_open else None
     me = (commands.seat_name(current_user, table.id, state)
           if current_user.is_authenticated else None)
     runs = commands.may_run(current_user, table) and table.is_open

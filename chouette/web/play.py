@@ -105,7 +105,7 @@ def _settled(table_id: int, played: commands.TablePlay) -> commands.TablePlay:
     """An online table whose time limit ran out decides what it makes first (the unanswered
     roll, the table's rule for unanswered doubles: ``cube_window.settle``), then the command
     is judged on the table as that left it."""
-    if not cube_window.overdue(table_id, played.state):
+    if not cube_window.overdue(played):
         return played
     try:
         cube_window.settle(table_id, current_user)
@@ -435,7 +435,7 @@ def roll(table_id: int) -> BaseResponse:
         return {"type": "roll", "dice": [first, second]}
     # An online table's roll waits for its cube window to close (services.cube_window).
     played = _load(table_id)
-    refusal = cube_window.roll_refusal(table_id, played.state)
+    refusal = cube_window.roll_refusal(played)
     if refusal is not None and (commands.may_run(current_user, played.table)
                                 or _me(table_id, played.state) is not None):
         return _live_response(played, 422, error=refusal)

@@ -6,6 +6,7 @@ is decided by the table's rule), and that bad input changes nothing.
 
 from __future__ import annotations
 
+import time
 from datetime import timedelta
 import pytest
 from flask import Flask
@@ -35,8 +36,7 @@ def member(app: Flask, phones: Phones, name: str) -> Member:
 
 
 def window(phones: Phones) -> windows.Window:
-    played = commands.load_play(phones.table.id)
-    found = windows.view(played.state, windows.read_row(phones.table.id))
+    found = windows.read_view(commands.load_play(phones.table.id))
     db.session.rollback()  # a reader: another session may write next
     assert found is not None
     return found
@@ -118,7 +118,7 @@ def test_the_captains_roll_waits_for_the_window(app: Flask) -> None:
         assert not outcome.rolled
         assert outcome.message == "Your roll waits for C to say double or roll."
         assert phones.table.seq() == seq
-        refusal = windows.roll_refusal(table_id, commands.load_play(table_id).state)
+        refusal = windows.roll_refusal(commands.load_play(table_id))
         assert refusal == "The cube window is open: the roll waits for C to say double or roll."
         # C says roll: the window closes and the dice are rolled in the same command.
         outcome = windows.answer_roll(table_id, member(app, phones, "C"))
@@ -239,3 +239,21 @@ def test_the_box_answers_every_waiting_cube_at_once(app: Flask) -> None:
         assert outcome.rolled  # written
     assert phones.table.log()[-2:] == [{"type": "take", "cube": "C"}, {"type": "drop", "cube": "D"}]
 
+
+
+def test_a_decision_is_timed_from_its_own_event(app: Flask) -> None:
+    """The double written by another command (the window's row has not seen it) is timed
+    from the double's own time in the log: a late command finds the rule applied first."""
+    phones = Phones(app, "ABCD", **ONLINE)
+    board_game(phones, box_first=False)
+    with in_request(app):
+        owner = db.session.get(Member, phones.table.owner.id)
+        windows.set_clock(phones.table.id, owner, 1, "drop")
+    phones.table.play({"type": "double", "by": "box", "cubes": ["B"]})
+    time.sleep(1.2)
+    with in_request(app):
+        played = commands.load_play(phones.table.id)
+        assert windows.overdue(played)
+        db.session.rollback()
+        windows.settle(phones.table.id, member(app, phones, "C"))
+    assert phones.table.log()[-1] == {"type": "drop", "cube": "B"}
