@@ -426,7 +426,7 @@ def answer_all(table_id: int, expected_seq: int, actor: Member | None,
     take, drop, beaver or raccoon), each answer checked on the table as the earlier ones
     leave it, all written in one transaction or none. Raises ServiceError (a cube left
     unanswered, an answer the rules refuse: nothing written), NotAllowed, TableChanged."""
-    played, row, _phase, _who = _start(table_id, actor, None)
+    played, _row, _phase, _who = _start(table_id, actor, None)
     if played.seq != expected_seq:
         raise base.TableChanged(table_id, expected_seq)
     state = played.state

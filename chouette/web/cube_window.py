@@ -48,10 +48,11 @@ def _box_answers(state: TableState, me: str | None, runs: bool) -> list[dict[str
         if event["type"] in commands.ANSWERS and "cube" in event:
             cubes.setdefault(str(event["cube"]), []).append(str(event["type"]))
     game = state.game
-    return [{"cube": cube, "answers": kinds,
-             "value": game.cubes[cube].cube.offer.value if game is not None and cube in game.cubes
-             and game.cubes[cube].cube.offer is not None else None}
-            for cube, kinds in cubes.items()]
+    found = []
+    for cube, kinds in cubes.items():
+        offer = game.cubes[cube].cube.offer if game is not None and cube in game.cubes else None
+        found.append({"cube": cube, "answers": kinds, "value": offer.value if offer else None})
+    return found
 
 
 def card_context(played: commands.TablePlay, *, error: str | None = None,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import time
 from datetime import timedelta
+
 import pytest
 from flask import Flask
 
@@ -205,7 +206,7 @@ def test_the_time_limit_never_moves_for_anyone(app: Flask) -> None:
     assert phones.table.seq() == seq
 
 
-@pytest.mark.parametrize("seconds,rule", [(-1, "drop"), (601, "drop"), (30, "maybe")])
+@pytest.mark.parametrize(("seconds", "rule"), [(-1, "drop"), (601, "drop"), (30, "maybe")])
 def test_a_bad_clock_changes_nothing(app: Flask, seconds: int, rule: str) -> None:
     phones = Phones(app, "ABCD", **ONLINE)
     with in_request(app):
