@@ -16,6 +16,7 @@ from chouette.extensions import db
 from chouette.models import Member, TurnWindow
 from chouette.services import base, commands
 from chouette.services import cube_window as windows
+from tests.concurrency import at_once
 from tests.web.test_phone_decisions import Phones
 
 ONLINE = {"play": "online"}
@@ -258,3 +259,24 @@ def test_a_decision_is_timed_from_its_own_event(app: Flask) -> None:
         db.session.rollback()
         windows.settle(phones.table.id, member(app, phones, "C"))
     assert phones.table.log()[-1] == {"type": "drop", "cube": "B"}
+
+
+def test_answers_at_one_moment_roll_once(app: Flask) -> None:
+    """The captain and two held members say roll at the same moment: every answer is kept
+    (none lost by another's write) and the dice are rolled exactly once."""
+    phones = Phones(app, "ABCD", **ONLINE)
+    board_game(phones)
+    table_id = phones.table.id
+    with in_request(app):
+        for name in "CD":
+            windows.set_auto_roll(table_id, member(app, phones, name), False)
+    seq = phones.table.seq()
+    ids = [phones.members[name].id for name in "BCD"]
+
+    def attempt(number: int) -> None:
+        with app.test_request_context():
+            windows.answer_roll(table_id, db.session.get(Member, ids[number]))
+
+    assert at_once(app, 3, attempt, ()) == ["ok"] * 3
+    log = phones.table.log()
+    assert len(log) == seq + 1 and log[-1]["type"] == "roll"
