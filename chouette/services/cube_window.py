@@ -185,7 +185,8 @@ def read_view(played: commands.TablePlay) -> Window | None:
 
 def _locked_row(table_id: int) -> TurnWindow:
     """The table's row under its lock (PostgreSQL: FOR UPDATE; SQLite: the writer's lock)."""
-    query = select(TurnWindow).where(TurnWindow.table_id == table_id).with_for_update()
+    query = (select(TurnWindow).where(TurnWindow.table_id == table_id).with_for_update()
+             .execution_options(populate_existing=True))
     row = db.session.scalars(query).first()
     if row is None:
         row = TurnWindow(table_id=table_id, key="", opened_at=utcnow(), answers={}, auto_roll={},
