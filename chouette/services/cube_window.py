@@ -58,8 +58,10 @@ class Phase:
     key: str
 
 
-def phase_of(state: TableState) -> Phase | None:
-    """The timed decision of an online table's board game now, or None."""
+def phase_of(state: TableState, seq: int = 0) -> Phase | None:
+    """The timed decision of an online table's board game now, or None. ``seq``: the table's
+    last seq, part of the key of a window and of a move (a roll or a move taken back by an
+    undo opens a new window, or a new move, with its own clock and no answers)."""
     game = state.game
     if not is_online(state) or game is None or not game.is_board or game.on_roll is None:
         return None
@@ -67,10 +69,10 @@ def phase_of(state: TableState) -> Phase | None:
         return None
     side = "box" if game.on_roll == "box" else "team"
     if game.dice is not None:
-        return Phase("move", side, f"move:{game.number}:{game.turns}")
+        return Phase("move", side, f"move:{game.number}:{game.turns}:{seq}")
     if game.pending or game.pending_extras:
         return Phase("answer", None, f"answer:{game.number}:{game.turns}:{game.doubles}")
-    return Phase("window", side, f"window:{game.number}:{game.turns}:{game.doubles}:{side}")
+    return Phase("window", side, f"window:{game.number}:{game.turns}:{game.doubles}:{side}:{seq}")
 
 
 def roller(state: TableState, phase: Phase) -> str | None:
@@ -139,12 +141,12 @@ class Window:
         return self.deadline is not None and now >= self.deadline
 
 
-def view(state: TableState, row: TurnWindow | None, began: datetime | None = None
-         ) -> Window | None:
+def view(state: TableState, row: TurnWindow | None, began: datetime | None = None,
+         seq: int = 0) -> Window | None:
     """The window (or the clock of an answer or a move) as ``row`` records it, or None;
     ``began``: when the table's last event was written (a decision ``row`` has not seen yet
-    began then)."""
-    phase = phase_of(state)
+    began then); ``seq``: the table's last seq (``phase_of``)."""
+    phase = phase_of(state, seq)
     if phase is None:
         return None
     current = row is not None and row.key == phase.key
@@ -176,11 +178,11 @@ def _last_event_at(played: commands.TablePlay) -> datetime | None:
 
 def read_view(played: commands.TablePlay) -> Window | None:
     """The window of an online table as stored now (for pages and checks: nothing written)."""
-    if phase_of(played.state) is None:
+    if phase_of(played.state, played.seq) is None:
         return None
     row = read_row(played.table.id)
     began = _last_event_at(played) if row is not None and row.seconds else None
-    return view(played.state, row, began)
+    return view(played.state, row, began, played.seq)
 
 
 def _locked_row(table_id: int) -> TurnWindow:
@@ -203,7 +205,7 @@ def _locked_row(table_id: int) -> TurnWindow:
 def _synced(played: commands.TablePlay, row: TurnWindow) -> Phase | None:
     """Bring the row to the decision the table waits for now: a new decision starts its clock
     at its first event's time (the table's last event) with no answers."""
-    phase = phase_of(played.state)
+    phase = phase_of(played.state, played.seq)
     if phase is not None and row.key != phase.key:
         row.key = phase.key
         row.answers = {}
@@ -250,7 +252,7 @@ def _after(played: commands.TablePlay, row: TurnWindow, actor: Member | None, no
     """What the window's state now makes happen, written at once: on expiry the unanswered
     roll (and the roller's roll) or the table's rule for the offers; a closed window whose
     roller said "roll" rolls the server's dice. Returns the table written, or None."""
-    window = view(played.state, row)
+    window = view(played.state, row, seq=played.seq)
     if window is None:
         return None
     expired = window.expired(now) or time_up
@@ -265,7 +267,7 @@ def _after(played: commands.TablePlay, row: TurnWindow, actor: Member | None, no
             if name:
                 answers[name] = ROLL
         row.answers = answers
-        window = view(played.state, row)
+        window = view(played.state, row, seq=played.seq)
         assert window is not None
     if window.closed and window.roller and window.answers.get(window.roller) == ROLL:
         return _write(played, [commands.server_event(played.state, "roll")], actor)
@@ -324,7 +326,7 @@ def answer_roll(table_id: int, actor: Member | None, name: str | None = None) ->
     written = _after(played, row, actor, now)
     if written is not None:  # the window had expired: nothing left to answer
         return _commit(played, written)
-    window = view(played.state, row)
+    window = view(played.state, row, seq=played.seq)
     if window is None or phase is None or phase.kind != "window":
         raise base.ServiceError(_("No cube window is open: nobody says roll or double now."))
     if who not in window.asked and who != window.roller:
@@ -334,7 +336,7 @@ def answer_roll(table_id: int, actor: Member | None, name: str | None = None) ->
                                     "at the table, and the organizer runs it."))
     row.answers = {**(row.answers or {}), who: ROLL}
     written = _after(played, row, actor, now)
-    window = view(played.state, row)
+    window = view(played.state, row, seq=played.seq)
     message = None
     if written is None and window is not None and who == window.roller and window.waiting:
         message = _("Your roll waits for %(names)s to say double or roll.",
@@ -345,7 +347,7 @@ def answer_roll(table_id: int, actor: Member | None, name: str | None = None) ->
 def hold(table_id: int, actor: Member | None, name: str | None = None) -> Outcome:
     """A player on auto-roll holds the roll: they are asked this time. Raises ServiceError."""
     played, row, phase, who = _start(table_id, actor, name)
-    window = view(played.state, row)
+    window = view(played.state, row, seq=played.seq)
     if window is None or phase is None or phase.kind != "window" or who not in window.eligible:
         raise base.ServiceError(_("Nothing to hold: %(name)s may not double now.", name=who or "…"))
     if not _decides_for(actor, played, who):
@@ -404,7 +406,7 @@ def set_clock(table_id: int, actor: Member | None, seconds: int, timeout_answer:
 def roll_refusal(played: commands.TablePlay) -> str | None:
     """Why the dice may not be rolled now at an online table (the window is still open), or
     None. An expired window counts as closed (its unanswered members roll)."""
-    phase = phase_of(played.state)
+    phase = phase_of(played.state, played.seq)
     if phase is None or phase.kind != "window":
         return None
     window = read_view(played)

@@ -280,3 +280,18 @@ def test_answers_at_one_moment_roll_once(app: Flask) -> None:
     assert at_once(app, 3, attempt, ()) == ["ok"] * 3
     log = phones.table.log()
     assert len(log) == seq + 1 and log[-1]["type"] == "roll"
+
+
+def test_a_roll_taken_back_opens_a_new_window(app: Flask) -> None:
+    """The organizer undoes the window's roll: the window is asked again, its old answers
+    gone (they would roll again at once)."""
+    phones = Phones(app, "ABCD", **ONLINE)
+    board_game(phones)
+    with in_request(app):
+        assert windows.answer_roll(phones.table.id, member(app, phones, "B")).rolled
+    phones.table.play({"type": "undo"})
+    with in_request(app):
+        found = window(phones)
+        assert found.phase.kind == "window" and found.answers == {} and found.waiting == ("B",)
+        assert windows.time_up(phones.table.id, member(app, phones, "C")).rolled is False
+    assert phones.table.log()[-1] == {"type": "undo"}
