@@ -110,8 +110,8 @@ def cube_window_card(played: commands.TablePlay | None = None, table: Any = None
 
 def _card(table_id: int, status: int = 200, **context: Any) -> BaseResponse:
     played = _load(table_id)
-    if not windows.is_online(played.state):
-        abort(404)
+    if status == 200 and not windows.is_online(played.state):
+        abort(404)  # a club table has no window to show (a refusal says why)
     response = render_template("tables/_cube_window.html", **card_context(played, **context))
     return BaseResponse(response, status=status, content_type="text/html; charset=utf-8")
 
@@ -124,7 +124,14 @@ def card(table_id: int) -> BaseResponse:
 
 
 def _run(table_id: int, action: Any) -> BaseResponse:
-    """Run one window command and answer with the card (htmx) or a 303 to the table."""
+    """Run one window command and answer with the card (htmx) or a 303 to the table. Only
+    the organizer who runs the table and the players seated at it post here."""
+    played = _load(table_id)
+    if not (commands.may_run(current_user, played.table)
+            or commands.seat_name(current_user, table_id, played.state) is not None):
+        db.session.rollback()
+        return error_page(403, _("That is not your decision: players make their own decisions "
+                                 "at the table, and the organizer runs it."))
     try:
         outcome = action()
     except commands.NotAllowed as refused:
@@ -168,9 +175,12 @@ def hold(table_id: int) -> BaseResponse:
 def auto(table_id: int) -> BaseResponse:
     """Turn one's auto-roll on or off."""
     value = request.form.get("auto", "")
-    if value not in ("on", "off"):
-        return _card(table_id, 422, error=_("Auto-roll is on or off."))
-    return _run(table_id, lambda: windows.set_auto_roll(table_id, current_user, value == "on", _player()))
+
+    def choose() -> windows.Outcome:
+        if value not in ("on", "off"):
+            raise base.ServiceError(_("Auto-roll is on or off."))
+        return windows.set_auto_roll(table_id, current_user, value == "on", _player())
+    return _run(table_id, choose)
 
 
 @bp.post("/tables/<int:table_id>/window/time-up")
@@ -192,11 +202,14 @@ def close(table_id: int) -> BaseResponse:
 def clock(table_id: int) -> BaseResponse:
     """The runner sets the time limit of each decision and the rule for unanswered doubles."""
     text = request.form.get("seconds", "").strip()
-    if not text.isdigit() or len(text) > 4:
-        return _card(table_id, 422, error=_("A time limit is a whole number of seconds, not %(value)s.",
-                                             value=text[:10] or "…"))
     rule = request.form.get("timeout_answer", "")
-    return _run(table_id, lambda: windows.set_clock(table_id, current_user, int(text), rule))
+
+    def set_clock() -> windows.Outcome:
+        if not text.isdigit() or len(text) > 4:
+            raise base.ServiceError(_("A time limit is a whole number of seconds, not %(value)s.",
+                                      value=text[:10] or "…"))
+        return windows.set_clock(table_id, current_user, int(text), rule)
+    return _run(table_id, set_clock)
 
 
 @bp.post("/tables/<int:table_id>/answer-all")
@@ -204,8 +217,11 @@ def clock(table_id: int) -> BaseResponse:
 def answer_all(table_id: int) -> BaseResponse:
     """The box answers every waiting cube in one screen."""
     raw = request.form.get("seq", "")
-    if not raw.isdigit() or len(raw) > 9:
-        return _card(table_id, 400, error=_("This page is out of date: reload it."))
     answers = {key[len("answer-"):]: value for key, value in request.form.items()
                if key.startswith("answer-") and len(key) < 100}
-    return _run(table_id, lambda: windows.answer_all(table_id, int(raw), current_user, answers))
+
+    def answer() -> windows.Outcome:
+        if not raw.isdigit() or len(raw) > 9:
+            raise base.ServiceError(_("This page is out of date: reload it."))
+        return windows.answer_all(table_id, int(raw), current_user, answers)
+    return _run(table_id, answer)
