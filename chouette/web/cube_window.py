@@ -77,7 +77,7 @@ def card_context(played: commands.TablePlay, *, error: str | None = None,
             "hold": (me in window.eligible and me not in window.asked
                      and answered != windows.ROLL),
             "box_cubes": ([m for m in (game.live if game else [])
-                           if windows._legal(state, {"type": "double", "by": "box", "cubes": [m]})]
+                           if windows.legal(state, {"type": "double", "by": "box", "cubes": [m]})]
                           if asked and me == state.box and window.phase.side == "box"
                           and state.settings.cube_mode != "single" else []),
         }
