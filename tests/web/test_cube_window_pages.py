@@ -154,3 +154,53 @@ def test_the_box_answers_all_waiting_cubes_in_one_screen(app: Flask) -> None:
     done = phones.post("A", "answer-all", {"answer-C": "take", "answer-D": "drop"})
     assert done.status_code == 303
     assert phones.table.log()[-2:] == [{"type": "take", "cube": "C"}, {"type": "drop", "cube": "D"}]
+
+
+def test_the_box_chooses_the_cubes_to_double_or_rolls(app: Flask) -> None:
+    phones = Phones(app, "ABCD", **ONLINE)
+    board_game(phones, box_first=False)
+    shown = card(phones, "A")
+    assert "The box's turn: before the box rolls." in shown
+    for name in "BCD":
+        assert f'name="cubes" value="{name}"' in shown
+    assert "Waiting for: A." in card(phones, "C")
+    done = phones.post("A", "double", {"by": "box", "cubes": ["B", "D"]})
+    assert done.status_code == 303
+    assert phones.table.log()[-1] == {"type": "double", "by": "box", "cubes": ["B", "D"]}
+    assert "Take or drop" in card(phones, "B")
+
+
+def test_an_overdue_move_alerts_the_runner_and_is_never_made(app: Flask) -> None:
+    phones = Phones(app, "ABCD", **ONLINE)
+    board_game(phones)
+    phones.table.play({"type": "roll", "dice": [6, 5]})
+    organizer = runner(phones)
+    post(organizer, phones.table, "window/clock", {"seconds": "20", "timeout_answer": "drop"})
+    with app.app_context():
+        stored = db.session.get(TurnWindow, phones.table.id)
+        assert stored is not None
+        stored.opened_at -= timedelta(seconds=21)
+        db.session.commit()
+    seq = phones.table.seq()
+    assert phones.post("C", "window/time-up", {}, htmx=True).status_code == 200
+    shown = organizer.get(f"{phones.table.url}/window", headers=HTMX).get_data(as_text=True)
+    assert "Time is up for this move. A move is never made for a player" in shown
+    assert phones.table.seq() == seq
+
+
+def test_the_window_speaks_italian(app: Flask) -> None:
+    phones = Phones(app, "ABCD", **ONLINE)
+    board_game(phones)
+    with app.app_context():
+        from chouette.models import Member
+
+        owner = db.session.get(Member, phones.table.owner.id)
+        assert owner is not None
+        owner.locale = "it"
+        db.session.commit()
+    organizer = runner(phones)
+    shown = organizer.get(f"{phones.table.url}/window", headers=HTMX).get_data(as_text=True)
+    assert "Raddoppia o tira" in shown and "Turno della squadra: prima che il capitano tiri." in shown
+    assert "Si aspetta: B." in shown and "Limite di tempo: nessuno" in shown
+    refused = post(organizer, phones.table, "roll", {}, htmx=True)
+    assert "La finestra del cubo è aperta: il tiro aspetta che B dica raddoppia o tira." in refused.get_data(as_text=True)
