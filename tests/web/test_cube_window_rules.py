@@ -295,3 +295,13 @@ def test_a_roll_taken_back_opens_a_new_window(app: Flask) -> None:
         assert found.phase.kind == "window" and found.answers == {} and found.waiting == ("B",)
         assert windows.time_up(phones.table.id, member(app, phones, "C")).rolled is False
     assert phones.table.log()[-1] == {"type": "undo"}
+
+
+def test_nothing_to_hold_for_who_may_not_double(app: Flask) -> None:
+    phones = Phones(app, "ABCD", **ONLINE)
+    board_game(phones)
+    with in_request(app):
+        with pytest.raises(base.ServiceError, match="Nothing to hold: A may not double now."):
+            windows.hold(phones.table.id, member(app, phones, "A"))
+        db.session.rollback()
+        assert window(phones).answers == {}
