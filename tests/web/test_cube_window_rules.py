@@ -301,7 +301,7 @@ def test_nothing_to_hold_for_who_may_not_double(app: Flask) -> None:
     phones = Phones(app, "ABCD", **ONLINE)
     board_game(phones)
     with in_request(app):
-        with pytest.raises(base.ServiceError, match="Nothing to hold: A may not double now."):
+        with pytest.raises(base.ServiceError, match=r"Nothing to hold: A may not double now\."):
             windows.hold(phones.table.id, member(app, phones, "A"))
         db.session.rollback()
         assert window(phones).answers == {}
