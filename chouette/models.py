@@ -652,3 +652,26 @@ class TablePresence(Model):
     table_id: Mapped[int] = mapped_column(ForeignKey("chouette_table.id"), primary_key=True)
     member_id: Mapped[int] = mapped_column(ForeignKey("member.id"), primary_key=True)
     seen_at: Mapped[datetime] = mapped_column(default=utcnow)
+
+
+class TurnWindow(Model):
+    """An online table's clock of the decision it waits for now (``services.cube_window``): the
+    turn's cube window ("double" or "roll", docs/using.md), the answers to an offer, a move.
+
+    Not the rules' log: a "roll" answer is no event (a "double" is the log's double event).
+    ``key`` names the decision waited for (another key: a new decision, its clock and answers
+    start again); ``answers`` holds who said "roll" or asked to hold the roll; ``auto_roll``
+    each player's auto-roll choice (absent: the default, on for the crew, off for the box and
+    the captain); ``seconds`` the table's time limit for each decision (0: none) and
+    ``timeout_answer`` what an unanswered offer becomes ("drop" or "take").
+    """
+
+    __tablename__ = "turn_window"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("chouette_table.id"), primary_key=True)
+    key: Mapped[str] = mapped_column(String(80), default="")
+    opened_at: Mapped[datetime] = mapped_column(default=utcnow)
+    answers: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    auto_roll: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    seconds: Mapped[int] = mapped_column(Integer, default=0)
+    timeout_answer: Mapped[str] = mapped_column(String(8), default="drop")

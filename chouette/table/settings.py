@@ -13,6 +13,9 @@ ALL_BUT_ONE = ("off", "forced_drop", "mandatory_beaver")
 BOX_RETENTION = ("beat_captain", "net_non_negative", "net_positive")
 JOIN_POSITIONS = ("immediate", "after_next_rotation")
 CONSULTING = ("free", "forbidden", "after_cube")
+#: Where a table's games are played: at the club on a physical board, or online, each player on
+#: their own device (issue 26). A club table leaves it out of ``to_dict``.
+PLAY = ("club", "online")
 #: How a head-to-head match puts money in the ledger: not at all, per point won, per match.
 MATCH_STAKES = ("none", "point", "match")
 #: The longest match a table plays (docs/rules.md 1.8: an odd number, typically 3 to 25).
@@ -52,6 +55,7 @@ class Settings:
     match_length: int = 0  # 0: a chouette; N: a head-to-head match to N points (docs/rules.md 1.8)
     holland: bool = False
     match_stake: str = "none"
+    play: str = "club"
 
     def __post_init__(self) -> None:
         choices = {
@@ -61,6 +65,7 @@ class Settings:
             "join_position": JOIN_POSITIONS,
             "consulting": CONSULTING,
             "match_stake": MATCH_STAKES,
+            "play": PLAY,
         }
         for f in fields(self):
             value = getattr(self, f.name)
@@ -137,6 +142,8 @@ class Settings:
         if not self.match_length:
             for key in MATCH_KEYS:
                 del data[key]
+        if self.play == "club":
+            del data["play"]
         return data
 
     @classmethod

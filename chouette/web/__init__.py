@@ -42,6 +42,9 @@ def init_app(app: Flask) -> None:
     from chouette.web import play  # the live table: seats, cubes, board, undo, history
 
     app.register_blueprint(play.bp)
+    from chouette.web import cube_window  # an online table's cube window and time limits
+
+    app.register_blueprint(cube_window.bp)
     from chouette.web import matches  # head-to-head matches: opening one
 
     app.register_blueprint(matches.bp)

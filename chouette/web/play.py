@@ -31,7 +31,7 @@ from chouette.extensions import db, end_writing, reads_first
 from chouette.ledger import LedgerError, parse_cents
 from chouette.names import display_name
 from chouette.refusals import say
-from chouette.services import base, commands, near_names, tables
+from chouette.services import base, commands, cube_window, near_names, tables
 from chouette.table import TableError, TableState
 from chouette.web import house_rules, log_lines, privacy
 from chouette.web.board_svg import render_board
@@ -101,6 +101,20 @@ def _rolled_back() -> None:
     end_writing()
 
 
+def _settled(table_id: int, played: commands.TablePlay) -> commands.TablePlay:
+    """An online table whose time limit ran out decides what it makes first (the unanswered
+    roll, the table's rule for unanswered doubles: ``cube_window.settle``), then the command
+    is judged on the table as that left it."""
+    if not cube_window.overdue(played):
+        return played
+    try:
+        cube_window.settle(table_id, current_user)
+    except base.ServiceError:
+        db.session.rollback()
+    end_writing()
+    return _load(table_id)
+
+
 # --------------------------------------------------------------------------- the fragment
 
 
@@ -127,7 +141,7 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any] | list[
     either (403, like someone else's).
     ``keep``: the fields to give back to the form when the action is refused.
     """
-    played = _load(table_id)
+    played = _settled(table_id, _load(table_id))
     runs = commands.may_run(current_user, played.table)
     if not runs and (not player_may or _me(table_id, played.state) is None):
         abort(403)
@@ -421,6 +435,12 @@ def roll(table_id: int) -> BaseResponse:
         if game is None or game.mode is None:
             return {"type": "opening_roll", "box": first, "team": second}
         return {"type": "roll", "dice": [first, second]}
+    # An online table's roll waits for its cube window to close (services.cube_window).
+    played = _load(table_id)
+    refusal = cube_window.roll_refusal(played)
+    if refusal is not None and (commands.may_run(current_user, played.table)
+                                or _me(table_id, played.state) is not None):
+        return _live_response(played, 422, error=refusal)
     # At a match table the player on roll rolls from his phone (commands.decider).
     return _command(table_id, build, keep=("die1", "die2"), player_may=True)
 

@@ -1,0 +1,344 @@
+"""The turn's cube window at an online table, and the clock of each decision (issue 26, item 2).
+
+Before a side rolls, everyone who may double then is asked "double" or "roll" (docs/rules.md
+2.4, 2.5: the box before his roll; on the team's turn each member whose cube the box does not
+own, and with a single cube the acting captain alone). A player on auto-roll is asked nothing
+unless they hold the roll by a tap; auto-roll is the crew's default (the members other than the
+captain), off for the box and the captain. The side's roller (the box, the acting captain)
+says "roll" too: their roll waits for the window to close, and the dice are rolled in the same
+transaction as the answer that closes it.
+
+A table's time limit (``TurnWindow.seconds``, 0 = off) gives each decision a deadline: an
+unanswered "roll or double" rolls, an unanswered take or drop is decided by the table's rule
+(``timeout_answer``, drop by default), a move is never made for anyone (the page alerts the
+runner). The pure packages have no clock: the decision's opening time (its first event's time
+in the log) and the answers live in ``turn_window``; "roll" answers are no events of the rules'
+log, a "double" is the log's double event. Expiry is enforced when a command comes (``settle``)
+and when a page's countdown posts "time up", under the row's lock, in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from flask_babel import gettext as _
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from chouette.extensions import begin_writing, db
+from chouette.models import Member, TableEvent, TurnWindow, utcnow
+from chouette.refusals import say
+from chouette.services import base, commands, tables
+from chouette.services.game_lines import changed_lines
+from chouette.services.window_rules import (  # noqa: F401 - the window's rules, used from here
+    HOLD,
+    ROLL,
+    Phase,
+    Window,
+    auto_roll,
+    eligible,
+    is_online,
+    legal,
+    phase_of,
+    roller,
+    view,
+)
+from chouette.table import TableError, TableState, apply_event, finishes_game
+
+TIMEOUT_ANSWERS = ("drop", "take")
+#: The longest time limit a table may give a decision (ten minutes).
+MAX_SECONDS = 600
+
+
+# --------------------------------------------------------------------------- the row
+
+
+def read_row(table_id: int) -> TurnWindow | None:
+    """The table's window row as stored (for pages: no lock, nothing written)."""
+    return db.session.get(TurnWindow, table_id)
+
+
+def _last_event_at(played: commands.TablePlay) -> datetime | None:
+    """When the table's last event was written: the decision waited for now began then."""
+    return db.session.scalar(select(TableEvent.at).where(
+        TableEvent.table_id == played.table.id, TableEvent.seq == played.seq))
+
+
+def read_view(played: commands.TablePlay) -> Window | None:
+    """The window of an online table as stored now (for pages and checks: nothing written)."""
+    if phase_of(played.state, played.seq) is None:
+        return None
+    row = read_row(played.table.id)
+    began = _last_event_at(played) if row is not None and row.seconds else None
+    return view(played.state, row, began, played.seq)
+
+
+def _locked_row(table_id: int) -> TurnWindow:
+    """The table's row under its lock (PostgreSQL: FOR UPDATE; SQLite: the writer's lock)."""
+    query = (select(TurnWindow).where(TurnWindow.table_id == table_id).with_for_update()
+             .execution_options(populate_existing=True))
+    row = db.session.scalars(query).first()
+    if row is None:
+        row = TurnWindow(table_id=table_id, key="", opened_at=utcnow(), answers={}, auto_roll={},
+                         seconds=0, timeout_answer="drop")
+        db.session.add(row)
+        try:
+            with db.session.begin_nested():
+                db.session.flush()
+        except IntegrityError:  # another request made it first: take theirs, locked
+            row = db.session.scalars(query).one()
+    return row
+
+
+def _synced(played: commands.TablePlay, row: TurnWindow) -> Phase | None:
+    """Bring the row to the decision the table waits for now: a new decision starts its clock
+    at its first event's time (the table's last event) with no answers."""
+    phase = phase_of(played.state, played.seq)
+    if phase is not None and row.key != phase.key:
+        row.key = phase.key
+        row.answers = {}
+        row.opened_at = _last_event_at(played) or utcnow()
+    return phase
+
+
+def _write(played: commands.TablePlay, events: list[dict[str, Any]], actor: Member | None
+           ) -> commands.TablePlay:
+    """Apply ``events`` (made by the window, not typed by anyone) and append them with what
+    they change, in the caller's transaction (``tables.append_events`` commits it)."""
+    state, snapshots = played.state, {}
+    for seq, event in enumerate(events, start=played.seq + 1):
+        after = apply_event(state, event)
+        if finishes_game(state, after, event):
+            snapshots[seq] = after.snapshot()
+        state = after
+    written = tables.append_events(played.table.id, played.seq, events, actor,
+                                   commands.ledger_changes(played.state, state), snapshots or None,
+                                   changed_lines(played.state, state))
+    return commands.TablePlay(played.table, state, played.seq + len(events), played.generation,
+                              played.matched, played.member_names, tuple(written))
+
+
+def _timeout_answers(state: TableState, rule: str) -> list[dict[str, Any]]:
+    """The answers the table's rule gives every offer still waiting (the other answer where
+    the rules refuse it, as all-but-one may refuse a take)."""
+    events: list[dict[str, Any]] = []
+    for _attempt in range(200):
+        game = state.game
+        if game is None or not (game.pending or game.pending_extras):
+            break
+        answers = [e for e in commands.candidate_decisions(state) if e["type"] in TIMEOUT_ANSWERS]
+        chosen = ([e for e in answers if e["type"] == rule] or answers)[:1]
+        if not chosen:
+            break
+        state = apply_event(state, chosen[0])
+        events.append(chosen[0])
+    return events
+
+
+def _after(played: commands.TablePlay, row: TurnWindow, actor: Member | None, now: datetime,
+           *, time_up: bool = False) -> commands.TablePlay | None:
+    """What the window's state now makes happen, written at once: on expiry the unanswered
+    roll (and the roller's roll) or the table's rule for the offers; a closed window whose
+    roller said "roll" rolls the server's dice. Returns the table written, or None."""
+    window = view(played.state, row, seq=played.seq)
+    if window is None:
+        return None
+    expired = window.expired(now) or time_up
+    if window.phase.kind == "answer" and expired:
+        events = _timeout_answers(played.state, row.timeout_answer)
+        return _write(played, events, actor) if events else None
+    if window.phase.kind != "window":
+        return None
+    if expired:
+        answers = dict(row.answers or {})
+        for name in (*window.waiting, window.roller):
+            if name:
+                answers[name] = ROLL
+        row.answers = answers
+        window = view(played.state, row, seq=played.seq)
+        assert window is not None
+    if window.closed and window.roller and window.answers.get(window.roller) == ROLL:
+        return _write(played, [commands.server_event(played.state, "roll")], actor)
+    return None
+
+
+# --------------------------------------------------------------------------- commands
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """A window command's result: the table (written to if ``rolled``), and what to say."""
+
+    played: commands.TablePlay
+    rolled: bool
+    message: str | None = None
+
+
+def _commit(played: commands.TablePlay, written: commands.TablePlay | None,
+            message: str | None = None) -> Outcome:
+    if written is None:
+        db.session.commit()
+        return Outcome(played, False, message)
+    return Outcome(written, True, message)
+
+
+def _decides_for(actor: Member | None, played: commands.TablePlay, name: str) -> bool:
+    """Whether ``actor`` answers for ``name``: their own seat (or a proxy's, docs/rules.md 2.12),
+    or the organizer who runs the table."""
+    if commands.may_run(actor, played.table):
+        return True
+    state = played.state
+    by = "box" if name == state.box else name
+    seat = commands.seat_name(actor, played.table.id, state)
+    return seat is not None and commands.decider(state, {"type": "double", "by": by}) == seat
+
+
+def _start(table_id: int, actor: Member | None, name: str | None
+           ) -> tuple[commands.TablePlay, TurnWindow, Phase | None, str]:
+    played = commands.load_play(table_id)
+    if not is_online(played.state):
+        raise base.ServiceError(_("This table plays at the club: it has no cube window."))
+    begin_writing()  # a command that read as a reader (the table's commands) writes now
+    row = _locked_row(table_id)
+    played = commands.load_play(table_id)  # read again under the lock
+    phase = _synced(played, row)
+    who = name or commands.seat_name(actor, table_id, played.state) or ""
+    return played, row, phase, who
+
+
+def answer_roll(table_id: int, actor: Member | None, name: str | None = None) -> Outcome:
+    """``name`` (the actor's seat by default) says "roll". The roller's roll waits for the
+    window to close; the answer that closes it rolls. Raises ServiceError, NotAllowed."""
+    played, row, phase, who = _start(table_id, actor, name)
+    now = utcnow()
+    written = _after(played, row, actor, now)
+    if written is not None:  # the window had expired: nothing left to answer
+        return _commit(played, written)
+    window = view(played.state, row, seq=played.seq)
+    if window is None or phase is None or phase.kind != "window":
+        raise base.ServiceError(_("No cube window is open: nobody says roll or double now."))
+    if who not in window.asked and who != window.roller:
+        raise base.ServiceError(_("%(name)s is not asked to roll or double now.", name=who or "…"))
+    if not _decides_for(actor, played, who):
+        raise commands.NotAllowed(_("That is not your decision: players make their own decisions "
+                                    "at the table, and the organizer runs it."))
+    row.answers = {**(row.answers or {}), who: ROLL}
+    written = _after(played, row, actor, now)
+    window = view(played.state, row, seq=played.seq)
+    message = None
+    if written is None and window is not None and who == window.roller and window.waiting:
+        message = _("Your roll waits for %(names)s to say double or roll.",
+                    names=", ".join(window.waiting))
+    return _commit(played, written, message)
+
+
+def hold(table_id: int, actor: Member | None, name: str | None = None) -> Outcome:
+    """A player on auto-roll holds the roll: they are asked this time. Raises ServiceError."""
+    played, row, phase, who = _start(table_id, actor, name)
+    window = view(played.state, row, seq=played.seq)
+    if window is None or phase is None or phase.kind != "window" or who not in window.eligible:
+        raise base.ServiceError(_("Nothing to hold: %(name)s may not double now.", name=who or "…"))
+    if not _decides_for(actor, played, who):
+        raise commands.NotAllowed(_("That is not your decision: players make their own decisions "
+                                    "at the table, and the organizer runs it."))
+    if window.answers.get(who) == ROLL:
+        raise base.ServiceError(_("%(name)s has already said roll.", name=who))
+    row.answers = {**(row.answers or {}), who: HOLD}
+    return _commit(played, None)
+
+
+def set_auto_roll(table_id: int, actor: Member | None, on: bool, name: str | None = None) -> Outcome:
+    """A player turns their auto-roll on or off (from the next question on; turning it on
+    while asked counts as "roll"). Raises ServiceError, NotAllowed."""
+    played, row, _phase, who = _start(table_id, actor, name)
+    if not who or not played.state.is_seated(who):
+        raise base.ServiceError(_("Only a player seated at the table has an auto-roll."))
+    if not _decides_for(actor, played, who):
+        raise commands.NotAllowed(_("That is not your decision: players make their own decisions "
+                                    "at the table, and the organizer runs it."))
+    row.auto_roll = {**(row.auto_roll or {}), who: bool(on)}
+    if on and (row.answers or {}).get(who) == HOLD:
+        row.answers = {k: v for k, v in row.answers.items() if k != who}
+    return _commit(played, _after(played, row, actor, utcnow()))
+
+
+def time_up(table_id: int, actor: Member | None, *, force: bool = False) -> Outcome:
+    """A page's countdown reached zero (or, ``force``, the runner closes the decision now):
+    what the time limit decides is written if the deadline has passed; else nothing."""
+    played, row, _phase, _who = _start(table_id, actor, None)
+    if force and not commands.may_run(actor, played.table):
+        raise commands.NotAllowed(_("Only the organizer who runs the table closes a decision."))
+    return _commit(played, _after(played, row, actor, utcnow(), time_up=force))
+
+
+def settle(table_id: int, actor: Member | None) -> Outcome:
+    """Enforce an expired deadline now (any command at an online table calls it first)."""
+    return time_up(table_id, actor)
+
+
+def set_clock(table_id: int, actor: Member | None, seconds: int, timeout_answer: str) -> Outcome:
+    """The runner sets the table's time limit per decision (0: none) and what an unanswered
+    take or drop becomes. Raises ServiceError (bad values: nothing changed), NotAllowed."""
+    played, row, _phase, _who = _start(table_id, actor, None)
+    if not commands.may_run(actor, played.table):
+        raise commands.NotAllowed(_("Only the organizer who runs the table sets its time limit."))
+    if not 0 <= seconds <= MAX_SECONDS:
+        raise base.ServiceError(_("A time limit is from 0 (none) to %(most)d seconds.", most=MAX_SECONDS))
+    if timeout_answer not in TIMEOUT_ANSWERS:
+        raise base.ServiceError(_("An unanswered double is taken or dropped."))
+    row.seconds, row.timeout_answer = seconds, timeout_answer
+    row.opened_at = utcnow()  # the decision waited for now gets the whole new limit
+    return _commit(played, None)
+
+
+def roll_refusal(played: commands.TablePlay) -> str | None:
+    """Why the dice may not be rolled now at an online table (the window is still open), or
+    None. An expired window counts as closed (its unanswered members roll)."""
+    phase = phase_of(played.state, played.seq)
+    if phase is None or phase.kind != "window":
+        return None
+    window = read_view(played)
+    if window is None or window.closed or window.expired(utcnow()):
+        return None
+    return _("The cube window is open: the roll waits for %(names)s to say double or roll.",
+             names=", ".join(window.waiting))
+
+
+def overdue(played: commands.TablePlay) -> bool:
+    """Whether a deadline of this online table has passed with something for it to decide
+    (a command then settles it first): a window to roll, offers to answer."""
+    window = read_view(played)
+    return (window is not None and window.phase.kind != "move" and window.expired(utcnow()))
+
+
+def answer_all(table_id: int, expected_seq: int, actor: Member | None,
+               answers: Mapping[str, str]) -> Outcome:
+    """The box answers every cube that waits for the box in one go (``answers``: cube ->
+    take, drop, beaver or raccoon), each answer checked on the table as the earlier ones
+    leave it, all written in one transaction or none. Raises ServiceError (a cube left
+    unanswered, an answer the rules refuse: nothing written), NotAllowed, TableChanged."""
+    played, _row, _phase, _who = _start(table_id, actor, None)
+    if played.seq != expected_seq:
+        raise base.TableChanged(table_id, expected_seq)
+    state = played.state
+    box = state.box
+    waiting = {str(e["cube"]): e for e in commands.waiting_for(box, state)
+               if e["type"] in commands.ANSWERS and "cube" in e}
+    if not waiting:
+        raise base.ServiceError(_("No cube waits for the box's answer."))
+    missing = [cube for cube in waiting if answers.get(cube) not in commands.ANSWERS]
+    if missing:
+        raise base.ServiceError(_("Choose an answer for every cube: %(cubes)s.", cubes=", ".join(missing)))
+    events = []
+    for cube in waiting:
+        event = {"type": answers[cube], "cube": cube}
+        try:
+            commands.authorize(actor, state, event, played.table)
+            state = apply_event(state, event)
+        except TableError as refused:
+            raise base.ServiceError(say(refused)) from refused
+        events.append(event)
+    return _commit(played, _write(played, events, actor))

@@ -1,0 +1,132 @@
+"""The cube window at an online table, two phones at once (the captain and a member) against
+the live server: both see who is asked "double or roll" and the countdown; the member on
+auto-roll holds the roll and is asked; the captain's roll waits for the member; the member's
+"roll" closes the window and the dice are rolled; then the box's window, unanswered, rolls when
+the countdown on a phone reaches zero (the server decides). Screenshots of the window at
+390x844, 1024x768 and 1920x1080 go to /tmp/cube-window-*.png.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from chouette.extensions import db
+from chouette.models import Member
+from chouette.services import commands, tables
+from chouette.services import cube_window as windows
+from tests.browser.conftest import OFF_SITE
+from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+
+PHONE = {"width": 390, "height": 844}
+TABLET = {"width": 1024, "height": 768}
+TV = {"width": 1920, "height": 1080}
+PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
+
+
+def last_event(app, table_id: int) -> dict:
+    with app.app_context():
+        log = tables.table_log(table_id)
+        db.session.commit()
+        return log[-1]
+
+
+@pytest.mark.browser
+def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, browser: Browser):
+    app, base = live_server.app, live_server.url
+    with app.app_context():
+        olga = gen_member("organizer", name="Olga")
+        members = {name: gen_member("player", name=name) for name in PLAYERS}
+        night = gen_night(opened_by_id=olga.id, name="Online Friday")
+        table_id = gen_table(night, created_by_id=olga.id, name="Online", settings={
+            **tables.TABLE_DEFAULTS, "play": "online"}).id
+        for event in ([{"type": "join", "player": n} for n in PLAYERS]
+                      + [{"type": "order", "players": PLAYERS},
+                         {"type": "opening_roll", "box": 3, "team": 1},
+                         {"type": "move", "move": "8/5 6/5"}]):
+            commands.play(table_id, tables.last_seq(table_id), event, olga)
+        db.session.commit()
+        olga_id = olga.id
+        logins = {n: m.username for n, m in members.items()}
+    with app.test_request_context():
+        windows.set_clock(table_id, db.session.get(Member, olga_id), 60, "drop")
+    url = f"{base}/tables/{table_id}"
+
+    def device(name: str) -> Page:
+        context = browser.new_context(viewport=PHONE)
+        context.route(OFF_SITE, lambda route: route.abort())
+        context.set_default_timeout(10_000)
+        page = context.new_page()
+        page.goto(f"{base}/auth/login")
+        page.get_by_label("Username").fill(logins[name])
+        page.get_by_label("Password").fill(PASSWORD)
+        page.get_by_role("button", name="Sign in").click()
+        expect(page.get_by_role("heading", name=f"Hello, {name}")).to_be_visible()
+        page.goto(url)
+        return page
+
+    bob, cy = device("Bob"), device("Cy")
+    bob_card, cy_card = bob.locator(f"#cube-window-{table_id}"), cy.locator(f"#cube-window-{table_id}")
+
+    # Both see the team's window: Bob (the captain) is asked, Cy is on auto-roll.
+    for card in (bob_card, cy_card):
+        expect(card.get_by_role("heading", name="Double or roll")).to_be_visible()
+        expect(card).to_contain_text("The team's turn: before the captain rolls.")
+        expect(card).to_contain_text("Waiting for: Bob.")
+    expect(bob_card.get_by_role("button", name="Double", exact=True)).to_be_visible()
+    expect(bob_card.get_by_role("button", name="Roll", exact=True)).to_be_visible()
+    expect(cy_card).to_contain_text("Your auto-roll is on")
+    expect(cy_card.get_by_role("button", name="Double", exact=True)).to_have_count(0)
+
+    # The countdown runs on each page.
+    clock = bob_card.locator(".window-clock-value")
+    def left() -> int:
+        minutes, seconds = clock.inner_text().split(":")
+        return int(minutes) * 60 + int(seconds)
+
+    first = left()
+    assert 0 < first <= 60
+    bob.wait_for_timeout(2200)
+    assert left() < first
+
+    # Cy holds the roll: asked now, on both pages.
+    cy_card.get_by_role("button", name="Hold the roll").click()
+    expect(cy_card.get_by_role("button", name="Double", exact=True)).to_be_visible()
+    expect(bob_card).to_contain_text("Waiting for: Bob, Cy.")
+
+    for size, label in ((PHONE, "phone"), (TABLET, "tablet"), (TV, "tv")):
+        for page, who in ((bob, "captain"), (cy, "member")):
+            page.set_viewport_size(size)
+            assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
+            page.screenshot(path=f"/tmp/cube-window-{who}-{label}.png", full_page=False)
+        bob.set_viewport_size(PHONE)
+        cy.set_viewport_size(PHONE)
+
+    # Bob says roll: his roll waits for Cy; nothing is rolled.
+    bob_card.get_by_role("button", name="Roll", exact=True).click()
+    expect(bob_card).to_contain_text("Your roll waits for Cy to say double or roll.")
+    assert last_event(app, table_id)["type"] == "move"
+    expect(cy_card).to_contain_text("Waiting for: Cy.")
+
+    # Cy says roll: the window closes and the server rolls the team's dice.
+    cy_card.get_by_role("button", name="Roll", exact=True).click()
+    expect(cy_card.get_by_role("heading", name="The move")).to_be_visible()
+    expect(bob_card.get_by_role("heading", name="The move")).to_be_visible()
+    assert last_event(app, table_id)["type"] == "roll"
+
+    # The team moves (the organizer, here straight through the commands); the box's window
+    # opens with three seconds: nobody answers, and a phone's countdown posts "time up".
+    with app.app_context():
+        state = commands.load_play(table_id).state
+        from chouette.engine import legal_moves
+        game = state.game
+        assert game is not None and game.position is not None and game.dice is not None
+        move = str(legal_moves(game.position, game.dice)[0])
+        commands.play(table_id, tables.last_seq(table_id), {"type": "move", "move": move},
+                      db.session.get(Member, olga_id))
+        db.session.commit()
+    with app.test_request_context():
+        windows.set_clock(table_id, db.session.get(Member, olga_id), 3, "drop")
+    expect(cy_card).to_contain_text("The box's turn: before the box rolls.")
+    expect(cy_card.get_by_role("heading", name="The move")).to_be_visible(timeout=12_000)
+    assert last_event(app, table_id)["type"] == "roll"
