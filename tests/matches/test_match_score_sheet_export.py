@@ -48,13 +48,13 @@ def test_a_match_sheet_shows_the_two_players_game_by_game_with_the_score_and_cra
     for chouette_word in (">Box<", ">Captain<", ">Cubes<", "What happened", "in the middle", "then "):
         assert chouette_word not in html
     head = _cells(re.search(r"<thead>.*?</thead>", html, re.DOTALL).group(0))
-    assert head == ["Game", "Winner", "How", "Cube", "Ann", "Bob"]
-    assert _cells(_row(html, 1)) == ["1", "Bob", "gammon", "2", "0", "+4 4"]
-    assert _cells(_row(html, 2)) == ["2 Crawford", "Ann", "single", "1", "+1 1", "4"]
-    assert _cells(_row(html, 3)) == ["3", "Ann", "backgammon", "4", "+4 5", "4"]  # capped
+    assert head == ["Game", "Winner", "How", "Ann", "Bob"]
+    assert _cells(_row(html, 1)) == ["1", "Bob", "gammon · cube 2", "0", "+4 4"]
+    assert _cells(_row(html, 2)) == ["2 Crawford", "Ann", "single", "+1 1", "4"]
+    assert _cells(_row(html, 3)) == ["3", "Ann", "backgammon · cube 4", "+4 5", "4"]  # capped
     assert 'data-score="5-4"' in html and "Ann wins the match" in html
     money = _cells(re.search(r"<tfoot>.*?</tfoot>", html, re.DOTALL).group(0))
-    assert money == ["Score", "5", "4", "Money", "€10.00", "-€10.00"]
+    assert money == ["Score", "", "", "5", "4", "Money", "", "", "€10.00", "-€10.00"]
 
 
 def test_the_crawford_game_still_to_play_and_the_italian_sheet(night):
