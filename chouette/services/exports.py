@@ -68,6 +68,7 @@ from chouette.services.base import ServiceError, _transaction
 from chouette.services.csv_cells import safe_writer
 from chouette.services.facts import table_facts
 from chouette.services.game_lines import LINES_VERSION, Lines, lines_of
+from chouette.services.match_sheet import MatchSheet, match_sheet
 from chouette.services.night_money_io import (
     CheckedPayment,
     PaymentsRefused,
@@ -180,6 +181,8 @@ class TableSheet:
     #: The stakes its games were played at: (first game, last game or None, cents), the
     #: last the stake in force now (``sheet.stake_periods``).
     stakes: list[tuple[int, int | None, int]] = field(default_factory=list)
+    #: At a match table, the match's own sheet (its two players, game by game, the score).
+    match: MatchSheet | None = None
 
     @property
     def totals(self) -> dict[str, Points]:
@@ -206,7 +209,7 @@ def table_sheet(table: ChouetteTable) -> TableSheet:
               for name in (game.box, game.partner, *game.members, *game.points) if name}
     players = [p for p in state.players if p in played]
     sheet = TableSheet(table, players, settings=state.settings.to_dict(),
-                       stakes=stake_periods(state))
+                       stakes=stake_periods(state), match=match_sheet(state))
     running: dict[str, Points] = dict.fromkeys(players, 0)
     cents = dict.fromkeys(players, 0)
     for game in games:
@@ -254,7 +257,8 @@ def score_sheet_csv(night_id: int) -> str:
 
     ``cubes`` lists ``member:value:status:owner`` (owner ``box``, ``member`` or ``middle``),
     ``extras`` ``giver>taker:value:status:owner``; ``events`` says what happened in order;
-    ``rules_changed`` the house rules that changed from that game on.
+    ``rules_changed`` the house rules that changed from that game on. A match's rows leave
+    the chouette's seats and cubes empty and fill the ``match_*`` columns and ``crawford``.
     """
     night, sheets = score_sheet(night_id)
     players: list[str] = []
@@ -265,7 +269,9 @@ def score_sheet_csv(night_id: int) -> str:
     writer.writerow(["night", "date", "table", "game", "box", "partner", "captain",
                      "acting_captains", "members", "cubes", "extras", "events", "winner",
                      "kind", "voided", "correction", "partner_points", "rules_changed",
-                     *players, "deals and proxies"])
+                     *players, "deals and proxies", "match_first", "match_second",
+                     "match_winner", "match_how", "match_cube", "match_points", "match_score",
+                     "crawford"])
     for sheet in sheets:
         for row in sheet.rows:
             game = row.game
@@ -273,7 +279,7 @@ def score_sheet_csv(night_id: int) -> str:
                              for c in game.cubes)
             extras = " ".join(f"{e.giver}>{e.taker}:{e.value}:{e.status}:"
                               f"{'giver' if e.owner == e.giver else 'taker'}" for e in game.extras)
-            writer.writerow([
+            cells = [
                 night.name, night.date.isoformat(), sheet.table.name, game.number, game.box,
                 game.partner or "", game.captain, " ".join(game.acting_captains),
                 " ".join(game.members), cubes, extras,
@@ -286,8 +292,25 @@ def score_sheet_csv(night_id: int) -> str:
                   for p in players],
                 " | ".join([*(deal_sentence(d, night.currency) for d in game.deals),
                             *(proxy_sentence(a, p) for a, p in game.proxies)]),
-            ])
+                *_match_cells(sheet.match, game.number),
+            ]
+            if sheet.match is not None:
+                # A match has no box, captain, team or cubes of members: its own columns say it.
+                cells[4:11] = [""] * 7
+                cells[12] = cells[-6]
+            writer.writerow(cells)
     return out.getvalue()
+
+
+def _match_cells(match: MatchSheet | None, number: int) -> list[str]:
+    """A match game's cells: the two players, the winner by name, how, the cube, the points,
+    the match score after it, the Crawford game (empty at a chouette table)."""
+    game = next((g for g in match.games if g.number == number), None) if match else None
+    if match is None or game is None:
+        return [""] * 8
+    return [match.first, match.second, game.winner or "", game.how or "", str(game.cube),
+            str(game.points) if game.winner else "", f"{game.score[0]}-{game.score[1]}",
+            "yes" if game.crawford else ""]
 
 
 # --------------------------------------------------------------------------- ledger

@@ -129,6 +129,13 @@ class PlayerHistory:
     matches: list[MatchLine] = field(default_factory=list)
 
     @property
+    def plays_chouette(self) -> bool:
+        """Whether the player sat in a chouette's game or answered a cube in one (a member
+        who only played matches did not: the chouette's seats and cube answers say nothing)."""
+        return bool(self.voided or any(t.games for t in self.roles.values())
+                    or any(t.count for t in self.decisions.values()))
+
+    @property
     def found(self) -> bool:
         """Whether the name ever sat at a table."""
         return bool(self.games or self.nights or sum(t.games for t in self.roles.values()))
@@ -184,7 +191,8 @@ def player_history(name: str) -> PlayerHistory:
         line = nights.setdefault(night_id, NightLine(night_id, night_name, date, currency))
         line.tables.append(table_name)
         table_facts_ = facts[table_id]
-        if (table.settings or {}).get("match_length"):
+        is_match = bool((table.settings or {}).get("match_length"))
+        if is_match:
             # A match is not a chouette: its seats and cube decisions stay out of the tallies.
             roles: dict[int, str] = {}
             found = _match_line(table, night, name)
@@ -203,7 +211,7 @@ def player_history(name: str) -> PlayerHistory:
             balance[currency] += cents
             history.games.append(GameLine(
                 night_id, night_name, date, currency, table_id, table_name, number,
-                roles.get(number, ""), won, cents, balance[currency]))
+                roles.get(number, "match" if is_match else ""), won, cents, balance[currency]))
             line.games += 1
             line.points = exact(line.points + won)
             line.cents += cents

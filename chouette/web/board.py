@@ -116,10 +116,12 @@ def board_context(
         numbering=numbering,
         rail=rail,
     )
-    if taps:
-        # A phone taps on the upright drawing (board.css shows one of the two).
+    if taps or rail:
+        # A phone gets the upright drawing (board.css shows one of the two): it taps on it, and
+        # reads the names and every cube whole (issue 25; the landscape rail is too small there).
         board_svg += render_portrait_board(
-            position, bottom=bottom, on_roll=on_roll, dice=dice, labels=labels, numbering=numbering
+            position, bottom=bottom, on_roll=on_roll, dice=dice, cubes=cube_list, labels=labels,
+            numbering=numbering
         )
     return {
         "table_id": table_id,

@@ -22,7 +22,7 @@ from markupsafe import Markup
 
 from chouette.engine import Position, check_roll
 from chouette.web.board_cubes import BOX, CubeView, _other
-from chouette.web.board_svg import _Board, _name_lines, _name_text, _num, _tag
+from chouette.web.board_svg import _Board, _name_lines, _name_text, _num, _tag, cube_group
 from chouette.web.catalog import gettext as _
 
 P = 56  # a point's height: the finger-size target
@@ -42,6 +42,8 @@ CR = 22  # checker radius
 STEP = 30  # checkers overlap a little: five fit a point
 DIE_P = 36
 SLAB_W, SLAB_DX = 9, 11
+CUBE_ROW = 46  # a row of the cubes under the trays: two cubes side by side
+CUBE_P = 36
 
 
 class _PortraitBoard(_Board):
@@ -235,9 +237,23 @@ class _PortraitBoard(_Board):
             data_pips=self.pips[side],
         )
 
+    def cube_strip(self) -> tuple[Markup, float]:
+        """Every member's cube under the trays, two a row, in the order of the team (issue 25:
+        a phone reads each name whole); and the height they take."""
+        if not self.cubes:
+            return Markup(""), 0
+        top = TRAY_Y + TRAY_H + 10
+        half = W / 2
+        groups = [cube_group(cube, 8 + (i % 2) * half, top + (i // 2) * CUBE_ROW, CUBE_P,
+                             half - CUBE_P - 28, 17)
+                  for i, cube in enumerate(self.cubes)]
+        rows = (len(self.cubes) + 1) // 2
+        return _tag("g", Markup("").join(groups), class_="cubes"), 10 + rows * CUBE_ROW
+
     def render(self) -> Markup:
         """The whole upright SVG element."""
         label = self.summary()
+        cubes, cubes_height = self.cube_strip()
         frame = Markup("").join(
             [
                 _tag("rect", x=NUM, y=HEAD, width=W - 2 * NUM, height=TRAY_Y - HEAD, rx=8, class_="frame"),
@@ -258,13 +274,14 @@ class _PortraitBoard(_Board):
                 self.tray(self.top),
                 self.heading(self.bottom),
                 self.heading(self.top),
+                cubes,
             ]
         )
         return _tag(
             "svg",
             body,
             xmlns="http://www.w3.org/2000/svg",
-            viewBox=f"0 0 {W} {H}",
+            viewBox=f"0 0 {W} {_num(H + cubes_height)}",
             class_=f"board portrait bottom-{self.bottom}",
             role="img",
             aria_label=label,

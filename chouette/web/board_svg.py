@@ -105,6 +105,38 @@ def _num(value: float) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
+def cube_group(cube: CubeView, x: float, y: float, size: float, name_width: float,
+               font: float) -> Markup:
+    """One member's cube: its face (the value, or the value offered and a "?") at (x, y), and
+    the member's whole name beside it in ``name_width`` (issue 25: never cut with "…"). A name
+    too long for one line breaks between words in two smaller lines when the row is tall
+    enough, else it is drawn squeezed to the width (``_name_text``)."""
+    where = "middle" if not cube.owner else _side(cube.owner)
+    classes = f"cube owner-{where}"
+    if not cube.is_live:
+        classes += f" cube-{cube.status}"
+    if cube.offered and cube.to_answer:
+        classes += " offered"
+    value = str(cube.offered) + "?" if cube.offered and cube.to_answer else str(cube.value)
+    lines = [cube.member]
+    if len(cube.member) * font * 0.6 > name_width and size >= 30:
+        lines = _name_lines(cube.member, max(1, int(name_width / (font * 0.5))))
+    small = font * 0.8 if len(lines) > 1 else font
+    first = y + size / 2 + (small * 0.35 if len(lines) == 1 else -small * 0.2)
+    names = [_name_text(line, small, name_width, "cube-name", x=_num(x + size + 8),
+                        y=_num(round(first + row * small * 1.05, 1)), font_size=_num(round(small, 1)))
+             for row, line in enumerate(lines)]
+    body = Markup("").join([
+        _tag("title", cube.describe()),
+        _tag("rect", x=_num(x), y=_num(y), width=_num(size), height=_num(size), rx=6,
+             class_="cube-face"),
+        _tag("text", value, x=_num(x + size / 2), y=_num(y + size / 2 + 7),
+             class_="cube-value" if len(value) <= 2 else "cube-value small"),
+        *names,
+    ])
+    return _tag("g", body, class_=classes, data_member=cube.member, data_value=cube.value)
+
+
 class _Board:
     """One drawing in progress: the two sides' counts in their own numbering, and the view."""
 
@@ -481,43 +513,8 @@ class _Board:
             ys += [last - (len(bottom) - i) * row for i in range(len(bottom))]
         else:
             ys = [first + i * row for i in range(len(rows))]
-        out = []
-        for cube, y in zip(rows, ys, strict=False):
-            where = "middle" if not cube.owner else _side(cube.owner)
-            classes = f"cube owner-{where}"
-            if not cube.is_live:
-                classes += f" cube-{cube.status}"
-            if cube.offered and cube.to_answer:
-                classes += " offered"
-            value = str(cube.offered) + "?" if cube.offered and cube.to_answer else str(cube.value)
-            font = "cube-value" if len(value) <= 2 else "cube-value small"
-            body = Markup("").join(
-                [
-                    _tag("title", cube.describe()),
-                    _tag(
-                        "rect",
-                        x=8,
-                        y=_num(y),
-                        width=_num(size),
-                        height=_num(size),
-                        rx=6,
-                        class_="cube-face",
-                    ),
-                    _tag(
-                        "text", value, x=_num(8 + size / 2), y=_num(y + size / 2 + 7), class_=font
-                    ),
-                    _tag(
-                        "text",
-                        _short(cube.member),
-                        x=_num(16 + size),
-                        y=_num(y + size / 2 + 6),
-                        class_="cube-name",
-                    ),
-                ]
-            )
-            out.append(
-                _tag("g", body, class_=classes, data_member=cube.member, data_value=cube.value)
-            )
+        out = [cube_group(cube, 8, y, size, RAIL - 16 - size - 10, min(17.0, row - 4))
+               for cube, y in zip(rows, ys, strict=False)]
         return _tag("g", Markup("").join(out), class_="cubes")
 
     # --- the whole board -------------------------------------------------------------------

@@ -410,9 +410,36 @@ def test_interactive_board_carries_the_tap_graph_and_an_upright_drawing(app):
     assert 'data-board-undo hidden' in html and 'data-board-clear hidden' in html
 
 
-def test_read_only_board_has_one_drawing_and_no_tap_graph():
-    context = board_context(12, Position.initial(), on_roll="box", dice=(6, 5), interactive=False)
-    assert context["taps"] == "" and str(context["board_svg"]).count("<svg") == 1
+def test_read_only_board_has_no_tap_graph_and_an_upright_drawing_with_its_cubes():
+    """A phone reads a board it does not play on upright too, each cube with its whole name
+    (issue 25); a board drawn without the rail (the big screen) has one drawing."""
+    cubes = [CubeView("Bartholomew", 2, "box"), CubeView("Anna Maria Ferri", 1)]
+    context = board_context(12, Position.initial(), on_roll="box", dice=(6, 5), interactive=False,
+                            cubes=cubes)
+    svg = str(context["board_svg"])
+    assert context["taps"] == "" and svg.count("<svg") == 2
+    portrait = parse(svg[svg.index('<svg', 1):])
+    names = {g.get("data-member"): " ".join(t.text for t in g.iter(f"{SVG}text")
+                                            if t.get("class") == "cube-name")
+             for g in portrait.iter(f"{SVG}g") if g.get("class", "").startswith("cube ")}
+    assert names == {"Bartholomew": "Bartholomew", "Anna Maria Ferri": "Anna Maria Ferri"}
+    bare = board_context(12, Position.initial(), on_roll="box", dice=(6, 5), rail=False)
+    assert str(bare["board_svg"]).count("<svg") == 1
+
+
+def test_cube_names_on_the_rail_are_whole_never_cut():
+    """Issue 25: a long name is drawn whole, squeezed to the rail or broken between words."""
+    cubes = [CubeView("Bartholomew", 2, "box"), CubeView("Anna Maria Ferri", 1),
+             CubeView("Christopher", 4, "member", status="dropped")]
+    root = parse(render_board(Position.initial(), on_roll="box", dice=None, cubes=cubes))
+    for g in root.iter(f"{SVG}g"):
+        if g.get("class", "").startswith("cube "):
+            lines = [t for t in g.iter(f"{SVG}text") if t.get("class") == "cube-name"]
+            assert " ".join(t.text for t in lines) == g.get("data-member")
+            assert all("…" not in t.text for t in lines)
+            assert all(float(t.get("font-size")) >= 13 for t in lines)
+            if len(lines) == 1 and len(lines[0].text) > 9:
+                assert float(lines[0].get("textLength")) <= 170 - 16 - 40
 
 
 def test_every_point_bar_and_tray_say_where_board_js_draws_their_checkers():
