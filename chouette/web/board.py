@@ -115,11 +115,13 @@ def board_context(
         legal=legal,
         numbering=numbering,
         rail=rail,
+        controls=taps,
     )
     if taps:
         # A phone taps on the upright drawing (board.css shows one of the two).
         board_svg += render_portrait_board(
-            position, bottom=bottom, on_roll=on_roll, dice=dice, labels=labels, numbering=numbering
+            position, bottom=bottom, on_roll=on_roll, dice=dice, labels=labels, numbering=numbering,
+            controls=True,
         )
     return {
         "table_id": table_id,

@@ -384,21 +384,63 @@ def my_decision(table_id: int, state: TableState, me: str,
     return items
 
 
+def _may_roll(table: ChouetteTable, state: TableState, me: str | None) -> bool:
+    """Whether the seated viewer rolls and moves from their own device now: at a match table
+    or one that plays online, the player of the side on roll (commands.decider); the opening
+    roll, either match player, or the box or the (acting) captain online."""
+    if not (me and table.is_open and state.ordered and me != SHARED_ME):
+        return False
+    game = state.game
+    opening = game is None or game.position is None
+    if state.settings.is_match:
+        return opening or commands.match_mover(state) == me
+    if state.settings.online:
+        return me in commands.opening_rollers(state) if opening else commands.match_mover(state) == me
+    return False
+
+
+def my_side(state: TableState, me: str | None) -> str | None:
+    """The side a seated viewer plays on ("box": the box and their partner; "team": the
+    captain and the line), or None (not seated, or only waiting to play)."""
+    if not me:
+        return None
+    if me in (state.box, state.partner):
+        return "box"
+    return "team" if me in state.seats.team else None
+
+
+def _passed(state: TableState) -> dict[str, Any] | None:
+    """The roll just made that had no legal play (the turn passed by itself): who rolled
+    what, for a word on every device; else None."""
+    last = state.effective[-1] if state.effective else None
+    game = state.game
+    if (last is None or last.get("type") != "roll" or game is None or game.dice is not None
+            or game.on_roll is None):
+        return None
+    roller = game.acting_captain if game.on_roll == "box" else state.box
+    dice = last.get("dice") or [0, 0]
+    return {"name": roller, "first": dice[0], "second": dice[1]}
+
+
 def _board(table: ChouetteTable, state: TableState, *, runs: bool, move_value: str,
-           seq: int) -> dict[str, Any] | None:
+           seq: int, me: str | None = None) -> dict[str, Any] | None:
     """The board of the game in progress, when it is played on the app's board (``runs``:
-    the viewer may enter the move: he runs the table, or he is the match player on roll)."""
+    the viewer may enter the move: he runs the table, or he is the match player on roll).
+    At a table that plays online, a seated player sees it from their own side, its points
+    numbered as they count them."""
     game = state.game
     if game is None or game.position is None or game.on_roll is None:
         return None
     labels = {"box": state.box or _("Box"), "team": game.acting_captain}
     if state.settings.is_match:
         labels = {"box": state.box or "", "team": game.acting_captain}
+    side = my_side(state, me) if state.settings.online else None
     return board_context(
         table.id, game.position, on_roll=game.on_roll, dice=game.dice,
         cubes=[CubeView.from_member_cube(game.cubes[m]) for m in game.members],
         labels=labels, legal=legal_steps(game.position, game.dice) if game.dice else None,
-        numbering="on_roll", interactive=runs and game.dice is not None,
+        bottom=side or "box", numbering="bottom" if side else "on_roll",
+        interactive=runs and game.dice is not None,
         move_url=url_for("play.move", table_id=table.id, seq=seq), move_value=move_value,
         hx_target=f"#table-live-{table.id}",
     )
@@ -572,9 +614,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     decision = my_decision(table.id, state, me, waiting) if me and waiting else []
     if me and table.is_open and state.effective and state.effective[-1].get("type") == "drop":
         decision += _take_back(table.id, state, me)
-    # At a match table the players roll and move from their phones (commands.decider).
-    may_roll = bool(me and table.is_open and state.settings.is_match and state.ordered and (
-        game is None or game.position is None or commands.match_mover(state) == me))
+    may_roll = _may_roll(table, state, me)
     actions = _actions(state, legal) if legal else _actions_none()
     guests = commands.guests_of(table.id, state)  # marked on the seats and in the history
     gate.checkpoint()
@@ -605,7 +645,10 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "undo_what": (log_lines.describe(state.effective[-1], match_players(state))
                       if runs and state.effective else None),
         "board": _board(table, state, runs=runs or may_roll, move_value=move_value,
-                        seq=played.seq),
+                        seq=played.seq, me=me),
+        "forced_play": commands.forced_play(state) if (runs or may_roll) and state.settings.online
+        else None,
+        "passed": _passed(state),
         # A match lists its games in its own card (tables/_match.html).
         "history_games_html": "" if state.settings.is_match else history_games_html(
             table, state, seq=played.seq, runs=runs, typed=typed or {}, full=full_history,
@@ -686,7 +729,8 @@ def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Cal
     """
     table, state = played.table, played.state
     night = table.night
-    if not (pushed or is_htmx()) or request.args.get("history") == "all" or state.settings.is_match:
+    if (not (pushed or is_htmx()) or request.args.get("history") == "all" or state.settings.is_match
+            or state.settings.online):  # online: each side sees the board from its own side
         return None
     if _runs(table) and table.is_open:
         return None
