@@ -84,7 +84,6 @@ class MemberForm(FlaskForm):
     )
     role = SelectField(_l("Role"), choices=_role_choices, default="player")
     locale = SelectField(_l("Language"), choices=_locale_choices, default="")
-    auto_forced_moves = BooleanField(_l("At a table played online, play a forced move by itself"))
     active = BooleanField(_l("Active"), default=True)
     password = PasswordField(_l("Password"), validators=[Optional(), Length(min=members.MIN_PASSWORD_LENGTH, max=200, message=PASSWORD_LENGTH)])
 
@@ -93,6 +92,7 @@ class AccountForm(FlaskForm):
     """A member's own preferences."""
 
     locale = SelectField(_l("Language"), choices=_locale_choices, default="")
+    auto_forced_moves = BooleanField(_l("At a table played online, play a forced move by itself"))
 
 
 def _new_password() -> PasswordField:
