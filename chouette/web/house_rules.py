@@ -31,7 +31,7 @@ SETTING_NAMES: dict[str, Any] = {
     "join_position": _l("Newcomers join the line"),
     "consulting": _l("Consulting"),
     "same_value_same_action": _l("Same value, same action"),
-    "play": _l("Play"),
+    "play": _l("Where the game is played"),
 }
 
 VALUE_NAMES: dict[str, dict[str, Any]] = {
