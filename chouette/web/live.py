@@ -35,7 +35,7 @@ from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event, match_rules
 from chouette.table.actions import may_consult
 from chouette.table.game import Game
-from chouette.web import gate, house_rules, log_lines, privacy
+from chouette.web import gate, house_rules, log_lines, online_play, privacy
 from chouette.web.board import board_context, legal_steps
 from chouette.web.board_cubes import CubeView
 from chouette.web.catalog import gettext as _
@@ -384,44 +384,6 @@ def my_decision(table_id: int, state: TableState, me: str,
     return items
 
 
-def _may_roll(table: ChouetteTable, state: TableState, me: str | None) -> bool:
-    """Whether the seated viewer rolls and moves from their own device now: at a match table
-    or one that plays online, the player of the side on roll (commands.decider); the opening
-    roll, either match player, or the box or the (acting) captain online."""
-    if not (me and table.is_open and state.ordered and me != SHARED_ME):
-        return False
-    game = state.game
-    opening = game is None or game.position is None
-    if state.settings.is_match:
-        return opening or commands.match_mover(state) == me
-    if state.settings.online:
-        return me in commands.opening_rollers(state) if opening else commands.match_mover(state) == me
-    return False
-
-
-def my_side(state: TableState, me: str | None) -> str | None:
-    """The side a seated viewer plays on ("box": the box and their partner; "team": the
-    captain and the line), or None (not seated, or only waiting to play)."""
-    if not me:
-        return None
-    if me in (state.box, state.partner):
-        return "box"
-    return "team" if me in state.seats.team else None
-
-
-def _passed(state: TableState) -> dict[str, Any] | None:
-    """The roll just made that had no legal play (the turn passed by itself): who rolled
-    what, for a word on every device; else None."""
-    last = state.effective[-1] if state.effective else None
-    game = state.game
-    if (last is None or last.get("type") != "roll" or game is None or game.dice is not None
-            or game.on_roll is None):
-        return None
-    roller = game.acting_captain if game.on_roll == "box" else state.box
-    dice = last.get("dice") or [0, 0]
-    return {"name": roller, "first": dice[0], "second": dice[1]}
-
-
 def _board(table: ChouetteTable, state: TableState, *, runs: bool, move_value: str,
            seq: int, me: str | None = None) -> dict[str, Any] | None:
     """The board of the game in progress, when it is played on the app's board (``runs``:
@@ -434,7 +396,7 @@ def _board(table: ChouetteTable, state: TableState, *, runs: bool, move_value: s
     labels = {"box": state.box or _("Box"), "team": game.acting_captain}
     if state.settings.is_match:
         labels = {"box": state.box or "", "team": game.acting_captain}
-    side = my_side(state, me) if state.settings.online else None
+    side = online_play.my_side(state, me) if state.settings.online else None
     return board_context(
         table.id, game.position, on_roll=game.on_roll, dice=game.dice,
         cubes=[CubeView.from_member_cube(game.cubes[m]) for m in game.members],
@@ -614,7 +576,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     decision = my_decision(table.id, state, me, waiting) if me and waiting else []
     if me and table.is_open and state.effective and state.effective[-1].get("type") == "drop":
         decision += _take_back(table.id, state, me)
-    may_roll = _may_roll(table, state, me)
+    may_roll = me != SHARED_ME and online_play.may_roll(table, state, me)
     actions = _actions(state, legal) if legal else _actions_none()
     guests = commands.guests_of(table.id, state)  # marked on the seats and in the history
     gate.checkpoint()
@@ -648,7 +610,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
                         seq=played.seq, me=me),
         "forced_play": commands.forced_play(state) if (runs or may_roll) and state.settings.online
         else None,
-        "passed": _passed(state),
+        "passed": online_play.passed(state),
         # A match lists its games in its own card (tables/_match.html).
         "history_games_html": "" if state.settings.is_match else history_games_html(
             table, state, seq=played.seq, runs=runs, typed=typed or {}, full=full_history,

@@ -17,6 +17,7 @@ from chouette.engine import Position, apply_move, legal_moves, match_move
 from chouette.engine.movegen import apply_steps
 from chouette.services.commands import forced_play
 from chouette.table import TableState, fold
+from chouette.web.board_svg import render_board
 from chouette.web.board_taps import (
     decode,
     encode,
@@ -26,7 +27,6 @@ from chouette.web.board_taps import (
     tap_text,
     walk,
 )
-from chouette.web.board_svg import render_board
 
 DICE = st.tuples(st.integers(1, 6), st.integers(1, 6))
 SLOW = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
