@@ -569,7 +569,20 @@ def authorize(member: Member | None, state: TableState, event: Mapping[str, Any]
             return
     if is_organizer(member) and (table is None or may_run(member, table)):
         return
+    if (state.settings.online and event.get("type") in ("roll", "move", "opening_roll")
+            and not is_organizer(member)):
+        raise NotAllowed(_online_turn(state))
     raise _not_allowed(member)
+
+
+def _online_turn(state: TableState) -> str:
+    """The refusal of a roll or a move by a player whose turn it is not, at an online table."""
+    mover = match_mover(state)
+    if mover is None:
+        return _("At a table played online the box or the captain rolls the opening roll, "
+                 "each on their own device.")
+    return _("At a table played online the player on roll rolls and moves on their own "
+             "device: it is %(name)s's turn.", name=mover)
 
 
 def _not_allowed(member: Member | None) -> NotAllowed:

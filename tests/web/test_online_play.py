@@ -49,6 +49,16 @@ def organizer(phones: Phones):
     return phones.clients["Olga"]
 
 
+def not_their_turn(phones: Phones, who: str, action: str, data: dict[str, str], words: str) -> None:
+    """``who`` may not post this now: 403 with ``words`` (page and htmx), the log as it was."""
+    before = phones.table.log()
+    for htmx in (False, True):
+        response = phones.post(who, action, data, htmx=htmx)
+        assert response.status_code == 403, (who, action, response.status_code)
+        assert words in response.get_data(as_text=True).replace("&#39;", "'")
+    assert phones.table.log() == before
+
+
 def opened(phones: Phones) -> str:
     """The box rolls the opening from their phone until a side wins it; the mover's name."""
     for _ in range(10):
@@ -88,7 +98,8 @@ def test_the_setting_is_on_the_rules_card_and_changes_between_games(app):
 @pytest.mark.parametrize("who", ["C", "D"])
 def test_only_the_box_or_the_captain_rolls_the_opening(seeded, who):
     phones = online(seeded)
-    phones.refused(who, "roll", {"how": "server"})
+    not_their_turn(phones, who, "roll", {"how": "server"},
+                   "At a table played online the box or the captain rolls the opening roll")
     assert phones.post("B", "roll", {"how": "server"}).status_code == 303
     assert phones.table.log()[-1]["type"] == "opening_roll"
 
@@ -100,11 +111,11 @@ def test_the_side_on_roll_rolls_and_moves_from_its_phone_and_nobody_else(seeded)
     game = phones.table.state().game
     play = str(legal_moves(game.position, game.dice)[0])
     for who in (other, "C", "D"):
-        phones.refused(who, "move", {"move": play})
+        not_their_turn(phones, who, "move", {"move": play}, f"it is {mover}'s turn.")
     phones.made(mover, "move", {"move": play}, {"type": "move", "move": play})
     # Now the other side is on roll: only its player rolls.
     for who in (mover, "C", "D"):
-        phones.refused(who, "roll", {"how": "server"})
+        not_their_turn(phones, who, "roll", {"how": "server"}, f"it is {other}'s turn.")
     assert phones.post(other, "roll", {"how": "server"}).status_code == 303
     assert phones.table.log()[-1]["type"] == "roll"
 
