@@ -222,3 +222,22 @@ def test_a_roll_with_no_legal_play_passes_and_every_device_says_why(seeded):
     # The box rolls next: the word is gone.
     assert phones.post("A", "roll", {"how": "server"}).status_code == 303
     assert "no legal play" not in phones.live("C")
+
+
+def test_a_new_table_is_made_online_from_its_form(app, client, login_as):
+    from chouette.services import tables
+    from tests.factories import gen_night
+    from tests.web.test_table_pages import _form, _tables
+
+    login_as("organizer")
+    with app.app_context():
+        night_id = gen_night(name="Friday").id
+    html = client.get(f"/nights/{night_id}/tables/new").get_data(as_text=True)
+    assert "Where the game is played" in html and '<option value="online">Online</option>' in html
+    response = client.post(f"/nights/{night_id}/tables/new",
+                           data=_form({**tables.TABLE_DEFAULTS, "play": "online"}))
+    assert response.status_code == 303
+    assert _tables(app)[-1].settings["play"] == "online"
+    bad = client.post(f"/nights/{night_id}/tables/new",
+                      data=_form({**tables.TABLE_DEFAULTS, "play": "moon"}, name="Other"))
+    assert bad.status_code == 422 and len(_tables(app)) == 1
