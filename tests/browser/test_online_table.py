@@ -16,6 +16,7 @@ from chouette.engine import legal_moves
 from chouette.extensions import db
 from chouette.services import commands, tables
 from tests.browser.conftest import OFF_SITE, LiveServer, start_live_server
+from tests.browser.test_accessibility import AXE, describe
 from tests.browser.test_club_night import PHONE, board_point, live, table_state
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 from tests.online_game import FORCED, FORCED_DICE, GAME, SEED
@@ -101,6 +102,9 @@ def test_an_online_game_is_played_by_taps_on_the_players_phones_and_the_tv_follo
     expect(box.locator(f"#board-{table_id} svg.board:visible")).to_have_class(re.compile("bottom-box"))
     expect(captain.get_by_role("button", name=re.compile(r"^Bar: 2 to enter"))).to_be_visible()
     screenshot("online-captain-phone-forced", captain)
+    # The board played on passes axe-core: its points are named buttons in a named group.
+    found = describe("the captain's phone", list(AXE.run(captain).response["violations"]))
+    assert not found, "\n".join(found)
 
     # Only one legal play: one tap plays it.
     captain.get_by_role("button", name=f"Play the forced move: {FORCED}").click()
