@@ -686,7 +686,8 @@ def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Cal
     with every member's double button between markers (``mine_mark``); the others get that
     drawing with their own buttons kept, their own rows marked and their own CSRF token
     (``_personal``), the same bytes as their own drawing would be (a test compares them). A
-    match table, the whole history (``?history=all``) and whole pages are always drawn.
+    match table, a table played online (each side sees the board from its own side), the whole
+    history (``?history=all``) and whole pages are always drawn.
     ``pushed``: for the viewer's push stream (``pushed_drawing``), not for a fetch.
     """
     table, state = played.table, played.state
