@@ -24,6 +24,7 @@ from sqlalchemy import (
     String,
     UniqueConstraint,
     event,
+    false,
     func,
     select,
 )
@@ -86,6 +87,8 @@ class Member(UserMixin, Model):
     active: Mapped[bool] = mapped_column(default=True)
     # Bumped when the password changes or the member is deactivated: old sessions end.
     session_epoch: Mapped[int] = mapped_column(default=0)
+    # At a table that plays online: a roll with one legal play plays it by itself.
+    auto_forced_moves: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(default=utcnow)
 
     @validates("name")

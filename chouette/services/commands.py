@@ -29,7 +29,7 @@ from flask_babel import gettext as _
 from sqlalchemy import Select, bindparam, func, select
 from sqlalchemy.orm import joinedload
 
-from chouette.engine import SecretsDice
+from chouette.engine import SecretsDice, legal_moves
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, SeatMember, TableEvent, TableSnapshot
 from chouette.refusals import say
@@ -319,8 +319,8 @@ def decision_owner(state: TableState, event: Mapping[str, Any]) -> str | None:
       member; the team's single cube: the box, or the acting captain for the team.
     """
     kind = event.get("type")
-    if state.settings.is_match and kind in ("roll", "move"):
-        return match_mover(state)
+    if (state.settings.is_match or state.settings.online) and kind in ("roll", "move"):
+        return match_mover(state)  # online, the side on roll rolls and moves on its device
     if kind == "partner":
         return _named(event.get("player"))
     if kind == "extra":
@@ -360,8 +360,9 @@ def decision_owner(state: TableState, event: Mapping[str, Any]) -> str | None:
 
 
 def match_mover(state: TableState) -> str | None:
-    """At a match table, the player whose dice and move they are now: the side on roll
-    (either player for the opening roll: see ``may_decide``)."""
+    """At a match table (or a table that plays online), the player whose dice and move they
+    are now: the box or the acting captain, for the side on roll (either of them for the
+    opening roll: see ``may_decide``)."""
     game = state.game
     if game is None or game.on_roll is None:
         return None
@@ -472,7 +473,17 @@ def may_decide(member: Member | None, state: TableState, event: Mapping[str, Any
         return False
     if state.settings.is_match and event.get("type") == "opening_roll":
         return state.is_seated(name)  # either player rolls the opening (docs/rules.md 1.2)
+    if state.settings.online and event.get("type") == "opening_roll":
+        return name in opening_rollers(state)
     return decider(state, event) == name
+
+
+def opening_rollers(state: TableState) -> tuple[str, ...]:
+    """At a table that plays online, who may roll the opening roll (the server's dice, one
+    for each side): the box or the (acting) captain."""
+    game = state.game
+    captain = game.acting_captain if game is not None else state.captain
+    return tuple(name for name in (state.box, captain) if name)
 
 
 def candidate_decisions(state: TableState) -> list[dict[str, Any]]:
@@ -571,7 +582,20 @@ def authorize(member: Member | None, state: TableState, event: Mapping[str, Any]
             return
     if is_organizer(member) and (table is None or may_run(member, table)):
         return
+    if (state.settings.online and event.get("type") in ("roll", "move", "opening_roll")
+            and not is_organizer(member)):
+        raise NotAllowed(_online_turn(state))
     raise _not_allowed(member)
+
+
+def _online_turn(state: TableState) -> str:
+    """The refusal of a roll or a move by a player whose turn it is not, at an online table."""
+    mover = match_mover(state)
+    if mover is None:
+        return _("At a table played online the box or the captain rolls the opening roll, "
+                 "each on their own device.")
+    return _("At a table played online the player on roll rolls and moves on their own "
+             "device: it is %(name)s's turn.", name=mover)
 
 
 def _not_allowed(member: Member | None) -> NotAllowed:
@@ -734,6 +758,38 @@ def dice_event(state: TableState, die: Callable[[], int]) -> dict[str, Any]:
     if game is None or game.mode is None:
         return {"type": "opening_roll", "box": die(), "team": die()}
     return {"type": "roll", "dice": [die(), die()]}
+
+
+def roll_event(state: TableState, typed: tuple[int, int] | None = None) -> dict[str, Any]:
+    """The roll asked for now: the server's dice (``typed`` None), or the physical dice typed
+    (the opening roll's: the box's die, then the team's). Every roll of the table's page
+    passes here (a gate that makes a roll wait goes here).
+
+    Raises TableError: dice typed at a table that plays online (its dice are the server's).
+    """
+    if typed is None:
+        return server_event(state, "roll")
+    no_typed_dice(state)
+    game = state.game
+    if game is None or game.mode is None:
+        return {"type": "opening_roll", "box": typed[0], "team": typed[1]}
+    return {"type": "roll", "dice": [typed[0], typed[1]]}
+
+
+def no_typed_dice(state: TableState) -> None:
+    """Raise TableError at a table that plays online: its dice are the server's only."""
+    if state.settings.online:
+        raise TableError(_("This table plays online: the dice come from the app, never typed. "
+                           "Tap Roll."))
+
+
+def forced_play(state: TableState) -> str | None:
+    """The one legal play of the dice rolled, when the roll allows exactly one, else None."""
+    game = state.game
+    if game is None or game.position is None or game.dice is None:
+        return None
+    plays = legal_moves(game.position, game.dice)
+    return str(plays[0]) if len(plays) == 1 else None
 
 
 def server_event(state: TableState, kind: str) -> dict[str, Any]:

@@ -40,7 +40,6 @@ from chouette.services.window_rules import (  # noqa: F401 - the window's rules,
     Window,
     auto_roll,
     eligible,
-    is_online,
     legal,
     phase_of,
     roller,
@@ -199,7 +198,7 @@ def _decides_for(actor: Member | None, played: commands.TablePlay, name: str) ->
 def _start(table_id: int, actor: Member | None, name: str | None
            ) -> tuple[commands.TablePlay, TurnWindow, Phase | None, str]:
     played = commands.load_play(table_id)
-    if not is_online(played.state):
+    if not played.state.settings.online:
         raise base.ServiceError(_("This table plays at the club: it has no cube window."))
     begin_writing()  # a command that read as a reader (the table's commands) writes now
     row = _locked_row(table_id)

@@ -198,6 +198,13 @@ def update_member(
     return member
 
 
+def set_auto_forced_moves(member: Member, on: bool) -> None:
+    """Remember whether a roll with one legal play plays it by itself at the member's online
+    tables."""
+    with _transaction():
+        member.auto_forced_moves = bool(on)
+
+
 def set_locale(member: Member, locale: str | None) -> None:
     """Remember a member's language (None: follow the browser)."""
     if locale is not None and locale not in LOCALES:

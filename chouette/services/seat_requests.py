@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, SeatRequest, TableAdmission, utcnow
-from chouette.services import commands, social, table_close
+from chouette.services import commands, table_close
 from chouette.services.base import NotFound, ServiceError, TableChanged, TableClosed, _transaction
 
 #: How often an admission's join is tried again when the table moved meanwhile.
@@ -28,7 +28,7 @@ def admits_by_itself(table: ChouetteTable) -> bool:
     """Whether a member who asks sits down at once (the runner's word, else the default of
     the table's kind: a club table yes, an online table no)."""
     row = db.session.get(TableAdmission, table.id)
-    return row.auto if row is not None else not social.is_online(table)
+    return row.auto if row is not None else not commands.load_play(table.id).state.settings.online
 
 
 def set_admission(table: ChouetteTable, auto: bool, actor: Member) -> None:

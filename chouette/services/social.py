@@ -15,7 +15,8 @@ screen, and the push carries only that the channel moved (``social_versions``), 
 ``PRESENCE_WRITE_SECONDS``, in the database, so every worker and app node reads the same.
 A seat whose member was seen within ``away_seconds()`` is connected; else away.
 
-Whether a table plays online is ``is_online`` (one place, reconciled with the table setting).
+Whether a table plays online is its current house rules' ``play`` (``Settings.online``):
+changed between games by a settings event, so read from the folded table, not the table row.
 """
 
 from __future__ import annotations
@@ -59,12 +60,6 @@ AWAY_SECONDS = 45.0
 TEAM, BOX = "team", "box"
 
 
-def is_online(table: Any) -> bool:
-    """Whether ``table`` is played online (its ``play`` setting; at the club by default)."""
-    settings = getattr(table, "settings", None) or {}
-    return isinstance(settings, dict) and settings.get("play") == "online"
-
-
 def write_seconds() -> float:
     """How often a device's last-seen time is written: a third of ``away_seconds`` at most."""
     return min(PRESENCE_WRITE_SECONDS, away_seconds() / 3)
@@ -102,7 +97,7 @@ def game_number(state: TableState) -> int:
 def channel_of(table: ChouetteTable, state: TableState, seat: str | None) -> Channel | None:
     """The channel ``seat`` belongs to at this table now, or None: not an online table, not
     seated, or the box without a partner (no one to consult)."""
-    if seat is None or not is_online(table) or not state.is_seated(seat):
+    if seat is None or not state.settings.online or not state.is_seated(seat):
         return None
     number = game_number(state)
     if seat in (state.box, state.partner):
@@ -148,7 +143,7 @@ def post_message(table: ChouetteTable, state: TableState, seat: str | None, memb
                  text: object) -> TableMessage:
     """``member`` (seated as ``seat``) writes ``text`` to their channel. Raises ServiceError
     (not an online table, no channel, closed, a bad text); nothing is written then."""
-    if not is_online(table):
+    if not state.settings.online:
         raise ServiceError(_("Written messages are for tables played online."))
     if not table.is_open:
         raise ServiceError(_("This table is closed: it no longer changes. Its organizer "

@@ -58,6 +58,7 @@ TABLE_DEFAULTS: dict[str, Any] = {
     "join_position": "immediate",
     "consulting": "free",
     "same_value_same_action": False,
+    "play": "club",
 }
 
 #: The allowed values of the settings that are a choice.
@@ -67,6 +68,7 @@ SETTING_CHOICES: dict[str, tuple[str, ...]] = {
     "box_retention": ("beat_captain", "net_non_negative", "net_positive"),
     "join_position": ("immediate", "after_next_rotation"),
     "consulting": ("free", "forbidden", "after_cube"),
+    "play": ("club", "online"),
 }
 
 #: The allowed range of the settings that are a whole number.

@@ -21,13 +21,6 @@ from chouette.table import TableError, TableState, try_event
 ROLL, HOLD = "roll", "hold"
 
 
-def is_online(subject: Any) -> bool:
-    """Whether a table (its row or its state) plays online: its ``play`` setting, if any."""
-    settings = getattr(subject, "settings", None)
-    value = settings.get("play") if isinstance(settings, Mapping) else getattr(settings, "play", None)
-    return value == "online"
-
-
 @dataclass(frozen=True)
 class Phase:
     """The decision an online table waits for: the ``window`` (roll or double) of a ``side``,
@@ -43,7 +36,7 @@ def phase_of(state: TableState, seq: int = 0) -> Phase | None:
     last seq, part of the key of a window and of a move (a roll or a move taken back by an
     undo opens a new window, or a new move, with its own clock and no answers)."""
     game = state.game
-    if not is_online(state) or game is None or not game.is_board or game.on_roll is None:
+    if not state.settings.online or game is None or not game.is_board or game.on_roll is None:
         return None
     if game.is_over:
         return None

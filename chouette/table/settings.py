@@ -13,9 +13,10 @@ ALL_BUT_ONE = ("off", "forced_drop", "mandatory_beaver")
 BOX_RETENTION = ("beat_captain", "net_non_negative", "net_positive")
 JOIN_POSITIONS = ("immediate", "after_next_rotation")
 CONSULTING = ("free", "forbidden", "after_cube")
-#: Where a table's games are played: at the club on a physical board, or online, each player on
-#: their own device (issue 26). A club table leaves it out of ``to_dict``.
-PLAY = ("club", "online")
+#: How the game is played: at the club, on a physical board whose dice and moves the organizer
+#: or the players enter; or online, each side rolling (the server's dice) and moving on its
+#: own device (docs/rules.md 2.12: changed between games like any house rule).
+PLAY_MODES = ("club", "online")
 #: How a head-to-head match puts money in the ledger: not at all, per point won, per match.
 MATCH_STAKES = ("none", "point", "match")
 #: The longest match a table plays (docs/rules.md 1.8: an odd number, typically 3 to 25).
@@ -52,10 +53,10 @@ class Settings:
     join_position: str = "immediate"
     consulting: str = "free"
     same_value_same_action: bool = False
+    play: str = "club"  # "online": the box and the captain roll and move on their devices
     match_length: int = 0  # 0: a chouette; N: a head-to-head match to N points (docs/rules.md 1.8)
     holland: bool = False
     match_stake: str = "none"
-    play: str = "club"
 
     def __post_init__(self) -> None:
         choices = {
@@ -65,7 +66,7 @@ class Settings:
             "join_position": JOIN_POSITIONS,
             "consulting": CONSULTING,
             "match_stake": MATCH_STAKES,
-            "play": PLAY,
+            "play": PLAY_MODES,
         }
         for f in fields(self):
             value = getattr(self, f.name)
@@ -142,7 +143,7 @@ class Settings:
         if not self.match_length:
             for key in MATCH_KEYS:
                 del data[key]
-        if self.play == "club":
+        if self.play == "club":  # a table at the club: its settings as before online play
             del data["play"]
         return data
 
@@ -184,6 +185,12 @@ class Settings:
         """
         mine, theirs = self.to_dict(), other.to_dict()
         return {key: (mine[key], theirs[key]) for key in mine if mine[key] != theirs[key]}
+
+    @property
+    def online(self) -> bool:
+        """Whether the table plays online: each side rolls and moves on its own device, with
+        the server's dice only."""
+        return self.play == "online"
 
     @property
     def partners_enabled(self) -> bool:

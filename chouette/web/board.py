@@ -115,13 +115,14 @@ def board_context(
         legal=legal,
         numbering=numbering,
         rail=rail,
+        controls=taps,
     )
     if taps or rail:
         # A phone gets the upright drawing (board.css shows one of the two): it taps on it, and
         # reads the names and every cube whole (issue 25; the landscape rail is too small there).
         board_svg += render_portrait_board(
             position, bottom=bottom, on_roll=on_roll, dice=dice, cubes=cube_list, labels=labels,
-            numbering=numbering
+            numbering=numbering, controls=taps,
         )
     return {
         "table_id": table_id,

@@ -106,6 +106,7 @@ class _PortraitBoard(_Board):
             data_other=self.count(self.other, bottom_point),
             data_targets=targets,
             data_stack=self.stack_data(x0, y + P / 2, sign * STEP, 0, CR),
+            **self.control(bottom_point),
         )
 
     @property
@@ -136,6 +137,7 @@ class _PortraitBoard(_Board):
             data_other=self.own[self.other][25],
             data_stack_box=stacks[BOX],
             data_stack_team=stacks[_other(BOX)],
+            **self.control(None, "bar"),
         )
 
     def dice_group(self) -> Markup:
@@ -202,6 +204,7 @@ class _PortraitBoard(_Board):
             data_point=0 if is_mover else None,
             data_mover=count if is_mover else None,
             data_slabs=" ".join(_num(v) for v in slabs) if is_mover else None,
+            **(self.control(None, "tray") if is_mover else {}),
         )
 
     def heading(self, side: str) -> Markup:
@@ -283,7 +286,7 @@ class _PortraitBoard(_Board):
             xmlns="http://www.w3.org/2000/svg",
             viewBox=f"0 0 {W} {_num(H + cubes_height)}",
             class_=f"board portrait bottom-{self.bottom}",
-            role="img",
+            role="group" if self.controls else "img",
             aria_label=label,
             data_position_id=self.position.id,
             data_on_roll=self.on_roll or "",
@@ -305,6 +308,7 @@ def render_portrait_board(
     cubes: Iterable[CubeView] | None = None,
     labels: Mapping[str, str] | None = None,
     numbering: str = "bottom",
+    controls: bool = False,
 ) -> Markup:
     """Draw a position upright (for a phone), with the arguments of ``render_board``.
 
@@ -316,7 +320,7 @@ def render_portrait_board(
     >>> 'class="board portrait bottom-box"' in svg and 'data-point="24"' in svg
     True
     """
-    return _PortraitBoard(
+    board = _PortraitBoard(
         position,
         bottom,
         on_roll,
@@ -326,7 +330,9 @@ def render_portrait_board(
         None,
         numbering,
         False,
-    ).render()
+    )
+    board.controls = controls
+    return board.render()
 
 
 __all__ = ["render_portrait_board"]

@@ -174,6 +174,9 @@ class _Board:
         self.numbering = numbering
         self.rail = rail
         self.position = position
+        #: A board its viewer plays on: each point, the bar and the tray a button (keyboard,
+        #: screen reader) named by its number as the viewer counts it.
+        self.controls = False
 
     # --- numbering -------------------------------------------------------------------------
 
@@ -199,6 +202,28 @@ class _Board:
     def name(self, side: str) -> str:
         """The side's label (a player's name) or its role."""
         return self.labels.get(side) or (_("Box") if side == BOX else _("Team"))
+
+    def control(self, bottom_point: int | None, where: str = "point") -> dict[str, object]:
+        """The attributes that make a point (``bottom_point``, in the bottom side's numbering),
+        the bar or the tray a button of a board played on: its name says its number as the
+        viewer counts it and the checkers on it. Nothing on a board only looked at."""
+        if not self.controls:
+            return {}
+        if where == "bar":
+            name = _("Bar: %(count)d to enter", count=self.own[self.mover][25])
+        elif where == "tray":
+            name = _("Bear off: %(count)d off", count=self.own[self.mover][0])
+        else:
+            assert bottom_point is not None
+            number = bottom_point if self.numbering == "bottom" else self.mover_point(bottom_point)
+            name = _("Point %(number)d", number=number)
+            for side in (self.mover, _other(self.mover)):
+                count = self.count(side, bottom_point)
+                if count:
+                    name = _("Point %(number)d: %(count)d of %(name)s", number=number,
+                             count=count, name=self.name(side))
+                    break
+        return {"role": "button", "tabindex": "0", "aria_label": name}
 
     # --- pieces ----------------------------------------------------------------------------
 
@@ -290,6 +315,7 @@ class _Board:
             data_other=self.count(_other(self.mover), bottom_point),
             data_targets=targets,
             data_stack=self.stack_data(cx, y0, 0, step, R - 1),
+            **self.control(bottom_point),
         )
 
     def bar(self) -> Markup:
@@ -323,6 +349,7 @@ class _Board:
             data_targets=" ".join(str(t) for t in sorted(self.legal[25]))
             if self.legal and 25 in self.legal
             else None,
+            **self.control(None, "bar"),
         )
 
     def tray(self, side: str) -> Markup:
@@ -380,6 +407,7 @@ class _Board:
             data_point=0 if side == self.mover else None,
             data_mover=count if side == self.mover else None,
             data_slabs=" ".join(_num(v) for v in slabs_data) if side == self.mover else None,
+            **(self.control(None, "tray") if side == self.mover else {}),
         )
 
     def numbers(self) -> Markup:
@@ -583,7 +611,7 @@ class _Board:
             xmlns="http://www.w3.org/2000/svg",
             viewBox=view,
             class_=f"board bottom-{self.bottom}" + ("" if self.rail else " no-rail"),
-            role="img",
+            role="group" if self.controls else "img",
             aria_label=label,
             data_position_id=self.position.id,
             data_on_roll=self.on_roll or "",
@@ -604,6 +632,7 @@ def render_board(
     legal: Mapping[int, Collection[int]] | None = None,
     numbering: str = "bottom",
     rail: bool = True,
+    controls: bool = False,
 ) -> Markup:
     """Draw a position as an inline SVG (a ``Markup`` string, every text escaped).
 
@@ -614,7 +643,8 @@ def render_board(
     checkers that can move. ``numbering`` is ``"bottom"`` (point numbers from the side at the
     bottom) or ``"on_roll"``. ``rail=False`` leaves out the rail (names, cubes), for a page that
     shows them itself, and puts the pips beside the tray: the board then fills the width.
-    Every point carries ``data-point`` in the on-roll player's numbering.
+    Every point carries ``data-point`` in the on-roll player's numbering. ``controls``: a board
+    its viewer plays on (taps): the points, the bar and the tray are named buttons.
 
     Raises:
         ValueError: a side name that is not box/member/team, or an unknown numbering.
@@ -624,7 +654,7 @@ def render_board(
     >>> 'aria-label="Board: Box on roll; rolled 6-5; pips: Box 167, Team 167"' in svg
     True
     """
-    return _Board(
+    board = _Board(
         position,
         bottom,
         on_roll,
@@ -634,7 +664,9 @@ def render_board(
         legal,
         numbering,
         rail,
-    ).render()
+    )
+    board.controls = controls
+    return board.render()
 
 
 __all__ = ["render_board"]

@@ -102,7 +102,7 @@ def card_context(played: commands.TablePlay, *, error: str | None = None,
 def cube_window_card(played: commands.TablePlay | None = None, table: Any = None,
                      state: TableState | None = None, seq: int | None = None) -> Markup:
     """The card, for the table page (tables/show.html): empty at a table that plays at the club."""
-    if state is None or table is None or not windows.is_online(state):
+    if state is None or table is None or not state.settings.online:
         return Markup("")
     return Markup(render_template("tables/_cube_window.html", **card_context(
         played or commands.TablePlay(table, state, seq or 0))))
@@ -110,7 +110,7 @@ def cube_window_card(played: commands.TablePlay | None = None, table: Any = None
 
 def _card(table_id: int, status: int = 200, **context: Any) -> BaseResponse:
     played = _load(table_id)
-    if status == 200 and not windows.is_online(played.state):
+    if status == 200 and not played.state.settings.online:
         abort(404)  # a club table has no window to show (a refusal says why)
     response = render_template("tables/_cube_window.html", **card_context(played, **context))
     return BaseResponse(response, status=status, content_type="text/html; charset=utf-8")

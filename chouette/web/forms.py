@@ -92,6 +92,7 @@ class AccountForm(FlaskForm):
     """A member's own preferences."""
 
     locale = SelectField(_l("Language"), choices=_locale_choices, default="")
+    auto_forced_moves = BooleanField(_l("At a table played online, play a forced move by itself"))
 
 
 def _new_password() -> PasswordField:
@@ -229,6 +230,7 @@ class TableForm(FlaskForm):
     join_position = SelectField(house_rules.SETTING_NAMES["join_position"], choices=lambda: _choices("join_position"))
     consulting = SelectField(house_rules.SETTING_NAMES["consulting"], choices=lambda: _choices("consulting"))
     same_value_same_action = BooleanField(house_rules.SETTING_NAMES["same_value_same_action"])
+    play = SelectField(house_rules.SETTING_NAMES["play"], choices=lambda: _choices("play"), default="club")
 
     def validate_raccoons(self, field: Field) -> None:
         """Raccoons need beavers (docs/rules.md 1.7)."""

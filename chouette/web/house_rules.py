@@ -31,6 +31,7 @@ SETTING_NAMES: dict[str, Any] = {
     "join_position": _l("Newcomers join the line"),
     "consulting": _l("Consulting"),
     "same_value_same_action": _l("Same value, same action"),
+    "play": _l("Where the game is played"),
 }
 
 VALUE_NAMES: dict[str, dict[str, Any]] = {
@@ -54,6 +55,7 @@ VALUE_NAMES: dict[str, dict[str, Any]] = {
         "forbidden": _l("Forbidden"),
         "after_cube": _l("Only after a cube is turned"),
     },
+    "play": {"club": _l("At the club"), "online": _l("Online")},
 }
 
 PRESET_NAMES: dict[str, Any] = {
@@ -160,6 +162,11 @@ def describe(settings: dict[str, Any], currency: str = "EUR") -> list[tuple[str,
             s["same_value_same_action"],
             _l("On: cubes of the same value doubled together must all be taken or all dropped by the box."),
             _l("Off: the box answers each cube on its own."),
+        ),
+        "play": str(
+            _l("Online: the box and the captain roll (the app's dice) and move on their own devices.")
+            if s["play"] == "online"
+            else _l("At the club: the organizer or the players enter the dice and moves of a physical board.")
         ),
     }
     if s["extras"] and s["all_but_one"] != "off":

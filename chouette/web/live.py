@@ -35,7 +35,7 @@ from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event, match_rules
 from chouette.table.actions import may_consult
 from chouette.table.game import Game
-from chouette.web import gate, house_rules, log_lines, privacy
+from chouette.web import gate, house_rules, log_lines, online_play, privacy
 from chouette.web.board import board_context, legal_steps
 from chouette.web.board_cubes import CubeView
 from chouette.web.catalog import gettext as _
@@ -385,20 +385,24 @@ def my_decision(table_id: int, state: TableState, me: str,
 
 
 def _board(table: ChouetteTable, state: TableState, *, runs: bool, move_value: str,
-           seq: int) -> dict[str, Any] | None:
+           seq: int, me: str | None = None) -> dict[str, Any] | None:
     """The board of the game in progress, when it is played on the app's board (``runs``:
-    the viewer may enter the move: he runs the table, or he is the match player on roll)."""
+    the viewer may enter the move: he runs the table, or he is the match player on roll).
+    At a table that plays online, a seated player sees it from their own side, its points
+    numbered as they count them."""
     game = state.game
     if game is None or game.position is None or game.on_roll is None:
         return None
     labels = {"box": state.box or _("Box"), "team": game.acting_captain}
     if state.settings.is_match:
         labels = {"box": state.box or "", "team": game.acting_captain}
+    side = online_play.my_side(state, me) if state.settings.online else None
     return board_context(
         table.id, game.position, on_roll=game.on_roll, dice=game.dice,
         cubes=[CubeView.from_member_cube(game.cubes[m]) for m in game.members],
         labels=labels, legal=legal_steps(game.position, game.dice) if game.dice else None,
-        numbering="on_roll", interactive=runs and game.dice is not None,
+        bottom=side or "box", numbering="bottom" if side else "on_roll",
+        interactive=runs and game.dice is not None,
         move_url=url_for("play.move", table_id=table.id, seq=seq), move_value=move_value,
         hx_target=f"#table-live-{table.id}",
     )
@@ -572,9 +576,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     decision = my_decision(table.id, state, me, waiting) if me and waiting else []
     if me and table.is_open and state.effective and state.effective[-1].get("type") == "drop":
         decision += _take_back(table.id, state, me)
-    # At a match table the players roll and move from their phones (commands.decider).
-    may_roll = bool(me and table.is_open and state.settings.is_match and state.ordered and (
-        game is None or game.position is None or commands.match_mover(state) == me))
+    may_roll = me != SHARED_ME and online_play.may_roll(table, state, me)
     actions = _actions(state, legal) if legal else _actions_none()
     guests = commands.guests_of(table.id, state)  # marked on the seats and in the history
     gate.checkpoint()
@@ -605,7 +607,10 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "undo_what": (log_lines.describe(state.effective[-1], match_players(state))
                       if runs and state.effective else None),
         "board": _board(table, state, runs=runs or may_roll, move_value=move_value,
-                        seq=played.seq),
+                        seq=played.seq, me=me),
+        "forced_play": commands.forced_play(state) if (runs or may_roll) and state.settings.online
+        else None,
+        "passed": online_play.passed(state),
         # A match lists its games in its own card (tables/_match.html).
         "history_games_html": "" if state.settings.is_match else history_games_html(
             table, state, seq=played.seq, runs=runs, typed=typed or {}, full=full_history,
@@ -681,12 +686,14 @@ def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Cal
     with every member's double button between markers (``mine_mark``); the others get that
     drawing with their own buttons kept, their own rows marked and their own CSRF token
     (``_personal``), the same bytes as their own drawing would be (a test compares them). A
-    match table, the whole history (``?history=all``) and whole pages are always drawn.
+    match table, a table played online (each side sees the board from its own side), the whole
+    history (``?history=all``) and whole pages are always drawn.
     ``pushed``: for the viewer's push stream (``pushed_drawing``), not for a fetch.
     """
     table, state = played.table, played.state
     night = table.night
-    if not (pushed or is_htmx()) or request.args.get("history") == "all" or state.settings.is_match:
+    if (not (pushed or is_htmx()) or request.args.get("history") == "all" or state.settings.is_match
+            or state.settings.online):  # online: each side sees the board from its own side
         return None
     if _runs(table) and table.is_open:
         return None

@@ -60,10 +60,12 @@ def setup() -> BaseResponse | tuple[str, int]:
 @bp.route("/account", methods=["GET", "POST"])
 @login_required
 def account() -> BaseResponse | tuple[str, int]:
-    """The signed-in member's language."""
-    form = AccountForm(locale=current_user.locale or "")
+    """The signed-in member's language, and whether a forced move plays by itself online."""
+    form = AccountForm(locale=current_user.locale or "",
+                       auto_forced_moves=bool(current_user.auto_forced_moves))
     if form.validate_on_submit():
         members.set_locale(current_user, form.locale.data or None)
+        members.set_auto_forced_moves(current_user, bool(form.auto_forced_moves.data))
         flash(_("Saved."), "success")
         return see_other("main.account")
     return render_template("main/account.html", form=form), 422 if form.errors else 200

@@ -18,6 +18,7 @@ extra he gives); everyone signed in watches.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from decimal import Decimal, InvalidOperation
 from typing import Any
 
@@ -49,6 +50,11 @@ MAX_FIELD = 200  # longest text a field may carry (names, moves, ids, reasons)
 
 class BadInput(ValueError):
     """A form that cannot be an action (garbage dice, an oversized field): 422, nothing written."""
+
+
+class Refused(BadInput):
+    """A refusal said to anyone who may post the form, a seated player included (a typed roll
+    at a table that plays online): 422 with the reason, nothing written."""
 
 
 class NameQuestion(Exception):
@@ -132,7 +138,9 @@ def _live_response(played: commands.TablePlay, status: int = 200, *, changed: bo
 
 
 def _command(table_id: int, build: Callable[[TableState], dict[str, Any] | list[dict[str, Any]]],
-             *, player_may: bool = False, keep: tuple[str, ...] = ()) -> BaseResponse:
+             *, player_may: bool = False, keep: tuple[str, ...] = (),
+             then: Callable[[commands.TablePlay], dict[str, Any] | None] | None = None
+             ) -> BaseResponse:
     """Check the role, build the event from the form (or the events an organizer's shortcut
     writes at once: ``commands.play_all``), play it, answer.
 
@@ -140,6 +148,8 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any] | list[
     (``commands.authorize`` decides); a form from him that is no decision at all is not his
     either (403, like someone else's).
     ``keep``: the fields to give back to the form when the action is refused.
+    ``then``: the event that follows by itself from the table the command left, if any
+    (``forced_play_after_roll``), written next as the same member's command.
     """
     played = _settled(table_id, _load(table_id))
     runs = commands.may_run(current_user, played.table)
@@ -157,7 +167,7 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any] | list[
         return _live_response(played, typed=typed, join_question=asked.question)
     except (BadInput, TableError, RulesError) as refused:
         _rolled_back()
-        if not runs:  # not even a decision, so not his
+        if not runs and not isinstance(refused, Refused):  # not even a decision, so not his
             return error_page(403, _("That is not your decision: players make their own "
                                      "decisions at the table, and the organizer runs it."))
         return _live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
@@ -168,6 +178,9 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any] | list[
             after = commands.play_all(table_id, seq, event, current_user, loaded=played)
         else:
             after = commands.play(table_id, seq, event, current_user, loaded=played)
+        following = then(after) if then is not None else None
+        if following is not None:
+            after = _followed(after, following)
     except base.TableChanged as changed:
         _rolled_back()
         return _live_response(_load(table_id), 409, error=str(changed))
@@ -189,6 +202,30 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any] | list[
             push.announce_when_sent(answer)
         return answer
     return see_other("tables.show", table_id=table_id)
+
+
+def _followed(after: commands.TablePlay, event: dict[str, Any]) -> commands.TablePlay:
+    """``after`` with ``event`` played on it (a command's own follow-up); the table as
+    ``after`` left it if the follow-up is refused (the first command stands)."""
+    try:
+        played = commands.play(after.table.id, after.seq, event, current_user, loaded=after)
+    except (base.ServiceError, TableError, RulesError):
+        _rolled_back()
+        return after
+    return replace(played, written=(*after.written, *played.written))
+
+
+def forced_play_after_roll(after: commands.TablePlay) -> dict[str, Any] | None:
+    """The move that follows a roll by itself: at a table that plays online, the one legal
+    play of the player who rolled for their own side, if they asked for that on their account
+    page (``Member.auto_forced_moves``)."""
+    state = after.state
+    if not state.settings.online or not getattr(current_user, "auto_forced_moves", False):
+        return None
+    if commands.match_mover(state) != _me(after.table.id, state):
+        return None
+    forced = commands.forced_play(state)
+    return {"type": "move", "move": forced} if forced is not None else None
 
 
 # --------------------------------------------------------------------------- views
@@ -356,13 +393,13 @@ def _typed_settings(state: TableState) -> dict[str, Any]:
                                  setting=name, value=text[:20] or "…"))
             typed[key] = int(text)
         else:
-            typed[key] = text
+            # A form drawn before the table could play online has no such field: as it is.
+            typed[key] = text or (getattr(state.settings, key) if key == "play" else text)
     try:
         tables.normalize_settings(typed)
     except base.ServiceError as error:
         raise BadInput(str(error)) from None
-    current = state.settings.to_dict()
-    changes = {key: value for key, value in typed.items() if value != current[key]}
+    changes = {key: value for key, value in typed.items() if value != getattr(state.settings, key)}
     if not changes:
         raise BadInput(_("Nothing to change: these are the house rules in force."))
     return changes
@@ -429,20 +466,22 @@ def roll(table_id: int) -> BaseResponse:
     """The dice: rolled by the server, or the physical dice typed (the opening roll first)."""
     def build(state: TableState) -> dict[str, Any]:
         if request.form.get("how") != "dice":
-            return commands.server_event(state, "roll")
-        first, second = _die(_field("die1")), _die(_field("die2"))
-        game = state.game
-        if game is None or game.mode is None:
-            return {"type": "opening_roll", "box": first, "team": second}
-        return {"type": "roll", "dice": [first, second]}
+            return commands.roll_event(state)
+        try:
+            commands.no_typed_dice(state)
+        except TableError as refused:  # said to a seated player too (not "not your decision")
+            raise Refused(say(refused)) from None
+        return commands.roll_event(state, (_die(_field("die1")), _die(_field("die2"))))
     # An online table's roll waits for its cube window to close (services.cube_window).
     played = _load(table_id)
     refusal = cube_window.roll_refusal(played)
     if refusal is not None and (commands.may_run(current_user, played.table)
                                 or _me(table_id, played.state) is not None):
         return _live_response(played, 422, error=refusal)
-    # At a match table the player on roll rolls from his phone (commands.decider).
-    return _command(table_id, build, keep=("die1", "die2"), player_may=True)
+    # At a match table, or one that plays online, the side on roll rolls from its own device
+    # (commands.decider); a forced play then plays by itself if the roller asked for it.
+    return _command(table_id, build, keep=("die1", "die2"), player_may=True,
+                    then=forced_play_after_roll)
 
 
 @bp.post("/tables/<int:table_id>/move")

@@ -89,7 +89,7 @@ def panel_context(table: ChouetteTable, *, error: str | None = None,
         mine = seat_requests.latest_of(table.id, current_user.id)
     return {
         "table": table, "state": state, "seq": played.seq, "me": me, "runs": runs,
-        "online": social.is_online(table), "seats": seats, "in_game": state.game is not None,
+        "online": state.settings.online, "seats": seats, "in_game": state.game is not None,
         "requests": seat_requests.waiting(table.id) if runs else [],
         "admits_by_itself": seat_requests.admits_by_itself(table),
         "my_request": mine, "hand_over_to": _hand_over_to(state, me),

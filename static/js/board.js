@@ -20,6 +20,7 @@
   var api = window.chouetteBoard || (window.chouetteBoard = makeBoard());
   document.addEventListener("click", api.onClick);
   document.addEventListener("input", api.onInput);
+  document.addEventListener("keydown", api.onKey);
   document.addEventListener("htmx:load", api.onLoad);
   document.addEventListener("htmx:afterSettle", api.onLoad);
   if (document.readyState === "loading") {
@@ -309,6 +310,7 @@
         draw(svg, counts, afterChains(counts, walked.chains));
         svg.querySelectorAll(".selected, .target").forEach(function (el) {
           el.classList.remove("selected", "target");
+          el.removeAttribute("aria-pressed");
         });
         if (!nodes) return;
         svg.querySelectorAll("g.point[data-point], g.bar-area[data-point]").forEach(function (el) {
@@ -316,7 +318,10 @@
         });
         if (mem.selected === null) return;
         var from = svg.querySelector("g.point[data-point='" + mem.selected + "'], g.bar-area[data-point='" + mem.selected + "']");
-        if (from) from.classList.add("selected");
+        if (from) {
+          from.classList.add("selected");
+          if (from.getAttribute("role") === "button") from.setAttribute("aria-pressed", "true");
+        }
         Object.keys(targets[mem.selected]).forEach(function (t) {
           var el = t === "0" ? svg.querySelector("g.tray[data-point='0']")
             : svg.querySelector("g.point[data-point='" + t + "']");
@@ -425,6 +430,16 @@
       tap(root, parseInt(el.getAttribute("data-point"), 10));
     }
 
+    // A point, the bar or the tray is a button (role="button", tabindex="0"): Enter or Space taps it.
+    function onKey(event) {
+      if (event.key !== "Enter" && event.key !== " ") return;
+      var el = event.target.closest && event.target.closest("svg [data-point][role='button']");
+      var root = el && el.closest("[data-board]");
+      if (!root || root.getAttribute("data-interactive") !== "true") return;
+      event.preventDefault();
+      tap(root, parseInt(el.getAttribute("data-point"), 10));
+    }
+
     // Typing by hand: the board shows what the text says, as far as it reads as legal steps.
     function onInput(event) {
       var root = event.target.closest && event.target.closest("[data-board]");
@@ -442,6 +457,7 @@
 
     return {
       tap: tap, undo: undo, clear: clear, render: render, onClick: onClick, onInput: onInput, onLoad: onLoad,
+      onKey: onKey,
       decode: decode, offeredTargets: offeredTargets, hops: hops, walk: walk, tapText: tapText
     };
   }

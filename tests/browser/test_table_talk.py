@@ -13,7 +13,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from chouette.extensions import db
-from chouette.services import commands, social, tables
+from chouette.services import commands, tables
 from tests.browser.conftest import OFF_SITE
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
@@ -25,15 +25,14 @@ PLAYERS = ["Ann", "Bob", "Cy"]
 
 @pytest.mark.browser
 def test_team_talk_reaches_the_team_only_and_the_runner_admits_a_seat(
-        live_server, browser: Browser, monkeypatch: pytest.MonkeyPatch):
-    monkeypatch.setattr(social, "is_online", lambda table: True)
+        live_server, browser: Browser):
     app, base = live_server.app, live_server.url
     with app.app_context():
         olga = gen_member("organizer", name="Olga")
         members = {name: gen_member("player", name=name) for name in [*PLAYERS, "Dee"]}
         night = gen_night(opened_by_id=olga.id, name="Friday")
         table_id = gen_table(night, created_by_id=olga.id, name="Online",
-                             settings=dict(tables.TABLE_DEFAULTS)).id
+                             settings={**tables.TABLE_DEFAULTS, "play": "online"}).id
         for event in ([{"type": "join", "player": n} for n in PLAYERS]
                       + [{"type": "order", "players": PLAYERS},
                          {"type": "opening_roll", "box": 3, "team": 3}]):

@@ -7,12 +7,17 @@ the board never leaves a player stuck half-way, and every legal play can be tapp
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from chouette.engine import Position, apply_move, legal_moves, match_move
 from chouette.engine.movegen import apply_steps
+from chouette.services.commands import forced_play
+from chouette.table import TableState, fold
+from chouette.web.board_svg import render_board
 from chouette.web.board_taps import (
     decode,
     encode,
@@ -193,3 +198,60 @@ def test_no_legal_play_gives_one_node_and_no_target():
     closed = Position.from_points({25: 2, 6: 13}, dict.fromkeys(range(1, 7), 2) | {12: 3})
     graph = tap_graph(closed, (6, 5))
     assert graph.nodes == ((),) and encode(graph) == "" and offered_targets(graph, 0) == {}
+
+
+# --- online play (issue 26): the forced move's one tap, and the board played from one's side --
+
+
+@SLOW
+@given(POSITIONS, DICE)
+def test_a_forced_play_is_the_one_play_the_taps_compose(position, dice):
+    """``commands.forced_play`` (the "Play the forced move" button, and the play made by itself)
+    names a play only when the board could compose no other: the taps offered, followed any
+    way, end in that play's position; with more than one legal play it names none."""
+    state = _state_with(position, dice)
+    forced = forced_play(state)
+    plays = legal_moves(position, dice)
+    if len(plays) != 1:
+        assert forced is None
+        return
+    assert forced == str(plays[0])
+    graph = tap_graph(position, dice)
+    ends = {apply_steps(position, steps_of(chains)) for chains in _every_composition(graph)}
+    assert ends == {apply_move(position, plays[0])}
+
+
+@settings(max_examples=60, deadline=None)
+@given(POSITIONS, DICE, st.sampled_from(["box", "team"]))
+def test_the_player_on_roll_sees_their_points_named_by_their_own_numbers(position, dice, side):
+    """Online, the player on roll has their side at the bottom, numbered as they count: each
+    point is a button whose name is the number that taps on it write (``data-point``)."""
+    svg = render_board(position, bottom=side, on_roll=side, dice=dice, numbering="bottom",
+                       controls=True)
+    named = re.findall(r'<g class="point[^"]*" data-point="(\d+)"[^>]*role="button" tabindex="0" '
+                       r'aria-label="Point (\d+)', svg)
+    assert len(named) == 24 and all(point == number for point, number in named)
+    assert 'role="group"' in svg and 'role="img"' not in svg
+
+
+def _every_composition(graph, node: int = 0, chains: tuple = ()) -> list[tuple]:
+    """Every sequence of offered taps from ``node`` to a whole play (the chains taken)."""
+    targets = offered_targets(graph, node)
+    if not targets:
+        return [chains]
+    found = []
+    for ends in targets.values():
+        for chain in ends.values():
+            found += _every_composition(graph, chain[-1][3], (*chains, chain))
+    return found
+
+
+def _state_with(position: Position, dice) -> TableState:
+    """A table whose game has ``position`` on the board, the box on roll with ``dice``."""
+    state = fold({}, [{"type": "join", "player": "A"}, {"type": "join", "player": "B"},
+                      {"type": "order", "players": ["A", "B"]},
+                      {"type": "opening_roll", "box": 2, "team": 1}])
+    game = state.game
+    assert game is not None
+    game.position, game.dice, game.on_roll = position, tuple(dice), "box"
+    return state

@@ -52,7 +52,7 @@ def test_a_club_table_has_no_window(app: Flask) -> None:
     phones = Phones(app, "ABCD")
     board_game(phones)
     with in_request(app):
-        assert windows.is_online(commands.load_play(phones.table.id).state) is False
+        assert commands.load_play(phones.table.id).state.settings.online is False
         assert windows.phase_of(commands.load_play(phones.table.id).state) is None
         with pytest.raises(base.ServiceError, match="at the club"):
             windows.answer_roll(phones.table.id, member(app, phones, "B"))

@@ -1,15 +1,13 @@
 """A table's talk, seat requests and presence (issue 26, items 4 and 5; chouette.web.social).
 
 A is the box, B the captain, C and D members, each signed in on their own phone; Olga runs
-the table. ``online`` makes the table one played online (``social.is_online``, the one place
-that reads the table's ``play`` setting).
+the table. Most tests play online (the table setting ``play``); a few check a club table.
 """
 
 from __future__ import annotations
 
 import time
 from datetime import timedelta
-from types import SimpleNamespace
 
 import pytest
 from sqlalchemy import func, select
@@ -23,11 +21,6 @@ from tests.web.test_phone_decisions import Phones
 from tests.web.test_play_pages import HTMX, post, sign_in
 
 TIED = {"type": "opening_roll", "box": 3, "team": 3}  # starts the game, cubes in the middle
-
-
-@pytest.fixture
-def online(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(social, "is_online", lambda table: True)
 
 
 def panel(phones: Phones, name: str) -> str:
@@ -50,17 +43,11 @@ def message_count(phones: Phones) -> int:
         return db.session.scalar(select(func.count(TableMessage.id))) or 0
 
 
-def test_is_online_reads_the_tables_play_setting():
-    assert social.is_online(SimpleNamespace(settings={"play": "online"}))
-    assert not social.is_online(SimpleNamespace(settings={"play": "club"}))
-    assert not social.is_online(SimpleNamespace(settings={"cube_mode": "multi"}))
-
-
 # --------------------------------------------------------------------------- consulting
 
 
-def test_the_team_reads_its_channel_and_the_box_the_organizer_and_the_screen_do_not(app, online):
-    phones = Phones(app)
+def test_the_team_reads_its_channel_and_the_box_the_organizer_and_the_screen_do_not(app):
+    phones = Phones(app, play="online")
     phones.table.play(TIED)
     answer = say(phones, "C", "Double now, B?")
     assert answer.status_code == 200 and "Double now, B?" in answer.get_data(as_text=True)
@@ -83,8 +70,8 @@ def test_the_team_reads_its_channel_and_the_box_the_organizer_and_the_screen_do_
     assert all("Double now" not in str(event) for event in phones.table.log())
 
 
-def test_the_box_has_no_team_channel_and_cannot_write_to_it(app, online):
-    phones = Phones(app)
+def test_the_box_has_no_team_channel_and_cannot_write_to_it(app):
+    phones = Phones(app, play="online")
     phones.table.play(TIED)
     answer = say(phones, "A", "I hear you")
     assert answer.status_code == 422
@@ -92,8 +79,8 @@ def test_the_box_has_no_team_channel_and_cannot_write_to_it(app, online):
     assert message_count(phones) == 0
 
 
-def test_the_box_and_the_partner_share_their_own_channel(app, online):
-    phones = Phones(app, "ABCDE", partner_min_players=3)
+def test_the_box_and_the_partner_share_their_own_channel(app):
+    phones = Phones(app, "ABCDE", partner_min_players=3, play="online")
     phones.table.play({"type": "partner", "player": "B", "accept": True})
     state = phones.table.state()
     assert state.partner == "B"
@@ -103,8 +90,8 @@ def test_the_box_and_the_partner_share_their_own_channel(app, online):
     assert "They look weak" not in panel(phones, "E")
 
 
-def test_consulting_forbidden_refuses_every_message(app, online):
-    phones = Phones(app, consulting="forbidden")
+def test_consulting_forbidden_refuses_every_message(app):
+    phones = Phones(app, consulting="forbidden", play="online")
     phones.table.play(TIED)
     answer = say(phones, "C", "Roll")
     assert answer.status_code == 422
@@ -113,8 +100,8 @@ def test_consulting_forbidden_refuses_every_message(app, online):
     assert "Consulting is forbidden at this table." in panel(phones, "B")
 
 
-def test_after_cube_opens_once_a_cube_turned_and_only_for_live_cubes(app, online):
-    phones = Phones(app, consulting="after_cube")
+def test_after_cube_opens_once_a_cube_turned_and_only_for_live_cubes(app):
+    phones = Phones(app, consulting="after_cube", play="online")
     phones.table.play(TIED)
     answer = say(phones, "C", "Too early")
     assert answer.status_code == 422 and "No cube has turned in this game yet" in answer.get_data(as_text=True)
@@ -139,8 +126,8 @@ def test_no_written_channel_at_a_club_table(app):
     assert "Team talk" not in panel(phones, "B")
 
 
-def test_a_message_is_short_one_line_and_escaped(app, online):
-    phones = Phones(app)
+def test_a_message_is_short_one_line_and_escaped(app):
+    phones = Phones(app, play="online")
     phones.table.play(TIED)
     too_long = say(phones, "C", "x" * (social.MAX_MESSAGE + 1))
     assert too_long.status_code == 422
@@ -158,8 +145,8 @@ def test_a_message_is_short_one_line_and_escaped(app, online):
     assert plain.status_code == 303
 
 
-def test_messages_belong_to_their_game(app, online):
-    phones = Phones(app)
+def test_messages_belong_to_their_game(app):
+    phones = Phones(app, play="online")
     phones.table.play(TIED)
     say(phones, "C", "Game one talk")
     phones.table.play({"type": "double", "by": "box", "cubes": ["B", "C", "D"]},
@@ -186,8 +173,8 @@ def _requests(phones: Phones) -> list[tuple[int, str]]:
         return [(r.member_id, r.status) for r in db.session.scalars(select(SeatRequest))]
 
 
-def test_at_an_online_table_a_member_asks_and_the_runner_admits(app, online):
-    phones = Phones(app)
+def test_at_an_online_table_a_member_asks_and_the_runner_admits(app):
+    phones = Phones(app, play="online")
     eve = _newcomer(phones)
     before = phones.table.log()
     asked = post(phones.phone("Eve"), phones.table, "sit")
@@ -219,8 +206,8 @@ def test_at_an_online_table_a_member_asks_and_the_runner_admits(app, online):
     assert "You already sit at this table." in seated_page
 
 
-def test_the_runner_refuses_and_nothing_is_seated(app, online):
-    phones = Phones(app)
+def test_the_runner_refuses_and_nothing_is_seated(app):
+    phones = Phones(app, play="online")
     eve = _newcomer(phones)
     post(phones.phone("Eve"), phones.table, "sit")
     with app.app_context():
@@ -232,8 +219,8 @@ def test_the_runner_refuses_and_nothing_is_seated(app, online):
     assert "did not admit you" in panel(phones, "Eve")
 
 
-def test_a_table_that_admits_by_itself_seats_at_once(app, online):
-    phones = Phones(app)
+def test_a_table_that_admits_by_itself_seats_at_once(app):
+    phones = Phones(app, play="online")
     eve = _newcomer(phones)
     organizer = owner_client(phones)
     assert organizer.post(f"{phones.table.url}/admission", data={"auto": "maybe"},
@@ -328,8 +315,8 @@ def test_a_member_hands_their_own_cube_to_a_teammate_and_no_one_elses(app):
     assert refused.status_code == 422 and "decides for a teammate" in refused.get_data(as_text=True)
 
 
-def test_the_panel_and_its_refusals_speak_italian(app, online):
-    phones = Phones(app)
+def test_the_panel_and_its_refusals_speak_italian(app):
+    phones = Phones(app, play="online")
     phones.table.play(TIED)
     with app.app_context():
         member = gen_member("player", name="Eva", locale="it")
@@ -351,18 +338,18 @@ def test_the_panel_and_its_refusals_speak_italian(app, online):
     assert "Chi c'è" in panel(phones, "A")
 
 
-def test_someone_not_at_the_table_cannot_write_to_it(app, online):
-    phones = Phones(app)
+def test_someone_not_at_the_table_cannot_write_to_it(app):
+    phones = Phones(app, play="online")
     _newcomer(phones)
     assert say(phones, "Eve", "Hello").status_code == 403
     assert message_count(phones) == 0
 
 
-def test_an_admission_the_rules_refuse_says_why_and_the_request_still_waits(app, online):
-    phones = Phones(app)
+def test_an_admission_the_rules_refuse_says_why_and_the_request_still_waits(app):
+    phones = Phones(app, play="online")
     eve = _newcomer(phones)
     post(phones.phone("Eve"), phones.table, "sit")
-    other = Phones(app, "WXYZ")  # another open table, where Eve then sits
+    other = Phones(app, "WXYZ", play="online")  # another open table, where Eve then sits
     other.table.play({"type": "join", "player": "Eve"})
     with app.app_context():
         request_id = db.session.scalar(select(SeatRequest.id))
@@ -374,8 +361,8 @@ def test_an_admission_the_rules_refuse_says_why_and_the_request_still_waits(app,
     assert phones.table.log() == before and _requests(phones) == [(eve.id, "waiting")]
 
 
-def test_a_member_who_joins_during_a_game_consults_from_the_next(app, online):
-    phones = Phones(app)
+def test_a_member_who_joins_during_a_game_consults_from_the_next(app):
+    phones = Phones(app, play="online")
     phones.table.play(TIED)
     say(phones, "C", "Before you came")
     _newcomer(phones)
