@@ -1,7 +1,7 @@
 """A member's preference at tables that play online: a forced play plays by itself.
 
 Revision ID: a9b8c7d6e5f4
-Revises: f6a7b8c9d0e1
+Revises: b8c9d0e1f2a3
 Create Date: 2026-11-27 03:30:00
 """
 
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "a9b8c7d6e5f4"
-down_revision = "f6a7b8c9d0e1"
+down_revision = "b8c9d0e1f2a3"
 branch_labels = None
 depends_on = None
 
