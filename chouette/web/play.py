@@ -474,14 +474,36 @@ def roll(table_id: int) -> BaseResponse:
         return commands.roll_event(state, (_die(_field("die1")), _die(_field("die2"))))
     # An online table's roll waits for its cube window to close (services.cube_window).
     played = _load(table_id)
+    # The roller's tap on Roll is the roller's "roll" in the window: the dice come when the
+    # window closes (at once if nobody else is asked). The organizer hears why the roll waits;
+    # anyone else hears whose roll it is (403, from _command).
     refusal = cube_window.roll_refusal(played)
-    if refusal is not None and (commands.may_run(current_user, played.table)
-                                or _me(table_id, played.state) is not None):
+    me = _me(table_id, played.state)
+    if refusal is not None and me is not None and me == commands.decider(played.state, {"type": "roll"}):
+        return _roll_in_window(table_id)
+    if refusal is not None and commands.may_run(current_user, played.table):
         return _live_response(played, 422, error=refusal)
     # At a match table, or one that plays online, the side on roll rolls from its own device
     # (commands.decider); a forced play then plays by itself if the roller asked for it.
     return _command(table_id, build, keep=("die1", "die2"), player_may=True,
                     then=forced_play_after_roll)
+
+
+def _roll_in_window(table_id: int) -> BaseResponse:
+    """The roller says "roll" in the open cube window (``cube_window.answer_roll``)."""
+    try:
+        outcome = cube_window.answer_roll(table_id, current_user)
+    except (base.ServiceError, commands.NotAllowed) as refused:
+        db.session.rollback()
+        return _live_response(_load(table_id), 422, error=str(refused))
+    after = outcome.played
+    if outcome.rolled:
+        following = forced_play_after_roll(after)
+        if following is not None:
+            after = _followed(after, following)
+    if not is_htmx():
+        return see_other("tables.show", table_id=table_id)
+    return _live_response(_load(table_id), changed=outcome.rolled, error=outcome.message)
 
 
 @bp.post("/tables/<int:table_id>/move")
