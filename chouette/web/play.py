@@ -503,7 +503,7 @@ def _roll_in_window(table_id: int) -> BaseResponse:
             after = _followed(after, following)
     if not is_htmx():
         return see_other("tables.show", table_id=table_id)
-    return _live_response(_load(table_id), changed=outcome.rolled, error=outcome.message)
+    return _live_response(_load(table_id), changed=outcome.rolled)  # the card says what waits
 
 
 @bp.post("/tables/<int:table_id>/move")
