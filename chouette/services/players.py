@@ -272,7 +272,7 @@ def _add_decisions(history: PlayerHistory, decisions: Iterable[Decision], name: 
 def player_names() -> list[tuple[str, int, dict[str, int]]]:
     """Everyone with ledger rows: (name, games with money, cents over all nights per currency,
     sorted by currency), by name."""
-    # Through the night: an import's staged rows have none yet (``exports._write_staged``).
+    # Through the night: an import's staged rows have none yet (``import_staged.write_staged``).
     per_game = (select(LedgerEntry.player.label("player"))
                 .join(Night, Night.id == LedgerEntry.night_id)
                 .group_by(LedgerEntry.player, LedgerEntry.table_id, LedgerEntry.game).subquery())
