@@ -27,7 +27,7 @@ from chouette.models import (
 from chouette.services.base import NightClosed, ServiceError, _transaction
 from chouette.services.commands import load_play
 from chouette.services.night_rows import CURRENCY_RE, get_night, lock_night
-from chouette.services.season_checks import _locked_season, refuse_night_in_closed_season, season_of
+from chouette.services.season_checks import locked_season, refuse_night_in_closed_season, season_of
 from chouette.services.stored_facts import store_night_facts
 
 #: The longest reason for reopening a night.
@@ -92,7 +92,7 @@ def may_reopen_night(member: Any) -> bool:
     return getattr(member, "role", None) == "admin"
 
 
-def _pending(game: Any) -> str:
+def pending_words(game: Any) -> str:
     """What a game in progress waits for, in words."""
     parts = []
     if game.box_double is not None and game.box_double.waiting:
@@ -124,7 +124,7 @@ def games_in_progress(night_id: int) -> list[GameInProgress]:
     for table in tables:
         game = load_play(table.id).state.game
         if game is not None:
-            found.append(GameInProgress(table.id, table.name, game.number, _pending(game)))
+            found.append(GameInProgress(table.id, table.name, game.number, pending_words(game)))
     return found
 
 
@@ -194,7 +194,7 @@ def reopen_night(night_id: int, *, actor: Member, reason: str) -> NightReopening
             # Locked before the night, as closing the season does: it waits, then sees the
             # night open (and refuses to close).
 
-            season = _locked_season(season.id)
+            season = locked_season(season.id)
             if not season.is_open:
                 raise ServiceError(_("The season %(season)s is closed: its nights stay closed.",
                                      season=season.name))

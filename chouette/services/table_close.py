@@ -65,7 +65,7 @@ def _locked(table_id: int, actor: Member) -> ChouetteTable:
 def close_table(table_id: int, *, actor: Member) -> ChouetteTable:
     """Close a finished table. Raises NotFound, NotYourTable, NightClosed, TableClosed (already
     closed), GameUnfinished (a game in progress, with what it waits for)."""
-    from chouette.services.nights import _pending
+    from chouette.services.nights import pending_words
 
     with _transaction():
         table = _locked(table_id, actor)
@@ -75,7 +75,7 @@ def close_table(table_id: int, *, actor: Member) -> ChouetteTable:
         if game is not None:
             raise GameUnfinished(_(
                 "Game %(number)d is still in progress at this table (%(pending)s): finish it, "
-                "or undo it, before closing the table.", number=game.number, pending=_pending(game)))
+                "or undo it, before closing the table.", number=game.number, pending=pending_words(game)))
         table.closed_at = utcnow()
         table.closed_by_id = actor.id
     return table
