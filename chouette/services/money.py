@@ -43,7 +43,7 @@ from chouette.models import (
     Season,
     utcnow,
 )
-from chouette.services.base import ServiceError, _transaction
+from chouette.services.base import ServiceError, transaction
 from chouette.services.ledger import message_amount, night_balances
 from chouette.services.night_rows import get_night
 from chouette.services.season_checks import (
@@ -178,7 +178,7 @@ def record_payment(night_id: int, *, payer: str, payee: str, cents: int, method:
     when it raises.
     """
     amount = check_payment(payer, payee, cents, method, PAYMENT_METHODS)
-    with _transaction():
+    with transaction():
         night = _locked_night(night_id)
         open_balances = _open_balances(night.id, night_payments(night.id))
         owes = -open_balances.get(payer, 0)
@@ -213,7 +213,7 @@ def pay_iou(night_id: int | None, *, payer: str, payee: str, cents: int, method:
     player, no such IOU, more than the IOU).
     """
     amount = check_payment(payer, payee, cents, method, MONEY_METHODS)
-    with _transaction():
+    with transaction():
         if night_id is None:
 
             season = locked_season(season_id or 0)
@@ -245,7 +245,7 @@ def undo_last_payment(night_id: int, *, actor: Member) -> list[Payment]:
     each payment. Raises NotFound, ServiceError (nothing to undo; its season closed, unless
     it was an IOU paid off, which changes no balance)."""
 
-    with _transaction():
+    with transaction():
         night = _locked_night(night_id)
         return void_latest(Payment.night_id == night.id, _("There is no payment to undo on this night."),
                            lambda voided: check_night_undo(night, voided), actor)
