@@ -53,7 +53,7 @@ class TableChanged(ServiceError):
 
 
 @contextmanager
-def _transaction(*, keep_loaded: bool = False) -> Iterator[None]:
+def transaction(*, keep_loaded: bool = False) -> Iterator[None]:
     """Commit what the block wrote, or roll everything back when it raises.
 
     ``keep_loaded``: the rows the request loaded stay loaded after the commit (SQLAlchemy

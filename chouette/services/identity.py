@@ -348,7 +348,7 @@ def tables_of(member_id: int) -> list[int]:
 
 
 def _join_rows_all() -> list[tuple[int, int, Mapping[str, Any]]]:
-    # Through the table: an import's staged events have none yet (``exports._write_staged``).
+    # Through the table: an import's staged events have none yet (``import_staged.write_staged``).
     query = (select(TableEvent.table_id, TableEvent.seq, TableEvent.payload)
              .join(ChouetteTable, ChouetteTable.id == TableEvent.table_id).where(TableEvent.type == "join"))
     return [(table_id, seq, payload or {}) for table_id, seq, payload in db.session.execute(query)]

@@ -222,8 +222,8 @@ def night_ledger(night_id: int) -> NightLedger:
             mismatches.append(_(
                 "%(table)s, game %(game)d, %(player)s: the ledger says %(ledger)s, the log %(log)s.",
                 table=names.get(table_id, str(table_id)), game=number, player=player,
-                ledger=_format(rows.get(key, (0, 0))[1], night.currency),
-                log=_format(projection.get(key, (0, 0))[1], night.currency),
+                ledger=message_amount(rows.get(key, (0, 0))[1], night.currency),
+                log=message_amount(projection.get(key, (0, 0))[1], night.currency),
             ))
     per_player: dict[str, list[tuple[GameLine, Points, int]]] = defaultdict(list)
     for (table_id, number, player), (points, cents) in sorted(rows.items()):
@@ -252,6 +252,6 @@ def night_balances(night_id: int) -> dict[str, int]:
     return {name: totals[name] for name in sorted(totals)}
 
 
-def _format(cents: int, currency: str) -> str:
+def message_amount(cents: int, currency: str) -> str:
     """An amount as the club writes them, for messages."""
     return format_cents(cents, currency)

@@ -4,7 +4,7 @@ double dropped) and at what cube, the points it gave (capped at what the winner 
 match score after it, and which game was the Crawford game. A game in progress is the last
 row, with no winner yet.
 
-The printable score sheet and its CSV (``chouette.services.exports``) show a match table with
+The printable score sheet and its CSV (``chouette.services.score_sheet``, ``night_csv``) show a match table with
 this instead of the chouette's box, captain and team columns.
 """
 

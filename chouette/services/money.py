@@ -43,15 +43,15 @@ from chouette.models import (
     Season,
     utcnow,
 )
-from chouette.services.base import ServiceError, _transaction
-from chouette.services.ledger import _format, night_balances
+from chouette.services.base import ServiceError, transaction
+from chouette.services.ledger import message_amount, night_balances
 from chouette.services.night_rows import get_night
 from chouette.services.season_checks import (
-    _locked_season,
-    _standing,
     check_night_payment,
     check_night_undo,
+    locked_season,
     season_payments,
+    standing_payment,
 )
 
 #: Methods that move money (an IOU does not).
@@ -78,7 +78,7 @@ class Iou:
 
 def night_payments(night_id: int) -> list[Payment]:
     """The payments recorded for a night and not taken back, oldest first."""
-    query = (select(Payment).where(Payment.night_id == night_id, _standing())
+    query = (select(Payment).where(Payment.night_id == night_id, standing_payment())
              .order_by(Payment.at, Payment.id))
     return list(db.session.scalars(query))
 
@@ -92,7 +92,7 @@ def _open_balances(night_id: int, payments: Iterable[Payment]) -> dict[str, int]
     return {name: totals[name] for name in sorted(totals) if totals[name]}
 
 
-def _ious(payments: Iterable[Payment], nights: dict[int, Night],
+def standing_ious(payments: Iterable[Payment], nights: dict[int, Night],
           seasons: dict[int, Season] | None = None) -> list[Iou]:
     """The standing IOUs of these payments, netted per night (or season) and pair, oldest first
     (a season's IOUs count from its last date)."""
@@ -134,10 +134,10 @@ def outstanding_ious(*, players: Iterable[str] | None = None, before: Night | No
     """Standing IOUs, oldest first; only those involving ``players`` and made before ``before``
     when given (a night's: on nights before it by date, then id; a season's: when the season
     ended before its date)."""
-    payments = list(db.session.scalars(select(Payment).where(Payment.method == "iou", _standing())))
+    payments = list(db.session.scalars(select(Payment).where(Payment.method == "iou", standing_payment())))
     nights = {night.id: night for night in db.session.scalars(select(Night))}
     seasons = {season.id: season for season in db.session.scalars(select(Season))}
-    ious = _ious(payments, nights, seasons)
+    ious = standing_ious(payments, nights, seasons)
     if players is not None:
         wanted = set(players)
         ious = [iou for iou in ious if iou.payer in wanted or iou.payee in wanted]
@@ -149,7 +149,7 @@ def outstanding_ious(*, players: Iterable[str] | None = None, before: Night | No
     return ious
 
 
-def _check_payment(payer: str, payee: str, cents: object, method: str, methods: Iterable[str]) -> int:
+def check_payment(payer: str, payee: str, cents: object, method: str, methods: Iterable[str]) -> int:
     """Refuse an unknown method, a non-positive amount, or a payment to oneself."""
     if method not in methods:
         raise ServiceError(_("Unknown payment method: %(method)s.", method=method))
@@ -177,8 +177,8 @@ def record_payment(night_id: int, *, payer: str, payee: str, cents: int, method:
     owed, its season closed or settled at the season). One transaction: nothing is written
     when it raises.
     """
-    amount = _check_payment(payer, payee, cents, method, PAYMENT_METHODS)
-    with _transaction():
+    amount = check_payment(payer, payee, cents, method, PAYMENT_METHODS)
+    with transaction():
         night = _locked_night(night_id)
         open_balances = _open_balances(night.id, night_payments(night.id))
         owes = -open_balances.get(payer, 0)
@@ -189,10 +189,10 @@ def record_payment(night_id: int, *, payer: str, payee: str, cents: int, method:
             raise ServiceError(_("%(payee)s is owed nothing on this night.", payee=payee))
         if amount > owes:
             raise ServiceError(_("%(payer)s owes only %(amount)s on this night.",
-                                 payer=payer, amount=_format(owes, night.currency)))
+                                 payer=payer, amount=message_amount(owes, night.currency)))
         if amount > owed:
             raise ServiceError(_("%(payee)s is owed only %(amount)s on this night.",
-                                 payee=payee, amount=_format(owed, night.currency)))
+                                 payee=payee, amount=message_amount(owed, night.currency)))
 
         check_night_payment(night)
         payment = Payment(night_id=night.id, payer=payer, payee=payee, cents=amount,
@@ -212,24 +212,24 @@ def pay_iou(night_id: int | None, *, payer: str, payee: str, cents: int, method:
     Raises NotFound, ServiceError (method not cash or transfer, amount not positive, same
     player, no such IOU, more than the IOU).
     """
-    amount = _check_payment(payer, payee, cents, method, MONEY_METHODS)
-    with _transaction():
+    amount = check_payment(payer, payee, cents, method, MONEY_METHODS)
+    with transaction():
         if night_id is None:
 
-            season = _locked_season(season_id or 0)
+            season = locked_season(season_id or 0)
             place, currency = {"season_id": season.id}, season.currency
-            ious = _ious(season_payments(season.id), {}, {season.id: season})
+            ious = standing_ious(season_payments(season.id), {}, {season.id: season})
             nothing = _("%(payer)s has no IOU to %(payee)s from this season.", payer=payer, payee=payee)
         else:
             night = _locked_night(night_id)
             place, currency = {"night_id": night.id}, night.currency
-            ious = _ious(night_payments(night.id), {night.id: night})
+            ious = standing_ious(night_payments(night.id), {night.id: night})
             nothing = _("%(payer)s has no IOU to %(payee)s from this night.", payer=payer, payee=payee)
         standing = sum(iou.cents for iou in ious if iou.payer == payer and iou.payee == payee)
         if standing <= 0:
             raise ServiceError(nothing)
         if amount > standing:
-            raise ServiceError(_("The IOU is only %(amount)s.", amount=_format(standing, currency)))
+            raise ServiceError(_("The IOU is only %(amount)s.", amount=message_amount(standing, currency)))
         at = utcnow()  # one moment for both rows: one undo takes both back
         db.session.add(Payment(**place, payer=payee, payee=payer, cents=amount,
                                method="iou", recorded_by_id=actor.id, at=at))
@@ -245,7 +245,7 @@ def undo_last_payment(night_id: int, *, actor: Member) -> list[Payment]:
     each payment. Raises NotFound, ServiceError (nothing to undo; its season closed, unless
     it was an IOU paid off, which changes no balance)."""
 
-    with _transaction():
+    with transaction():
         night = _locked_night(night_id)
         return void_latest(Payment.night_id == night.id, _("There is no payment to undo on this night."),
                            lambda voided: check_night_undo(night, voided), actor)
@@ -257,10 +257,10 @@ def void_latest(scope: Any, nothing: str, check: Callable[[list[Payment]], None]
     two rows of an IOU paid off: a recording's rows share their time), once ``check`` let it:
     a PaymentVoid row each. Call it inside the transaction that locked the night or season.
     Raises ServiceError (``nothing`` when there is nothing to take back, or ``check``'s)."""
-    latest = db.session.scalar(select(func.max(Payment.at)).where(scope, _standing()))
+    latest = db.session.scalar(select(func.max(Payment.at)).where(scope, standing_payment()))
     if latest is None:
         raise ServiceError(nothing)
-    voided = list(db.session.scalars(select(Payment).where(scope, Payment.at == latest, _standing())))
+    voided = list(db.session.scalars(select(Payment).where(scope, Payment.at == latest, standing_payment())))
     check(voided)
     db.session.add_all(PaymentVoid(payment_id=p.id, voided_by_id=actor.id) for p in voided)
     return voided
@@ -306,7 +306,7 @@ def night_settle_up(night_id: int, leaver: str | None = None) -> SettleUp:
     payments = night_payments(night.id)
     balances = night_balances(night.id)
     open_balances = _open_balances(night.id, payments)
-    transfers = settle_up_after(balances, _moves(payments))
+    transfers = settle_up_after(balances, plan_moves(payments))
     leaver_transfers: list[Transfer] = []
     if leaver is not None:
         if leaver not in open_balances:
@@ -317,7 +317,7 @@ def night_settle_up(night_id: int, leaver: str | None = None) -> SettleUp:
                     leaver_transfers)
 
 
-def _moves(payments: Iterable[Payment]) -> list[Transfer]:
+def plan_moves(payments: Iterable[Payment]) -> list[Transfer]:
     """The payments as the plan takes them, oldest first; a recording that changes no balance
     (an IOU paid off: its reverse IOU and the cash share their time) is left out, so it
     changes no transfer."""
@@ -386,8 +386,8 @@ def club_balances(player: str | None = None) -> list[CurrencyBalances]:
     ).all()
     seasons = {season.id: season for season in db.session.scalars(select(Season))}
     payments = list(db.session.scalars(select(Payment).where(
-        or_(Payment.night_id.is_not(None), Payment.season_id.is_not(None)), _standing())))
-    ious = _ious(payments, nights, seasons)
+        or_(Payment.night_id.is_not(None), Payment.season_id.is_not(None)), standing_payment())))
+    ious = standing_ious(payments, nights, seasons)
     per_currency: dict[str, dict[str, _Tally]] = defaultdict(dict)
     used: dict[str, set[int]] = defaultdict(set)
 

@@ -24,10 +24,10 @@ from chouette.models import (
     TableFactsRow,
     utcnow,
 )
-from chouette.services.base import NightClosed, ServiceError, _transaction
+from chouette.services.base import NightClosed, ServiceError, transaction
 from chouette.services.commands import load_play
 from chouette.services.night_rows import CURRENCY_RE, get_night, lock_night
-from chouette.services.season_checks import _locked_season, refuse_night_in_closed_season, season_of
+from chouette.services.season_checks import locked_season, refuse_night_in_closed_season, season_of
 from chouette.services.stored_facts import store_night_facts
 
 #: The longest reason for reopening a night.
@@ -92,7 +92,7 @@ def may_reopen_night(member: Any) -> bool:
     return getattr(member, "role", None) == "admin"
 
 
-def _pending(game: Any) -> str:
+def pending_words(game: Any) -> str:
     """What a game in progress waits for, in words."""
     parts = []
     if game.box_double is not None and game.box_double.waiting:
@@ -124,7 +124,7 @@ def games_in_progress(night_id: int) -> list[GameInProgress]:
     for table in tables:
         game = load_play(table.id).state.game
         if game is not None:
-            found.append(GameInProgress(table.id, table.name, game.number, _pending(game)))
+            found.append(GameInProgress(table.id, table.name, game.number, pending_words(game)))
     return found
 
 
@@ -142,7 +142,7 @@ def open_night(*, name: str, on: dt.date, currency: str = "EUR", actor: Member) 
         raise ServiceError(_("A currency is a three-letter code such as EUR."))
 
     refuse_night_in_closed_season(on, currency)
-    with _transaction():
+    with transaction():
         night = Night(name=name, date=on, currency=currency, opened_by_id=actor.id)
         db.session.add(night)
     return night
@@ -159,7 +159,7 @@ def close_night(night_id: int, *, actor: Member, confirm_games: bool = False) ->
     Raises NotFound, NotYourNight, NightClosed, GamesInProgress.
     """
 
-    with _transaction():
+    with transaction():
         night = lock_night(night_id, exclusive=True)
         if not may_close_night(actor, night):
             raise NotYourNight(_("This night is closed by the organizer who opened it, or by an admin."))
@@ -188,13 +188,13 @@ def reopen_night(night_id: int, *, actor: Member, reason: str) -> NightReopening
     if not reason or len(reason) > MAX_REOPEN_REASON:
         raise ServiceError(_("Say why the night is reopened (at most %(count)d characters).",
                              count=MAX_REOPEN_REASON))
-    with _transaction():
+    with transaction():
         season = season_of(get_night(night_id))
         if season is not None:
             # Locked before the night, as closing the season does: it waits, then sees the
             # night open (and refuses to close).
 
-            season = _locked_season(season.id)
+            season = locked_season(season.id)
             if not season.is_open:
                 raise ServiceError(_("The season %(season)s is closed: its nights stay closed.",
                                      season=season.name))

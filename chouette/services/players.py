@@ -27,7 +27,7 @@ from chouette.models import (
 )
 from chouette.services.facts import ANSWERS, Decision, TableFacts, display_name
 from chouette.services.points import fraction_sums, joined, total
-from chouette.services.stored_facts import _facts_of, store_facts
+from chouette.services.stored_facts import facts_of, store_facts
 from chouette.services.tables import table_log
 from chouette.standings import Points, exact
 from chouette.table import fold
@@ -182,7 +182,7 @@ def player_history(name: str) -> PlayerHistory:
         .where(LedgerEntry.player == name).group_by(LedgerEntry.table_id, LedgerEntry.game)
     ):
         money[table_id][game] = (joined(int(points), fractions.get((table_id, game))), int(cents))
-    facts, folded = _facts_of((table for table, _night in rows), seqs)
+    facts, folded = facts_of((table for table, _night in rows), seqs)
     nights: dict[int, NightLine] = {}
     balance: dict[str, int] = defaultdict(int)
     for table, night in rows:
@@ -272,7 +272,7 @@ def _add_decisions(history: PlayerHistory, decisions: Iterable[Decision], name: 
 def player_names() -> list[tuple[str, int, dict[str, int]]]:
     """Everyone with ledger rows: (name, games with money, cents over all nights per currency,
     sorted by currency), by name."""
-    # Through the night: an import's staged rows have none yet (``exports._write_staged``).
+    # Through the night: an import's staged rows have none yet (``import_staged.write_staged``).
     per_game = (select(LedgerEntry.player.label("player"))
                 .join(Night, Night.id == LedgerEntry.night_id)
                 .group_by(LedgerEntry.player, LedgerEntry.table_id, LedgerEntry.game).subquery())

@@ -21,7 +21,7 @@ from chouette.models import Night, Payment, PaymentVoid, Season
 from chouette.services.base import NotFound, ServiceError
 
 
-def _standing() -> Any:
+def standing_payment() -> Any:
     """The condition of a payment that was not taken back."""
     return ~exists().where(PaymentVoid.payment_id == Payment.id)
 
@@ -59,19 +59,19 @@ def refuse_night_in_closed_season(on: dt.date, currency: str) -> None:
 
 def season_payments(season_id: int) -> list[Payment]:
     """The payments recorded at the season and not taken back, oldest first."""
-    query = (select(Payment).where(Payment.season_id == season_id, _standing())
+    query = (select(Payment).where(Payment.season_id == season_id, standing_payment())
              .order_by(Payment.at, Payment.id))
     return list(db.session.scalars(query))
 
 
-def _locked_season(season_id: int) -> Season:
+def locked_season(season_id: int) -> Season:
     """The season, locked for this transaction: payments and closing are read-check-write, and
     two clerks ticking the same transfer at once must record it once (see ``_locked_night``)."""
     db.session.execute(select(Season.id).where(Season.id == season_id).with_for_update())
     return get_season(season_id)
 
 
-def _refuse_closed(season: Season) -> None:
+def refuse_closed(season: Season) -> None:
     """Refuse a change to a closed season's money. Raises ServiceError."""
     if not season.is_open:
         raise ServiceError(_("The season %(season)s is closed: its payments are final.",
@@ -85,8 +85,8 @@ def check_night_payment(night: Night) -> None:
     season = season_of(night)
     if season is None:
         return
-    season = _locked_season(season.id)
-    _refuse_closed(season)
+    season = locked_season(season.id)
+    refuse_closed(season)
     if is_settled_at_season(season):
         raise ServiceError(_("The season %(season)s is being settled as a whole: record this "
                              "payment on the season's page.", season=season.name))
@@ -103,18 +103,18 @@ def check_night_undo(night: Night, payments: Iterable[Payment]) -> None:
     ServiceError."""
     season = season_of(night)
     if season is not None:
-        _check_undo(_locked_season(season.id), payments)
+        check_undo(locked_season(season.id), payments)
 
 
-def _check_undo(season: Season, payments: Iterable[Payment]) -> None:
+def check_undo(season: Season, payments: Iterable[Payment]) -> None:
     """Refuse taking back payments of a closed season when that would reopen a balance."""
     if season.is_open:
         return
-    if any(_moved(payments).values()):
-        _refuse_closed(season)
+    if any(balances_moved(payments).values()):
+        refuse_closed(season)
 
 
-def _moved(payments: Iterable[Payment]) -> dict[str, int]:
+def balances_moved(payments: Iterable[Payment]) -> dict[str, int]:
     """What these payments change in each player's balance."""
     moved: dict[str, int] = defaultdict(int)
     for payment in payments:

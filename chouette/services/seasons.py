@@ -40,25 +40,25 @@ from chouette.models import (
     Season,
     utcnow,
 )
-from chouette.services.base import ServiceError, _transaction
+from chouette.services.base import ServiceError, transaction
 from chouette.services.csv_cells import safe_writer
-from chouette.services.ledger import _format
+from chouette.services.ledger import message_amount
 from chouette.services.money import (
     Iou,
-    _check_payment,
-    _ious,
+    check_payment,
     outstanding_ious,
+    standing_ious,
     void_latest,
 )
 from chouette.services.night_rows import CURRENCY_RE
 from chouette.services.season_checks import (
-    _check_undo,
-    _locked_season,
-    _moved,
-    _refuse_closed,
-    _standing,
+    balances_moved,
+    check_undo,
     get_season,
+    locked_season,
+    refuse_closed,
     season_payments,
+    standing_payment,
 )
 
 # --------------------------------------------------------------------------- seasons
@@ -102,7 +102,7 @@ def create_season(*, name: str, first: dt.date, last: dt.date, currency: str, ac
         raise ServiceError(_("A currency is a three-letter code such as EUR."))
     if last < first:
         raise ServiceError(_("A season's last date cannot come before its first date."))
-    with _transaction():
+    with transaction():
         if db.session.get_bind().dialect.name == "postgresql":
             # Two organizers creating overlapping seasons at once: the second waits, then sees
             # the first (SQLite already serializes writing transactions).
@@ -175,7 +175,7 @@ class SeasonSettleUp:
         if self.season.is_open:
             return True
         latest = max(payment.at for payment in self.payments)
-        return not any(_moved(p for p in self.payments if p.at == latest).values())
+        return not any(balances_moved(p for p in self.payments if p.at == latest).values())
 
     @property
     def nights_by_id(self) -> dict[int, Night]:
@@ -192,7 +192,7 @@ def _nights_payments(night_ids: list[int]) -> list[Payment]:
     """The standing payments recorded on these nights, oldest first."""
     if not night_ids:
         return []
-    query = (select(Payment).where(Payment.night_id.in_(night_ids), _standing())
+    query = (select(Payment).where(Payment.night_id.in_(night_ids), standing_payment())
              .order_by(Payment.at, Payment.id))
     return list(db.session.scalars(query))
 
@@ -236,7 +236,7 @@ def season_settle_up(season_id: int) -> SeasonSettleUp:
     """The season's page: nights, standings, payments, IOUs, and its settle-up (a plan that
     holds: made from what was open before the season's own payments, each applied to it; see
     docs/settle-up.md). Raises NotFound."""
-    from chouette.services.money import _moves
+    from chouette.services.money import plan_moves
 
     season = get_season(season_id)
     nights = season_nights(season)
@@ -245,8 +245,8 @@ def season_settle_up(season_id: int) -> SeasonSettleUp:
     payments = season_payments(season.id)
     standings = _standings(nights, night_payments, payments)
     before = {line.player: line.result + line.at_nights for line in standings}
-    transfers = settle_up_after({name: cents for name, cents in before.items() if cents}, _moves(payments))
-    ious = _ious([p for p in night_payments + payments if p.method == "iou"],
+    transfers = settle_up_after({name: cents for name, cents in before.items() if cents}, plan_moves(payments))
+    ious = standing_ious([p for p in night_payments + payments if p.method == "iou"],
                  {night.id: night for night in nights}, {season.id: season})
     players = {line.player for line in standings}
     carried = [iou for iou in outstanding_ious(players=players)
@@ -270,10 +270,10 @@ def record_season_payment(season_id: int, *, payer: str, payee: str, cents: int,
     Raises NotFound, ServiceError (closed season, unknown method, amount not positive, same
     player, more than owed). One transaction: nothing is written when it raises.
     """
-    amount = _check_payment(payer, payee, cents, method, PAYMENT_METHODS)
-    with _transaction():
-        season = _locked_season(season_id)
-        _refuse_closed(season)
+    amount = check_payment(payer, payee, cents, method, PAYMENT_METHODS)
+    with transaction():
+        season = locked_season(season_id)
+        refuse_closed(season)
         _check_owed(season, _open_balances(season), payer, payee, amount)
         payment = Payment(season_id=season.id, payer=payer, payee=payee, cents=amount,
                           method=method, recorded_by_id=actor.id)
@@ -294,20 +294,20 @@ def _check_owed(season: Season, open_balances: dict[str, int], payer: str, payee
                              payee=payee, season=season.name))
     if amount > owes:
         raise ServiceError(_("%(payer)s owes only %(amount)s over the season %(season)s.",
-                             payer=payer, season=season.name, amount=_format(owes, season.currency)))
+                             payer=payer, season=season.name, amount=message_amount(owes, season.currency)))
     if amount > owed:
         raise ServiceError(_("%(payee)s is owed only %(amount)s over the season %(season)s.",
-                             payee=payee, season=season.name, amount=_format(owed, season.currency)))
+                             payee=payee, season=season.name, amount=message_amount(owed, season.currency)))
 
 
 def undo_last_season_payment(season_id: int, *, actor: Member) -> list[Payment]:
     """Take back the season's latest recording (a tick, or an IOU paid off: its two rows), made
     by mistake; returns what was taken back. A PaymentVoid row cancels each payment.
     Raises NotFound, ServiceError (nothing to undo, the season closed)."""
-    with _transaction():
-        season = _locked_season(season_id)
+    with transaction():
+        season = locked_season(season_id)
         return void_latest(Payment.season_id == season.id, _("There is no payment to undo at this season."),
-                           lambda voided: _check_undo(season, voided), actor)
+                           lambda voided: check_undo(season, voided), actor)
 
 
 def close_season(season_id: int, *, actor: Member) -> Season:
@@ -316,8 +316,8 @@ def close_season(season_id: int, *, actor: Member) -> Season:
     Raises NotFound, ServiceError (already closed, a night still open, money still owed: the
     message says who owes what).
     """
-    with _transaction():
-        season = _locked_season(season_id)
+    with transaction():
+        season = locked_season(season_id)
         if not season.is_open:
             raise ServiceError(_("This season is already closed."))
         still_open = [night for night in season_nights(season) if night.is_open]
@@ -329,7 +329,7 @@ def close_season(season_id: int, *, actor: Member) -> Season:
         if open_balances:
             transfers = settle_up(open_balances)
             owed = "; ".join(_("%(payer)s owes %(payee)s %(amount)s", payer=t.payer, payee=t.payee,
-                               amount=_format(t.cents, season.currency)) for t in transfers)
+                               amount=message_amount(t.cents, season.currency)) for t in transfers)
             raise ServiceError(_("The season cannot be closed while money is still owed: %(owed)s.",
                                  owed=owed))
         season.closed_at = utcnow()

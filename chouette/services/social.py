@@ -44,7 +44,7 @@ from chouette.models import (
     TablePresence,
     utcnow,
 )
-from chouette.services.base import ServiceError, _transaction
+from chouette.services.base import ServiceError, transaction
 from chouette.table import TableState
 from chouette.table.actions import may_consult
 
@@ -154,7 +154,7 @@ def post_message(table: ChouetteTable, state: TableState, seat: str | None, memb
     if channel.closed:
         raise ServiceError(channel.closed)
     kept = check_text(text)
-    with _transaction():
+    with transaction():
         message = TableMessage(table_id=table.id, game=channel.game, channel=channel.name,
                                member_id=member.id, author=seat, text=kept, at=utcnow())
         db.session.add(message)

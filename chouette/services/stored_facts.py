@@ -82,7 +82,7 @@ def clear_player_cache() -> None:
 Folded = dict[int, tuple[int, dict[str, Any], TableFacts]]
 
 
-def _facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]
+def facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]
               ) -> tuple[dict[int, TableFacts], Folded]:
     """Each table's facts: cached in the process, else stored (``table_facts``) at the
     table's seq, else folded from its log (one query for all the missing); and the facts
@@ -236,7 +236,7 @@ def store_night_facts(night_id: int) -> None:
         select(TableEvent.table_id, func.max(TableEvent.seq))
         .where(TableEvent.table_id.in_([table.id for table in tables])).group_by(TableEvent.table_id)
     ).all())
-    found = _facts_of(tables, seqs)[0]
+    found = facts_of(tables, seqs)[0]
     store_facts({table.id: (seqs.get(table.id, 0), dict(table.settings), found[table.id]) for table in tables})
 
 

@@ -19,7 +19,7 @@ from sqlalchemy import select
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, utcnow
 from chouette.services import identity
-from chouette.services.base import NightClosed, ServiceError, TableClosed, _transaction
+from chouette.services.base import NightClosed, ServiceError, TableClosed, transaction
 from chouette.services.commands import TablePlay, load_play, may_run, play, seat_name
 from chouette.services.night_rows import lock_night
 from chouette.services.tables import get_table
@@ -65,9 +65,9 @@ def _locked(table_id: int, actor: Member) -> ChouetteTable:
 def close_table(table_id: int, *, actor: Member) -> ChouetteTable:
     """Close a finished table. Raises NotFound, NotYourTable, NightClosed, TableClosed (already
     closed), GameUnfinished (a game in progress, with what it waits for)."""
-    from chouette.services.nights import _pending
+    from chouette.services.nights import pending_words
 
-    with _transaction():
+    with transaction():
         table = _locked(table_id, actor)
         if table.closed_at is not None:
             raise TableClosed(_("This table is already closed."))
@@ -75,7 +75,7 @@ def close_table(table_id: int, *, actor: Member) -> ChouetteTable:
         if game is not None:
             raise GameUnfinished(_(
                 "Game %(number)d is still in progress at this table (%(pending)s): finish it, "
-                "or undo it, before closing the table.", number=game.number, pending=_pending(game)))
+                "or undo it, before closing the table.", number=game.number, pending=pending_words(game)))
         table.closed_at = utcnow()
         table.closed_by_id = actor.id
     return table
@@ -85,7 +85,7 @@ def reopen_table(table_id: int, *, actor: Member) -> ChouetteTable:
     """Reopen a closed table of an open night. Refused while one of its seated members sits
     at another open table (one open table at a time). Raises NotFound, NotYourTable,
     NightClosed, ServiceError."""
-    with _transaction():
+    with transaction():
         table = _locked(table_id, actor)
         if table.closed_at is None:
             raise ServiceError(_("This table is open."))

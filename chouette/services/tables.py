@@ -30,7 +30,7 @@ from chouette.services.base import (
     ServiceError,
     TableChanged,
     TableClosed,
-    _transaction,
+    transaction,
 )
 from chouette.services.game_lines import Lines, write_lines
 from chouette.services.night_rows import lock_night
@@ -184,7 +184,7 @@ def create_table(
     if not name or len(name) > 60:
         raise ServiceError(_("A table needs a name (at most 60 characters)."))
     checked = normalize_settings(settings)
-    with _transaction():
+    with transaction():
         night = lock_night(night_id, exclusive=False)
         if not night.is_open:
             raise NightClosed(_("This night is closed: no new tables."))
@@ -322,7 +322,7 @@ def append_events(
     at = utcnow()
     actor_id = actor.id if actor is not None else None
     try:
-        with _transaction(keep_loaded=True):
+        with transaction(keep_loaded=True):
             table = get_table(table_id)
             # The night's row lock, shared: a close waits for this command, or this command
             # for the close and then sees the night closed (no command lands after a close).

@@ -32,12 +32,12 @@ from chouette.table.game import SCORESHEET, Game
 from chouette.table.game_rules import (
     BOX,
     MEMBER,
-    _close_windows,
-    _end_if_no_cube,
-    _game,
-    _listed,
-    _no_offer,
-    _player,
+    close_windows,
+    end_if_no_cube,
+    game_in_progress,
+    listed_words,
+    no_offer_waiting,
+    seated_player,
 )
 from chouette.table.tablestate import TableState
 
@@ -76,11 +76,11 @@ def check_cube_limit(game: Game) -> None:
 
 def on_double(state: TableState, event: dict[str, Any]) -> None:
     """The box doubles some members' cubes, or a member (the captain, single-cube) the box."""
-    game = _game(state)
+    game = game_in_progress(state)
     by = event.get("by")
     single = state.settings.cube_mode == "single"
     if by == "box":
-        _no_offer(game)
+        no_offer_waiting(game)
         _board_turn(game, BOX, "double")
         cubes = event.get("cubes")
         if cubes is None or single:
@@ -96,7 +96,7 @@ def on_double(state: TableState, event: dict[str, Any]) -> None:
         for member in targets:
             if _cube(game, member).cube.double_refusal(BOX_SIDE) is not None:
                 raise TableError("the box cannot double {name}: {name} owns that cube", name=member)
-        _close_windows(game)
+        close_windows(game)
         before = {m: game.cubes[m].to_dict() for m in targets}
         for member in targets:
             cube = game.cubes[member]
@@ -108,12 +108,12 @@ def on_double(state: TableState, event: dict[str, Any]) -> None:
         game.doubles += 1
         game.mode = game.mode or SCORESHEET
         return
-    member = _player(state, by, "doubler")
+    member = seated_player(state, by, "doubler")
     if "extra" in event:
         _double_extra(state, game, member, event.get("extra"))
         return
     if game.pending_extras:
-        _no_offer(game)
+        no_offer_waiting(game)
     if game.pending:
         # Several members may double at the same moment, before the box answers any.
         same_moment = (not single and not game.box_answers
@@ -121,7 +121,7 @@ def on_double(state: TableState, event: dict[str, Any]) -> None:
         if member in game.member_doubles:
             raise TableError("{name} has already doubled", name=member)
         if not same_moment:
-            _no_offer(game)
+            no_offer_waiting(game)
     else:
         game.member_doubles, game.box_answers = [], {}
     _board_turn(game, MEMBER, "double")
@@ -137,7 +137,7 @@ def on_double(state: TableState, event: dict[str, Any]) -> None:
     for name in targets:
         if _cube(game, name).cube.double_refusal(MEMBER_SIDE) is not None:
             raise TableError("{name} cannot double: the box owns that cube", name=name)
-    _close_windows(game)
+    close_windows(game)
     for name in targets:
         cube = game.cubes[name]
         game.cubes[name] = cube.with_cube(cube.cube.double(MEMBER_SIDE))
@@ -148,7 +148,7 @@ def on_double(state: TableState, event: dict[str, Any]) -> None:
 
 def _extra(state: TableState, game: Game, giver: object) -> int:
     """The index of the extra cube given by ``giver`` in this game."""
-    name = _player(state, giver, "extra cube's giver")
+    name = seated_player(state, giver, "extra cube's giver")
     for index, extra in enumerate(game.extras):
         if extra.giver == name:
             return index
@@ -158,7 +158,7 @@ def _extra(state: TableState, game: Game, giver: object) -> int:
 def _double_extra(state: TableState, game: Game, doubler: str, giver: object) -> None:
     """The owner of an extra cube redoubles it: the taker on the team's turn, the giver
     (on the box's side of that cube) on the box's."""
-    _no_offer(game)
+    no_offer_waiting(game)
     index = _extra(state, game, giver)
     extra = game.extras[index]
     if doubler not in (extra.giver, extra.taker):
@@ -170,7 +170,7 @@ def _double_extra(state: TableState, game: Game, doubler: str, giver: object) ->
     _board_turn(game, MEMBER if side == MEMBER_SIDE else BOX, "double")
     if extra.cube.double_refusal(side) is not None:
         raise TableError("{name} cannot double the extra cube: the other side owns it", name=doubler)
-    _close_windows(game)
+    close_windows(game)
     game.extras[index] = extra.with_cube(extra.cube.double(side))
     game.doubles += 1
 
@@ -185,7 +185,7 @@ def _answer_extra(state: TableState, game: Game, giver: object, answer: str) -> 
                          answer=answer, name=extra.giver)
     _check_allowed(state, answer)
     game.extras[index] = _act(extra, side, answer, extra.giver, extra.taker)
-    _end_if_no_cube(state, game)
+    end_if_no_cube(state, game)
 
 
 Holder = TypeVar("Holder", MemberCube, Extra)
@@ -234,7 +234,7 @@ def _cube_words(exc: CubeError, box_side: str | Phrase, member_side: str | Phras
 def _names(state: TableState, cubes: object) -> list[str]:
     if not isinstance(cubes, list):
         raise TableError("the cubes are a list of member names")
-    names = [_player(state, c, "cube") for c in cubes]
+    names = [seated_player(state, c, "cube") for c in cubes]
     if len(set(names)) != len(names):
         raise TableError("a cube is named twice")
     return names
@@ -310,14 +310,14 @@ def on_answer(state: TableState, event: dict[str, Any]) -> None:
         won = [m for m in members if sides[m] == BOX_SIDE]
         lost = [m for m in members if sides[m] == MEMBER_SIDE]
         if game.box_double is None:
-            _after_drops(state, game, won, lost)
+            seats_after_drops(state, game, won, lost)
         elif game.seat_captain in won:
             # The seats move once every member has answered the box's double; the
             # captain's win over the box stands at once.
             game.captain_won_early = True
     if not game.pending:
         game.member_doubles, game.box_answers = [], {}
-    _end_if_no_cube(state, game)
+    end_if_no_cube(state, game)
 
 
 def _member_cube(state: TableState, target: object) -> str:
@@ -325,19 +325,19 @@ def _member_cube(state: TableState, target: object) -> str:
     if isinstance(target, str) and target.strip().lower() in ("box", "team"):
         raise TableError("each member has a cube of their own at this table: name the member whose "
                          "cube is answered, not {cube!r}", cube=target)
-    return _player(state, target, "cube")
+    return seated_player(state, target, "cube")
 
 
 def _single_answerer(state: TableState, box_double: BoxDouble, target: object) -> str:
     """The member answering the box's double of a single cube (each answers for himself)."""
-    waiting = _listed(list(box_double.waiting))
+    waiting = listed_words(list(box_double.waiting))
     if isinstance(target, str) and target.strip().lower() in ("box", "team"):
         if "beaver" in box_double.answers.values():
             raise TableError("the box answers the team's beaver once every member has answered "
                              "the box's double (waiting: {waiting})", waiting=waiting)
         raise TableError("each member answers the box's double alone: name the member's cube "
                          "(waiting: {waiting})", waiting=waiting)
-    member = _player(state, target, "cube")
+    member = seated_player(state, target, "cube")
     if member not in box_double.waiting:
         if box_double.answers.get(member) == "beaver":
             raise TableError("the box answers the team's beaver once every member has answered "
@@ -395,7 +395,7 @@ def _answer_box_double(state: TableState, game: Game, box_double: BoxDouble, mem
         _resolve_box_double(state, game, box_double)
 
 
-def _after_drops(state: TableState, game: Game, won: list[str], lost: list[str]) -> None:
+def seats_after_drops(state: TableState, game: Game, won: list[str], lost: list[str]) -> None:
     """Seats after cubes were dropped: by the box (``won``) or by members (``lost``).
 
     Whole answers first, then one change of captain: a single-cube team answering as one
@@ -454,10 +454,10 @@ def _resolve_box_double(state: TableState, game: Game, box_double: BoxDouble) ->
             game.cubes[member] = cube.with_cube(action(MEMBER_SIDE))
     won = [m for m in box_double.cubes if game.cubes[m].status == WON]
     lost = [m for m in box_double.cubes if game.cubes[m].status == DROPPED]
-    _after_drops(state, game, won, lost)
+    seats_after_drops(state, game, won, lost)
     if extras_instead and lone and takers and game.cubes[takers[0]].is_live:
         game.extras_open = (takers[0], tuple(droppers))
-    _end_if_no_cube(state, game)
+    end_if_no_cube(state, game)
 
 
 def _forced_drop(game: Game, box_double: BoxDouble, member: str) -> MemberCube:
@@ -512,8 +512,8 @@ def on_extra(state: TableState, event: dict[str, Any]) -> None:
         raise TableError("extras are not played at this table")
     if game is None or game.extras_open is None:
         raise TableError("an extra is given only right after a lone take of the box's first double")
-    giver = _player(state, event.get("from"), "giver")
-    taker = _player(state, event.get("to"), "taker")
+    giver = seated_player(state, event.get("from"), "giver")
+    taker = seated_player(state, event.get("to"), "taker")
     lone, givers = game.extras_open
     if taker != lone:
         raise TableError("the extra goes to the lone taker, {name}", name=lone)

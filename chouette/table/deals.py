@@ -23,16 +23,16 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from chouette.table.cube_rules import _after_drops
+from chouette.table.cube_rules import seats_after_drops
 from chouette.table.cubes import DEALT, DROPPED, LIVE, WON, Deal
 from chouette.table.errors import TableError
 from chouette.table.game import KINDS, Game
 from chouette.table.game_rules import (
-    _close_windows,
-    _end_if_no_cube,
-    _game,
-    _no_offer,
-    _player,
+    close_windows,
+    end_if_no_cube,
+    game_in_progress,
+    no_offer_waiting,
+    seated_player,
 )
 
 if TYPE_CHECKING:
@@ -50,7 +50,7 @@ def _in_game_member(state: TableState, game: Game, value: object, what: str) -> 
     """A member of the game in progress named in an event (not the box, not the team)."""
     if isinstance(value, str) and value.strip().lower() in ("box", "team"):
         raise TableError("name the member whose cube is settled, not {cube!r}", cube=value)
-    name = _player(state, value, what)
+    name = seated_player(state, value, what)
     if name not in game.cubes:
         if name in (state.seats.box, state.seats.partner):
             raise TableError("{name} plays for the box side: a deal is between a member and "
@@ -106,14 +106,14 @@ def on_deal(state: TableState, event: dict[str, Any]) -> None:
     """A member and the box settle his cube for an agreed amount; the game goes on."""
     if state.game is None:
         raise TableError("no game is in progress: a deal settles a cube during a game")
-    game = _game(state)
+    game = game_in_progress(state)
     member = _in_game_member(state, game, event.get("cube"), "cube")
     cube = game.cubes[member]
     if cube.status == DEALT:
         raise TableError("{name}'s cube is settled already", name=member)
     if cube.status in (DROPPED, WON):
         raise TableError("{name}'s cube was dropped: it is settled already", name=member)
-    _no_offer(game)
+    no_offer_waiting(game)
     winner = event.get("winner")
     if winner not in WINNERS:
         raise TableError('say who wins the agreed amount: "box" or "member"')
@@ -145,23 +145,23 @@ def on_deal(state: TableState, event: dict[str, Any]) -> None:
     if not captain and seat is not None:
         raise TableError("only a deal with the captain ({name}) decides the seat",
                          name=game.seat_captain)
-    _close_windows(game)
+    close_windows(game)
     game.cubes[member] = replace(cube, status=DEALT, settled=0)
     game.deals[member] = replace(deal, seat=seat if captain else None)
     if captain:
         # As the box's drop (the captain takes the box) or the captain's drop (the box kept
         # the seat): the seats follow that drop's rules (docs/rules.md 2.4, 2.5).
-        _after_drops(state, game, [member] if seat == "captain" else [],
+        seats_after_drops(state, game, [member] if seat == "captain" else [],
                      [member] if seat == "box" else [])
     elif member == game.acting_captain:
-        _after_drops(state, game, [member], [])
-    _end_if_no_cube(state, game)
+        seats_after_drops(state, game, [member], [])
+    end_if_no_cube(state, game)
 
 
 def on_proxy(state: TableState, event: dict[str, Any]) -> None:
     """An absent member hands his cube decisions for the rest of the game to a teammate."""
-    game = _game(state)
-    absent = _player(state, event.get("player"), "absent member")
+    game = game_in_progress(state)
+    absent = seated_player(state, event.get("player"), "absent member")
     if absent not in game.cubes:
         raise TableError("{name} does not play this game", name=absent)
     if game.cubes[absent].status != LIVE:
@@ -176,7 +176,7 @@ def on_proxy(state: TableState, event: dict[str, Any]) -> None:
     if absent in game.proxies.values():
         raise TableError("{name} decides for a teammate in this game and cannot step away too",
                          name=absent)
-    proxy = _player(state, event.get("to"), "proxy")
+    proxy = seated_player(state, event.get("to"), "proxy")
     if proxy == absent:
         raise TableError("a proxy is another teammate, not {name}", name=absent)
     if proxy not in game.cubes or game.cubes[proxy].status != LIVE:

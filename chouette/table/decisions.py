@@ -30,7 +30,7 @@ from typing import Any
 from chouette.table.cubes import LIVE
 from chouette.table.errors import TableError
 from chouette.table.game import Game
-from chouette.table.game_rules import _game
+from chouette.table.game_rules import game_in_progress
 from chouette.table.tablestate import TableState
 
 #: The kinds of event that may stand on their own (each is a player's own decision).
@@ -64,7 +64,7 @@ def what_it_decides(state: TableState, event: Mapping[str, Any]) -> Decided | No
 def _game_to_come(state: TableState) -> Game | None:
     """The game the next cube action starts (on a copy), or None when none may start now."""
     try:
-        return _game(state.copy())
+        return game_in_progress(state.copy())
     except TableError:
         return None
 

@@ -35,7 +35,7 @@ MEMBER = "member"
 # --- players and starting a game ---------------------------------------------------------
 
 
-def _player(state: TableState, value: object, what: str = "player") -> str:
+def seated_player(state: TableState, value: object, what: str = "player") -> str:
     """A seated player named in an event."""
     name = check_name(value, what)
     if not state.is_seated(name):
@@ -43,7 +43,7 @@ def _player(state: TableState, value: object, what: str = "player") -> str:
     return name
 
 
-def _game(state: TableState) -> Game:
+def game_in_progress(state: TableState) -> Game:
     """The game in progress, started now if this is its first event."""
     if state.game is not None:
         return state.game
@@ -66,7 +66,7 @@ def _game(state: TableState) -> Game:
     return game
 
 
-def _close_windows(game: Game) -> None:
+def close_windows(game: Game) -> None:
     """Extras are given at once: any other action closes the window."""
     game.extras_open = None
 
@@ -74,11 +74,11 @@ def _close_windows(game: Game) -> None:
 # --- waiting for an answer ---------------------------------------------------------------
 
 
-def _no_offer(game: Game) -> None:
+def no_offer_waiting(game: Game) -> None:
     """Nothing else happens while a cube waits for an answer."""
     waiting = _waiting_words(game)
     if waiting:
-        raise TableError("answer the open double first (waiting: {waiting})", waiting=_listed(waiting))
+        raise TableError("answer the open double first (waiting: {waiting})", waiting=listed_words(waiting))
 
 
 def _waiting_words(game: Game) -> list[str | Phrase]:
@@ -95,11 +95,11 @@ def _waiting_words(game: Game) -> list[str | Phrase]:
     return words
 
 
-def _listed(words: list[str | Phrase]) -> str | Phrase:
+def listed_words(words: list[str | Phrase]) -> str | Phrase:
     """``words`` joined by commas, each still translatable."""
     if len(words) == 1:
         return words[0]
-    return Phrase("{first}, {rest}", first=words[0], rest=_listed(words[1:]))
+    return Phrase("{first}, {rest}", first=words[0], rest=listed_words(words[1:]))
 
 
 # --- the board ---------------------------------------------------------------------------
@@ -113,7 +113,7 @@ def _die(value: object) -> int:
 
 def on_opening_roll(state: TableState, event: dict[str, Any]) -> None:
     """Each side rolls one die; a tie turns the cubes (automatic doubles) and rolls again."""
-    game = _game(state)
+    game = game_in_progress(state)
     box_die, team_die = _die(event.get("box")), _die(event.get("team"))
     if game.is_board:
         raise TableError("the opening roll has been played already")
@@ -135,7 +135,7 @@ def on_opening_roll(state: TableState, event: dict[str, Any]) -> None:
 
 def on_roll(state: TableState, event: dict[str, Any]) -> None:
     """The side on roll rolls; with no legal play the turn passes by itself."""
-    game = _game(state)
+    game = game_in_progress(state)
     dice = event.get("dice")
     if not isinstance(dice, list | tuple) or len(dice) != 2:
         raise TableError("a roll is two dice, e.g. [6, 5]")
@@ -144,10 +144,10 @@ def on_roll(state: TableState, event: dict[str, Any]) -> None:
         if game.mode is None:
             raise TableError("roll the opening first (one die each)")
         raise TableError("this game is scored on the sheet: enter its result")
-    _no_offer(game)
+    no_offer_waiting(game)
     if game.dice is not None:
         raise TableError("the dice are rolled ({die1}-{die2}): move first", die1=game.dice[0], die2=game.dice[1])
-    _close_windows(game)
+    close_windows(game)
     game.dice = (d1, d2)
     assert game.position is not None  # a board game always has its position
     if not legal_moves(game.position, game.dice):
@@ -162,7 +162,7 @@ def on_move(state: TableState, event: dict[str, Any]) -> None:
         raise TableError('a move is written like "24/18 13/11"')
     if game is None or not game.is_board or game.dice is None:
         raise TableError("roll the dice before moving")
-    _no_offer(game)
+    no_offer_waiting(game)
     assert game.position is not None  # a board game always has its position
     try:
         move = match_move(game.position, game.dice, text)
@@ -191,10 +191,10 @@ def _pass_turn(game: Game) -> None:
 
 def on_result(state: TableState, event: dict[str, Any]) -> None:
     """A declared result (score sheet): winner and kind, or a finished position."""
-    game = _game(state)
+    game = game_in_progress(state)
     if game.is_board:
         raise TableError("this game is played on the board: its last move ends it")
-    _no_offer(game)
+    no_offer_waiting(game)
     if "position_id" in event:
         winner, kind = _classify(event.get("position_id"), event.get("on_roll"))
     else:
@@ -232,7 +232,7 @@ def _classify(position_id: object, on_roll: object) -> tuple[str, str]:
     return str(winner), result.kind.name.lower()
 
 
-def _end_if_no_cube(state: TableState, game: Game) -> None:
+def end_if_no_cube(state: TableState, game: Game) -> None:
     """The game ends when no cube is live, extra cubes included (docs/rules.md 2.5)."""
     if state.game is game and game.is_over:
         _finish(state, game, None, None)

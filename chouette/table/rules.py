@@ -29,12 +29,12 @@ from chouette.table.cubes import LIVE
 from chouette.table.deals import on_deal, on_proxy
 from chouette.table.errors import TableError
 from chouette.table.game_rules import (
-    _player,
     on_correct,
     on_move,
     on_opening_roll,
     on_result,
     on_roll,
+    seated_player,
 )
 from chouette.table.settings import MAX_STAKE_CENTS
 from chouette.table.settings_event import on_settings
@@ -94,7 +94,7 @@ def on_join(state: TableState, event: dict[str, Any]) -> None:
 
 def on_leave(state: TableState, event: dict[str, Any]) -> None:
     """A player leaves; not while he has a live cube in the game (docs/rules.md 2.2)."""
-    name = _player(state, event.get("player"))
+    name = seated_player(state, event.get("player"))
     game = state.game
     if game is not None:
         if name in (state.seats.box, state.seats.partner):
@@ -131,7 +131,7 @@ def on_order_roll(state: TableState, event: dict[str, Any]) -> None:
         raise TableError("an order roll needs a die for each player")
     if state.ordered:
         raise TableError("the starting order is already settled")
-    checked = {_player(state, n): seating.check_die(str(n), d) for n, d in rolls.items()}
+    checked = {seated_player(state, n): seating.check_die(str(n), d) for n, d in rolls.items()}
     if state.order_groups is None:
         expected = set(state.waiting)
         if len(expected) < 2:
@@ -165,7 +165,7 @@ def on_order(state: TableState, event: dict[str, Any]) -> None:
         raise TableError("the starting order is already settled")
     if not isinstance(players, list):
         raise TableError("a recorded order lists the players, box first")
-    names = [_player(state, p) for p in players]
+    names = [seated_player(state, p) for p in players]
     expected = state.waiting + [p for g in state.order_groups or [] for p in g]
     if sorted(names) != sorted(expected) or len(set(names)) != len(names):
         raise TableError("a recorded order names every player at the table exactly once")
@@ -190,7 +190,7 @@ def _finish_order(state: TableState) -> None:
 
 def on_partner(state: TableState, event: dict[str, Any]) -> None:
     """The partnership offered to the next player in turn: accepted or declined (docs/rules.md 2.8)."""
-    name = _player(state, event.get("player"))
+    name = seated_player(state, event.get("player"))
     if state.game is not None:
         raise TableError("the partnership is settled between games")
     if not state.needs_partner():
@@ -210,7 +210,7 @@ def on_partner(state: TableState, event: dict[str, Any]) -> None:
 
 def on_partner_draw(state: TableState, event: dict[str, Any]) -> None:
     """After everyone declined: the partner drawn among the team but the captain."""
-    name = _player(state, event.get("player"))
+    name = seated_player(state, event.get("player"))
     if state.game is not None or not state.needs_partner():
         raise TableError("no partnership is to be drawn now")
     if state.next_partner_offer() is not None:

@@ -3,9 +3,12 @@ handed over on the page or as a QR); invitations to join the club."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from flask import Blueprint, abort, flash, make_response, render_template, request, url_for
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
+from flask_wtf import FlaskForm
 from werkzeug.wrappers import Response as BaseResponse
 
 from chouette.models import Member
@@ -28,6 +31,23 @@ def _private(html: str, status: int = 200) -> BaseResponse:
 def _refused(error: account_links.LinkRefused) -> BaseResponse:
     """The clear page of a link that no longer works (410: gone)."""
     return _private(render_template("auth/link_refused.html", message=str(error)), 410)
+
+
+def _use_link(form: FlaskForm, use: Callable[[], Member],
+              welcome: Callable[[Member], str]) -> BaseResponse | None:
+    """Use a one-time link with its valid form (``use``): the member is signed in, greeted
+    (``welcome``) and sent home; or the link's refusal page. None: the form is shown again
+    with the service's refusal (422)."""
+    try:
+        member = use()
+    except account_links.LinkRefused as error:
+        return _refused(error)
+    except base.ServiceError as error:
+        form.form_errors.append(str(error))
+        return None
+    sign_in(member)
+    flash(welcome(member), "success")
+    return see_other("main.home")
 
 
 # --------------------------------------------------------------------------- own password
@@ -93,21 +113,12 @@ def reset(token: str) -> BaseResponse:
     except account_links.LinkRefused as error:
         return _refused(error)
     form = NewPasswordForm()
-    status = 200
     if form.validate_on_submit():
-        try:
-            member = account_links.use_password_link(token, form.password.data or "")
-        except account_links.LinkRefused as error:
-            return _refused(error)
-        except base.ServiceError as error:
-            form.form_errors.append(str(error))
-            status = 422
-        else:
-            sign_in(member)
-            flash(_("Your new password is set, %(name)s.", name=member.name), "success")
-            return see_other("main.home")
-    elif form.is_submitted():
-        status = 422
+        done = _use_link(form, lambda: account_links.use_password_link(token, form.password.data or ""),
+                         lambda member: _("Your new password is set, %(name)s.", name=member.name))
+        if done is not None:
+            return done
+    status = 422 if form.is_submitted() else 200
     return _private(render_template("auth/reset.html", form=form, member=member, token=token), status)
 
 
@@ -164,21 +175,12 @@ def join(token: str) -> BaseResponse:
         return _refused(error)
     signed_in: Member | None = current_user if current_user.is_authenticated else None
     form = JoinForm()
-    status = 200
     if signed_in is None and form.validate_on_submit():
-        try:
-            member = account_links.join_with_invitation(
-                token, name=form.name.data or "", username=form.username.data or "",
-                password=form.password.data or "")
-        except account_links.LinkRefused as error:
-            return _refused(error)
-        except base.ServiceError as error:
-            form.form_errors.append(str(error))
-            status = 422
-        else:
-            sign_in(member)
-            flash(_("Welcome to the club, %(name)s.", name=member.name), "success")
-            return see_other("main.home")
-    elif form.is_submitted():
-        status = 422
+        done = _use_link(form, lambda: account_links.join_with_invitation(
+                             token, name=form.name.data or "", username=form.username.data or "",
+                             password=form.password.data or ""),
+                         lambda member: _("Welcome to the club, %(name)s.", name=member.name))
+        if done is not None:
+            return done
+    status = 422 if form.is_submitted() else 200
     return _private(render_template("auth/join.html", form=form, token=token, signed_in=signed_in), status)

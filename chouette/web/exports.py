@@ -36,7 +36,7 @@ class ImportForm(FlaskForm):
     file = FileField(_l("Night export (JSON)"), validators=[FileRequired(_l("Choose the file to import."))])
 
 
-def _download(body: str, mimetype: str, filename: str) -> Response:
+def download(body: str, mimetype: str, filename: str) -> Response:
     """A file to save, named, never cached by a shared cache."""
     response = make_response(body)
     response.mimetype = mimetype
@@ -69,7 +69,7 @@ def score_sheet(night_id: int) -> BaseResponse:
 def score_sheet_csv(night_id: int) -> Response:
     """The score sheet as CSV."""
     night = get_night(night_id, for_change=True)
-    return _download(exports.score_sheet_csv(night.id), "text/csv",
+    return download(exports.score_sheet_csv(night.id), "text/csv",
                      exports.night_filename(night, "score-sheet.csv"))
 
 
@@ -78,7 +78,7 @@ def score_sheet_csv(night_id: int) -> Response:
 def ledger_csv(night_id: int) -> Response:
     """The night's ledger as CSV, one row per player per game."""
     night = get_night(night_id, for_change=True)
-    return _download(exports.ledger_csv(night.id), "text/csv",
+    return download(exports.ledger_csv(night.id), "text/csv",
                      exports.night_filename(night, "ledger.csv"))
 
 
@@ -87,7 +87,7 @@ def ledger_csv(night_id: int) -> Response:
 def night_json(night_id: int) -> Response:
     """The whole night (every table's settings and log) as JSON, re-importable."""
     night = get_night(night_id, for_change=True)
-    return _download(exports.to_json(exports.night_export(night.id)), "application/json",
+    return download(exports.to_json(exports.night_export(night.id)), "application/json",
                      exports.night_filename(night, "night.json"))
 
 
@@ -97,7 +97,7 @@ def table_json(table_id: int) -> Response:
     """One table's log in the replay format (``flask --app app replay FILE``)."""
     table = get_table(table_id, for_change=True)
     filename = f"table-{table.id}-log.json"
-    return _download(exports.to_json(exports.table_export(table.id)), "application/json", filename)
+    return download(exports.to_json(exports.table_export(table.id)), "application/json", filename)
 
 
 @bp.route("/nights/import", methods=["GET", "POST"])

@@ -65,12 +65,12 @@ def _night(night_id: int) -> Any:
         abort(404)
 
 
-def _name(field: str) -> str:
+def posted_name(field: str) -> str:
     """A player's name from the form (trimmed, bounded)."""
     return (request.form.get(field) or "").strip()[:MAX_NAME]
 
 
-def _amount(text: str) -> int:
+def typed_amount(text: str) -> int:
     """Typed money (``12.50`` or ``12,50``) as int cents. Raises ServiceError on garbage."""
     try:
         if len(text) > 20:
@@ -140,16 +140,16 @@ def record_payment(night_id: int) -> BaseResponse:
     what he received, so a night settles without the treasurer at every handshake).
     """
     _night(night_id)
-    if not has_role(current_user, "organizer") and _name("payee") != current_user.name:
+    if not has_role(current_user, "organizer") and posted_name("payee") != current_user.name:
         abort(403)
     if not PostForm().validate_on_submit():
         abort(400)
     typed = typed_payment()
-    leaver = _name("leaver") or None
+    leaver = posted_name("leaver") or None
     try:
         payment = money.record_payment(
-            night_id, payer=_name("payer"), payee=_name("payee"),
-            cents=_amount(typed["amount"]), method=typed["method"], actor=current_user,
+            night_id, payer=posted_name("payer"), payee=posted_name("payee"),
+            cents=typed_amount(typed["amount"]), method=typed["method"], actor=current_user,
         )
     except base.ServiceError as error:
         return _refused(night_id, leaver, str(error), typed)
@@ -238,8 +238,8 @@ def pay_iou() -> BaseResponse:
         iou_night = None
     try:
         payment = money.pay_iou(
-            iou_night, payer=_name("payer"), payee=_name("payee"),
-            cents=_amount(request.form.get("amount") or ""),
+            iou_night, payer=posted_name("payer"), payee=posted_name("payee"),
+            cents=typed_amount(request.form.get("amount") or ""),
             method=(request.form.get("method") or "")[:20], actor=current_user, season_id=iou_season,
         )
     except base.NotFound:

@@ -19,14 +19,14 @@ from chouette.services import base, season_checks
 from chouette.services import seasons as seasons_service
 from chouette.web import privacy
 from chouette.web.auth import role_required
-from chouette.web.exports import _download
+from chouette.web.exports import download
 from chouette.web.forms import PostForm
 from chouette.web.htmx import is_htmx, render_page, see_other
 from chouette.web.money import (
-    _amount,
-    _name,
     payment_news,
+    posted_name,
     signed_amount,
+    typed_amount,
     typed_payment,
 )
 
@@ -137,8 +137,8 @@ def record_payment(season_id: int) -> BaseResponse:
     typed = typed_payment()
     try:
         payment = seasons_service.record_season_payment(
-            season.id, payer=_name("payer"), payee=_name("payee"),
-            cents=_amount(typed["amount"]), method=typed["method"], actor=current_user,
+            season.id, payer=posted_name("payer"), payee=posted_name("payee"),
+            cents=typed_amount(typed["amount"]), method=typed["method"], actor=current_user,
         )
     except base.ServiceError as error:
         return _refused(season.id, str(error), typed)
@@ -183,7 +183,7 @@ def close(season_id: int) -> BaseResponse:
 def standings_csv(season_id: int) -> Response:
     """The season's standings as CSV: each player night by night, and his totals."""
     season = get_season(season_id)
-    return _download(seasons_service.season_standings_csv(season.id), "text/csv",
+    return download(seasons_service.season_standings_csv(season.id), "text/csv",
                      seasons_service.season_filename(season, "standings.csv"))
 
 
@@ -192,5 +192,5 @@ def standings_csv(season_id: int) -> Response:
 def payments_csv(season_id: int) -> Response:
     """Every payment of the season (its nights' and its own), those taken back marked."""
     season = get_season(season_id)
-    return _download(seasons_service.season_payments_csv(season.id), "text/csv",
+    return download(seasons_service.season_payments_csv(season.id), "text/csv",
                      seasons_service.season_filename(season, "payments.csv"))

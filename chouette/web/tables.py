@@ -105,36 +105,42 @@ def _seq_posted() -> int | None:
     return int(raw) if raw.isdigit() and len(raw) < 10 else None
 
 
-@bp.post("/tables/<int:table_id>/close")
-@role_required("organizer")
-def close(table_id: int) -> BaseResponse:
-    """Close a finished table (refused while a game is in progress, with the reason)."""
+def _close_or_reopen(table_id: int, change: Callable[..., Any],
+                     said: Callable[[ChouetteTable], str],
+                     then: Callable[[ChouetteTable], BaseResponse]) -> BaseResponse:
+    """Close or reopen the table (``change``, of ``table_close``): ``said`` flashed, then the
+    page ``then`` names; a refusal flashed on the table's page; 403 for another's table."""
     table = get_table(table_id, for_change=True)
     try:
-        table_close.close_table(table.id, actor=current_user)
+        change(table.id, actor=current_user)
     except table_close.NotYourTable:
         abort(403)
     except base.ServiceError as refused:
         flash(str(refused), "error")
         return see_other("tables.show", table_id=table_id)
-    flash(_("Table %(name)s is closed: its history stays. It can be reopened.", name=table.name), "success")
-    return see_other("nights.show", night_id=table.night_id)
+    flash(said(table), "success")
+    return then(table)
+
+
+@bp.post("/tables/<int:table_id>/close")
+@role_required("organizer")
+def close(table_id: int) -> BaseResponse:
+    """Close a finished table (refused while a game is in progress, with the reason)."""
+    return _close_or_reopen(
+        table_id, table_close.close_table,
+        lambda table: _("Table %(name)s is closed: its history stays. It can be reopened.",
+                        name=table.name),
+        lambda table: see_other("nights.show", night_id=table.night_id))
 
 
 @bp.post("/tables/<int:table_id>/reopen")
 @role_required("organizer")
 def reopen(table_id: int) -> BaseResponse:
     """Reopen a closed table of an open night."""
-    table = get_table(table_id, for_change=True)
-    try:
-        table_close.reopen_table(table.id, actor=current_user)
-    except table_close.NotYourTable:
-        abort(403)
-    except base.ServiceError as refused:
-        flash(str(refused), "error")
-        return see_other("tables.show", table_id=table_id)
-    flash(_("Table %(name)s is open again.", name=table.name), "success")
-    return see_other("tables.show", table_id=table_id)
+    return _close_or_reopen(
+        table_id, table_close.reopen_table,
+        lambda table: _("Table %(name)s is open again.", name=table.name),
+        lambda table: see_other("tables.show", table_id=table.id))
 
 
 @bp.post("/tables/<int:table_id>/sit")

@@ -31,7 +31,16 @@ from chouette.models import (
     TableEvent,
     TableSnapshot,
 )
-from chouette.services import commands, exports, ledger, nights, tables
+from chouette.services import (
+    commands,
+    exports,
+    import_checks,
+    import_rows,
+    import_staged,
+    ledger,
+    nights,
+    tables,
+)
 from chouette.services.game_lines import lines_of, stored_lines
 from chouette.services.stored_facts import clear_player_cache
 from chouette.table import fold
@@ -120,7 +129,7 @@ def test_a_poll_and_a_command_on_another_table_go_through_while_an_import_reads_
     phone = _sign_in(app, "player")
     organizer = _sign_in(app, "organizer")
     seen: dict[str, int] = {}
-    module, name = (exports, "read_night_export") if phase == "reading" else (exports, "_check_table")
+    module, name = (exports, "read_night_export") if phase == "reading" else (import_checks, "_check_table")
     step = getattr(module, name)
 
     def step_while_others_play(*args: Any, **kwargs: Any) -> Any:
@@ -148,7 +157,8 @@ def test_a_poll_goes_through_while_an_import_writes(app, client, login_as, monke
     phone = _sign_in(app, "player")
     seen: list[int] = []
     # On SQLite the import writes in short transactions (``_write_briefly``), elsewhere in one.
-    owner, name = (exports, "_write_briefly") if staged else (exports._Prepared, "write")
+    owner, name = ((import_staged, "_write_briefly") if staged
+                   else (import_rows.PreparedTable, "write"))
     write = getattr(owner, name)
 
     def write_while_a_phone_polls(*args: Any) -> None:

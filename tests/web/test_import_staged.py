@@ -3,10 +3,10 @@ briefly at a time (issue 12, finding 6).
 
 On SQLite the import writes its rows in short transactions under ids it has taken
 (``import_stage``), where no page looks, then publishes the night and its tables in one tiny
-transaction (``exports._write_staged``). On PostgreSQL it writes in one transaction. The
+transaction (``import_staged.write_staged``). On PostgreSQL it writes in one transaction. The
 tests look from other connections (threads, another process) while the import writes, the
 moment each database offers: between two of the short transactions on SQLite
-(``_between_writes``), inside the one transaction elsewhere (``_Prepared.write``).
+(``_between_writes``), inside the one transaction elsewhere (``PreparedTable.write``).
 """
 
 from __future__ import annotations
@@ -38,7 +38,17 @@ from chouette.models import (
     TableEvent,
     TableSnapshot,
 )
-from chouette.services import exports, identity, money, nights, players
+from chouette.services import (
+    exports,
+    identity,
+    import_checks,
+    import_rows,
+    import_staged,
+    money,
+    nights,
+    players,
+)
+from chouette.services.tables import SNAPSHOTS_KEPT
 from chouette.table.simulate import random_night
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 from tests.web.test_big_logs import _in_a_thread
@@ -70,7 +80,8 @@ def _is_sqlite(app: Flask) -> bool:
 def _while_writing(app: Flask) -> tuple[Any, str]:
     """Where a test looks while the import writes: between two short transactions on SQLite,
     inside the import's one transaction elsewhere."""
-    return (exports, "_between_writes") if _is_sqlite(app) else (exports._Prepared, "write")
+    return ((import_staged, "_between_writes") if _is_sqlite(app)
+            else (import_rows.PreparedTable, "write"))
 
 
 def _answers(app: Flask, member_id: int) -> dict[str, Any]:
@@ -201,12 +212,13 @@ CHILD = """
 import os, signal, sys, json
 from pathlib import Path
 from app import create_app
-from chouette.services import exports
+from chouette.services import exports, import_rows, import_staged
 
 app = create_app({"SQLALCHEMY_DATABASE_URI": os.environ["CHOUETTE_TEST_DB"], "SECRET_KEY": "x"})
 marker = Path(os.environ["CHOUETTE_MARKER"])
-owner = exports if os.environ["CHOUETTE_TEST_DB"].startswith("sqlite") else exports._Prepared
-name = "_between_writes" if owner is exports else "write"
+staged = os.environ["CHOUETTE_TEST_DB"].startswith("sqlite")
+owner = import_staged if staged else import_rows.PreparedTable
+name = "_between_writes" if staged else "write"
 step = getattr(owner, name)
 calls = []
 
@@ -255,7 +267,7 @@ def test_an_import_killed_midway_leaves_nothing_visible_and_the_next_import_work
     # The next import, once the killed one is old enough to be abandoned, deletes its rows.
     with app.app_context():
         db.session.execute(update(ImportStage).values(
-            started_at=ImportStage.started_at - exports.STAGE_ABANDONED_AFTER))
+            started_at=ImportStage.started_at - import_staged.STAGE_ABANDONED_AFTER))
         db.session.commit()
         night = exports.import_night(_export(big_log, "Imported again"), None)
         assert [t.name for t in night.tables] == ["Marathon", "Short"]
@@ -294,14 +306,14 @@ def test_an_imported_table_keeps_only_its_latest_snapshot_when_the_older_are_big
     from chouette.services import commands
     from chouette.table import fold
 
-    monkeypatch.setattr(exports, "IMPORT_SNAPSHOT_BYTES", 0)  # every older snapshot is "big"
+    monkeypatch.setattr(import_checks, "IMPORT_SNAPSHOT_BYTES", 0)  # every older snapshot is "big"
     with app.app_context():
         night = exports.import_night(_export(big_log), None)
         marathon = night.tables[0]
         seqs = list(db.session.scalars(select(TableSnapshot.seq)
                                        .where(TableSnapshot.table_id == marathon.id)))
         # The rule spares SQLite's write lock; PostgreSQL's driver gets JSON values, kept.
-        assert len(seqs) == (1 if db.engine.dialect.name == "sqlite" else exports.SNAPSHOTS_KEPT)
+        assert len(seqs) == (1 if db.engine.dialect.name == "sqlite" else SNAPSHOTS_KEPT)
         commands.clear_cache()
         cold = commands.load_play(marathon.id).state
         assert cold.snapshot() == fold({}, big_log).snapshot()
