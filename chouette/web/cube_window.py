@@ -123,12 +123,16 @@ def card(table_id: int) -> BaseResponse:
     return _card(table_id)
 
 
-def _run(table_id: int, action: Any) -> BaseResponse:
+def _run(table_id: int, action: Any, *, runner_only: bool = False) -> BaseResponse:
     """Run one window command and answer with the card (htmx) or a 303 to the table. Only
-    the organizer who runs the table and the players seated at it post here."""
+    the organizer who runs the table and the players seated at it post here (``runner_only``:
+    the organizer alone, whatever the table)."""
     played = _load(table_id)
-    if not (commands.may_run(current_user, played.table)
-            or commands.seat_name(current_user, table_id, played.state) is not None):
+    runs = commands.may_run(current_user, played.table)
+    if runner_only and not runs:
+        db.session.rollback()
+        return error_page(403, _("Only the organizer who runs the table does this."))
+    if not (runs or commands.seat_name(current_user, table_id, played.state) is not None):
         db.session.rollback()
         return error_page(403, _("That is not your decision: players make their own decisions "
                                  "at the table, and the organizer runs it."))
@@ -194,7 +198,7 @@ def time_up(table_id: int) -> BaseResponse:
 @login_required
 def close(table_id: int) -> BaseResponse:
     """The runner closes the decision now, as its time limit would."""
-    return _run(table_id, lambda: windows.time_up(table_id, current_user, force=True))
+    return _run(table_id, lambda: windows.time_up(table_id, current_user, force=True), runner_only=True)
 
 
 @bp.post("/tables/<int:table_id>/window/clock")
@@ -209,7 +213,7 @@ def clock(table_id: int) -> BaseResponse:
             raise base.ServiceError(_("A time limit is a whole number of seconds, not %(value)s.",
                                       value=text[:10] or "…"))
         return windows.set_clock(table_id, current_user, int(text), rule)
-    return _run(table_id, set_clock)
+    return _run(table_id, set_clock, runner_only=True)
 
 
 @bp.post("/tables/<int:table_id>/answer-all")

@@ -4,7 +4,9 @@ another table, the table's own organizer, an admin. A refusal changes nothing in
 
 The policy, as the app states it (``commands.may_run`` and the role checks):
 - sign-in, first-run setup and sign-out are public;
-- a player may change his own account, and answer his own cube at a table where he sits;
+- a player may change their own account, and answer their own cube at a table where they sit
+  (online: say double or roll in the cube window, write to their consulting channel, which
+  no organizer or admin writes to);
 - a table is run by the organizer who opened its night or created it, and by the admins;
   another organizer may watch it, not run it;
 - a night (its tables list, its payments) and the club's IOUs are any organizer's
@@ -51,6 +53,11 @@ def _kind(endpoint: str, rule_arguments: set[str]) -> str:
         return "public"
     if endpoint in ("tables.sit", "tables.stand"):
         return "player"  # any member seats or unseats themselves (the rules refuse the rest)
+    if endpoint in ("cube_window.answer_all", "cube_window.auto", "cube_window.hold", "cube_window.roll",
+                    "cube_window.time_up"):
+        return "seat"  # a seated player's own answer in an online table's cube window
+    if endpoint == "social.post_message":
+        return "talk"  # a seated player's message to their channel: not the organizer's
     if endpoint == "play.take_back":
         return "table"  # a player's own drop only, just made (tests/web/test_take_back_drop.py)
     if endpoint in PLAYER_ALLOWED:
@@ -67,6 +74,8 @@ def _kind(endpoint: str, rule_arguments: set[str]) -> str:
 
 def _may(role: str, kind: str) -> bool:
     """The policy: may ``role`` post to an endpoint of ``kind`` (the role check alone)."""
+    if kind == "talk":  # the team's or the box's channel: its seated players only, no one else
+        return role == "seated player"
     if kind == "public" or role == "admin":
         return True
     if kind == "player":

@@ -44,6 +44,9 @@ READS = """
 /                                        | 200 200 200 200 200 200     | - - - - - - | - - - - - -
 /account                                 | in  200 200 200 200 200     | . o o o o o | . o o o o o
 /account/password                        | in  200 200 200 200 200     | . - - - - - | . - - - - -
+/analysis/nights/<int:night_id>          | in  200 200 200 200 200     | . - - - - - | . - - - - -
+/analysis/players/<path:name>            | in  403/200 403/200 200 200 200 | . . . - - - | . - - - - -
+/analysis/seasons/<int:season_id>        | in  200 200 200 200 200     | . - - - - - | . - - - - -
 /admin/invitations                       | in  403 403 403 403 200     | . . . . . - | . . . . . -
 /admin/members                           | in  403 403 403 403 200     | . . . . . - | . . . . . -
 /admin/members/<int:member_id>           | in  403 403 403 403 200     | . . . . . - | . . . . . -
@@ -93,8 +96,11 @@ READS = """
 /tables/<int:table_id>/log.json          | in  403 403 200 200 200     | . . . - - - | . . . - - -
 /tables/<int:table_id>/position          | in  200 200 200 200 200     | . - - - - - | . - - - - -
 /tables/<int:table_id>/rules             | in  200 200 200 200 200     | . - - - - - | . - - - - -
+/tables/<int:table_id>/social            | in  200 200 200 200 200     | . - - - - - | . - - - - -
+/tables/<int:table_id>/social/stream     | in  200 200 200 200 200     | . . . . . . | . . . . . .
 /tables/<int:table_id>/stream            | in  200 200 200 200 200     | . . . . . . | . . . . . .
 /tables/<int:table_id>/undo              | in  403 403 200 403 200     | . . . - . - | . . . - . -
+/tables/<int:table_id>/window            | in  404 404 404 404 404     | . . . . . . | . . . . . .
 """
 
 #: More addresses of the same routes, read with the rule's line: (rule, address, whose money
@@ -108,7 +114,7 @@ SUBJECTS = {"/players/<path:name>": {"Dee"}}
 #: Routes whose htmx fragment is something without money (the table page's: its house rules).
 FRAGMENT_WITHOUT_MONEY = {"/tables/<int:table_id>"}
 STREAMS = {"/display/<int:night_id>/stream", "/display/stream", "/nights/<int:night_id>/stream",
-           "/tables/<int:table_id>/stream"}
+           "/tables/<int:table_id>/stream", "/tables/<int:table_id>/social/stream"}
 
 
 def _table() -> dict[str, tuple[list[str], list[str], list[str]]]:
