@@ -531,17 +531,37 @@ def result(table_id: int) -> BaseResponse:
 @bp.route("/tables/<int:table_id>/undo", methods=["GET", "POST"])
 @login_required
 def undo(table_id: int) -> BaseResponse:
-    """Undo the last action; without JavaScript a page asks for the confirmation first."""
+    """Undo the last action, or the last ``count`` actions at once (the organizer's "Undo back
+    to here"); without JavaScript a page asks for the confirmation first, and lists the last
+    actions to undo back to."""
     if request.method == "POST":
-        return _command(table_id, lambda state: {"type": "undo"})
+        def build(state: TableState) -> dict[str, Any] | list[dict[str, Any]]:
+            count = _undo_count(len(state.effective))
+            return {"type": "undo"} if count == 1 else [{"type": "undo"}] * count
+        return _command(table_id, build)
     played = _load(table_id)
     if not commands.may_run(current_user, played.table):
         abort(403)
-    last = played.state.effective[-1] if played.state.effective else None
+    players = match_players(played.state)
+    recent = [log_lines.describe(event, players) for event in played.state.effective[-UNDO_MOST:]][::-1]
     return render_page("tables/undo.html", "tables/_undo.html", table=played.table,
                        night=played.table.night, seq=played.seq,
-                       last=(log_lines.describe(last, match_players(played.state))
-                             if last is not None else None))
+                       last=recent[0] if recent else None, recent=recent)
+
+
+#: The most actions one undo takes back (the organizer's "Undo back to here").
+UNDO_MOST = 12
+
+
+def _undo_count(effective: int) -> int:
+    """How many actions the posted undo takes back: ``count``, 1 by default."""
+    raw = _field("count", "1").strip()
+    if not raw.isdigit() or not 1 <= int(raw) <= UNDO_MOST:
+        raise BadInput(_("An undo takes back from 1 to %(most)d actions, not %(value)s.",
+                         most=UNDO_MOST, value=raw[:10] or "…"))
+    if int(raw) > effective:
+        raise BadInput(_("Not that many actions to undo: %(count)d at most.", count=effective))
+    return int(raw)
 
 
 @bp.post("/tables/<int:table_id>/correct")
