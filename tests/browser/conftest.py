@@ -15,14 +15,14 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import BrowserContext, Page
+from playwright.sync_api import Browser, BrowserContext, Page, expect
 from werkzeug.serving import make_server
 
 from app import create_app
 from chouette import push
 from chouette.cli import upgrade_database
 from chouette.extensions import db
-from tests.factories import TEST_HASH
+from tests.factories import PASSWORD, TEST_HASH
 
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
@@ -101,6 +101,25 @@ def context(context: BrowserContext) -> BrowserContext:
     context.route(OFF_SITE, lambda route: route.abort())
     context.set_default_timeout(10_000)
     return context
+
+
+def signed_in_device(browser: Browser, base: str, username: str, viewport: dict[str, int], *,
+                     url: str | None = None) -> Page:
+    """One device: a browser context of its own (cut off from every host but the live
+    server) at ``viewport``, ``username`` signed in (the home page greets them), then ``url``
+    opened if given."""
+    context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    context.route(OFF_SITE, lambda route: route.abort())
+    context.set_default_timeout(10_000)
+    page = context.new_page()
+    page.goto(f"{base}/auth/login")
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Sign in").click()
+    expect(page.get_by_role("heading", name=re.compile(r"^Hello, "))).to_be_visible()
+    if url:
+        page.goto(url)
+    return page
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from chouette.extensions import db
 from chouette.models import Member
 from chouette.services import commands, tables
 from chouette.services import cube_window as windows
-from tests.browser.conftest import OFF_SITE
-from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+from tests.browser.conftest import signed_in_device
+from tests.factories import gen_member, gen_night, gen_table
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
@@ -53,17 +53,7 @@ def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, 
     url = f"{base}/tables/{table_id}"
 
     def device(name: str) -> Page:
-        context = browser.new_context(viewport=PHONE)
-        context.route(OFF_SITE, lambda route: route.abort())
-        context.set_default_timeout(10_000)
-        page = context.new_page()
-        page.goto(f"{base}/auth/login")
-        page.get_by_label("Username").fill(logins[name])
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        expect(page.get_by_role("heading", name=f"Hello, {name}")).to_be_visible()
-        page.goto(url)
-        return page
+        return signed_in_device(browser, base, logins[name], PHONE, url=url)
 
     bob, cy = device("Bob"), device("Cy")
     bob_card, cy_card = bob.locator(f"#cube-window-{table_id}"), cy.locator(f"#cube-window-{table_id}")

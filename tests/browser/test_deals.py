@@ -16,8 +16,8 @@ from playwright.sync_api import Browser, Page, expect
 from chouette.extensions import db
 from chouette.services import commands, tables
 from chouette.standings import money
-from tests.browser.conftest import ARTIFACTS, OFF_SITE
-from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+from tests.browser.conftest import ARTIFACTS, signed_in_device
+from tests.factories import gen_member, gen_night, gen_table
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
@@ -63,17 +63,7 @@ def test_a_deal_recorded_by_the_organizer_and_a_proxy_answering_on_his_own_phone
     url = f"{base}/tables/{table_id}"
 
     def device(name: str, size: dict[str, int]) -> Page:
-        context = browser.new_context(viewport=size)
-        context.route(OFF_SITE, lambda route: route.abort())
-        context.set_default_timeout(10_000)
-        page = context.new_page()
-        page.goto(f"{base}/auth/login")
-        page.get_by_label("Username").fill(logins[name])
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        expect(page.get_by_role("heading", name=f"Hello, {name}")).to_be_visible()
-        page.goto(url)
-        return page
+        return signed_in_device(browser, base, logins[name], size, url=url)
 
     tablet = device("Olga", TABLET)
     cy, dee = device("Cy", PHONE), device("Dee", PHONE)

@@ -15,10 +15,10 @@ from playwright.sync_api import Page, expect
 from chouette.engine import legal_moves
 from chouette.extensions import db
 from chouette.services import commands, tables
-from tests.browser.conftest import OFF_SITE, LiveServer, start_live_server
+from tests.browser.conftest import LiveServer, signed_in_device, start_live_server
 from tests.browser.test_accessibility import AXE, describe
 from tests.browser.test_club_night import PHONE, board_point, live, table_state
-from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+from tests.factories import gen_member, gen_night, gen_table
 from tests.online_game import FORCED, FORCED_DICE, GAME, SEED
 
 TV = {"width": 1920, "height": 1080}
@@ -72,16 +72,7 @@ def test_an_online_game_is_played_by_taps_on_the_players_phones_and_the_tv_follo
         db.session.commit()
 
     def device(username: str, size: dict[str, int], path: str) -> Page:
-        context = browser.new_context(viewport=size)
-        context.route(OFF_SITE, lambda route: route.abort())
-        context.set_default_timeout(10_000)
-        page = context.new_page()
-        page.goto(f"{base}/auth/login")
-        page.get_by_label("Username").fill(username)
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        page.goto(f"{base}{path}")
-        return page
+        return signed_in_device(browser, base, username, size, url=f"{base}{path}")
 
     box = device(logins["A"], PHONE, f"/tables/{table_id}")
     captain = device(logins["B"], PHONE, f"/tables/{table_id}")

@@ -14,8 +14,8 @@ from playwright.sync_api import Browser, Page, expect
 
 from chouette.extensions import db
 from chouette.services import commands, tables
-from tests.browser.conftest import OFF_SITE
-from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+from tests.browser.conftest import signed_in_device
+from tests.factories import gen_member, gen_night, gen_table
 
 SHOTS = Path("/tmp/table-talk")
 SIZES = {"phone": {"width": 390, "height": 844}, "tablet": {"width": 1024, "height": 768},
@@ -43,16 +43,7 @@ def test_team_talk_reaches_the_team_only_and_the_runner_admits_a_seat(
     url = f"{base}/tables/{table_id}"
 
     def device(name: str, size: str = "phone") -> Page:
-        context = browser.new_context(viewport=SIZES[size])
-        context.route(OFF_SITE, lambda route: route.abort())
-        context.set_default_timeout(10_000)
-        page = context.new_page()
-        page.goto(f"{base}/auth/login")
-        page.get_by_label("Username").fill(logins[name])
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        page.goto(url)
-        return page
+        return signed_in_device(browser, base, logins[name], SIZES[size], url=url)
 
     box, captain, member = device("Ann"), device("Bob", "tablet"), device("Cy")
     for page in (box, captain, member):
