@@ -270,10 +270,12 @@ class Device:
 class Command:
     """One command answered: its table, the seq it committed at (None: nothing moved), times."""
 
-    __slots__ = ("answered", "sent", "seq", "status", "table_id", "written")
+    __slots__ = ("answered", "kind", "sent", "seq", "status", "table_id", "written")
 
-    def __init__(self, table_id: int, seq: int | None, sent: float, answered: float, status: int) -> None:
+    def __init__(self, table_id: int, seq: int | None, sent: float, answered: float, status: int,
+                 kind: str = "command") -> None:
         self.table_id, self.seq, self.sent, self.answered, self.status = table_id, seq, sent, answered, status
+        self.kind = kind  # what the command was (online.py: "roll", "move")
         #: When the server wrote its event (``TableEvent.at``, on this process's clock).
         self.written: float | None = None
 
