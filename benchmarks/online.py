@@ -335,7 +335,7 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
                               lambda command: command.written or command.sent, screens)
     phone_ms, _ = delays(moves, watchers, [], lambda device: device.arrivals,
                          lambda command: command.written or command.sent)
-    screen_ms, _ = delays(moves, {}, [], lambda device: device.arrivals,
+    screen_ms, _ = delays(moves, defaultdict(list), [], lambda device: device.arrivals,
                           lambda command: command.written or command.sent, screens)
     sent_ms, _ = delays(moves, watchers, [], lambda device: device.arrivals, lambda command: command.sent, screens)
     shown_ms, _ = delays(moves, watchers, [], lambda device: device.shown, lambda command: command.sent)
