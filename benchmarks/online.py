@@ -187,7 +187,7 @@ def table_players(urls: list[str], table_id: int, usernames: list[str], stop: An
         ready.abort()  # the run cannot start as described: say so rather than wait
         raise
     ready.wait()
-    likely = list(usernames[:2]) + list(usernames[2:])  # the box and the captain roll first
+    likely = list(usernames)  # the box and the captain first: they roll the opening
     turn = 0
     while not stop.wait(rng.uniform(1, 3)):
         waited = time.monotonic()
@@ -211,6 +211,7 @@ def table_players(urls: list[str], table_id: int, usernames: list[str], stop: An
                     move = chosen_move(body, rng)
                     if move is None:
                         errors.add("player: a board to move on without an XGID and dice")
+                        acted = True  # this decision is lost: the next one in 1-3 s
                         break
                     path, fields = f"/tables/{table_id}/move", {"move": move}
                 else:
@@ -220,6 +221,7 @@ def table_players(urls: list[str], table_id: int, usernames: list[str], stop: An
                     status, body, _seconds = client.htmx("POST", path, {**fields, "seq": seq})
                 except OSError as error:
                     errors.add(f"command: {type(error).__name__}")
+                    acted = True
                     break
                 answered = time.monotonic()
                 if status != 200:
