@@ -51,6 +51,9 @@ as the machine is quiet).
 First, 100 idle screens hold streams on a server of their own (no commands) for ``--idle-seconds``:
 the CPU of the gunicorn workers as a share of one core (``/proc/<pid>/stat`` utime+stime).
 
+The devices, the commands' timing and the app nodes are ``benchmarks/devices.py``'s (shared with
+benchmarks/online.py).
+
 The last line: ``push p95 X ms, commands p95 Y ms, errors Z``.
 Goals on a 2-core machine: push p95 under 250 ms, commands p95 under 50 ms, zero errors;
 100 idle screens under 10% of one core.
