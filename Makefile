@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 5000
 
-.PHONY: run test test-sqlite test-browser test-postgres serve load push import system-deps venv dev-venv bench lint translations
+.PHONY: run test test-sqlite test-browser test-postgres serve load push online import system-deps venv dev-venv bench lint translations
 
 run: venv  ## set up and start the app on http://127.0.0.1:5000
 	$(BIN)/flask --app app init-db
@@ -45,6 +45,12 @@ load: dev-venv  ## a simulated club night against gunicorn on 127.0.0.1 (about a
 push: system-deps dev-venv  ## push delay, command latency and idle cost against gunicorn on 127.0.0.1
 	$(BIN)/python benchmarks/push.py
 	bash .ci/with-postgres $(BIN)/python benchmarks/push.py --postgres
+
+# A night online (20 tables played online, each by its five members from their own devices at
+# human pace, a screen each), on SQLite, then on PostgreSQL with two app nodes: about 3 minutes.
+online: system-deps dev-venv  ## online tables: a move's delay to every device of its table, command latency, against gunicorn on 127.0.0.1
+	$(BIN)/python benchmarks/online.py
+	bash .ci/with-postgres $(BIN)/python benchmarks/online.py --postgres
 
 # Big imports (2,000, 10,000 and 50,000 events) on SQLite, with a phone polling and a tablet
 # playing another table meanwhile: about 2 minutes.

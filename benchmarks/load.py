@@ -38,6 +38,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from devices import percentile
+
 from tests.production.live import Client, Gunicorn, command_form
 
 TABLES = 6
@@ -199,11 +201,6 @@ def screen(url: str, night_id: int, stop: threading.Event, recorder: Recorder, s
             return
 
 
-def _percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
 def report(recorder: Recorder, seconds: float) -> None:
     """Print the figures, one line per kind of request."""
     print(f"\n{'request':26} {'count':>6} {'req/s':>7} {'p50 ms':>7} {'p95 ms':>7} {'p99 ms':>7} {'max ms':>7}  statuses")
@@ -217,8 +214,8 @@ def report(recorder: Recorder, seconds: float) -> None:
             continue
         ms = [t * 1000 for t in times]
         statuses = ", ".join(f"{status}: {n}" for status, n in sorted(recorder.statuses[kind].items(), key=str))
-        print(f"{kind:26} {count:6d} {count / seconds:7.1f} {statistics.median(ms):7.1f} {_percentile(ms, 0.95):7.1f} "
-              f"{_percentile(ms, 0.99):7.1f} {max(ms):7.1f}  {statuses}")
+        print(f"{kind:26} {count:6d} {count / seconds:7.1f} {statistics.median(ms):7.1f} {percentile(ms, 0.95):7.1f} "
+              f"{percentile(ms, 0.99):7.1f} {max(ms):7.1f}  {statuses}")
     errors = {kind: dict(found) for kind, found in recorder.errors.items() if found}
     print(f"{'all':26} {total:6d} {total / seconds:7.1f}")
     print(f"errors: {errors or 0}")
@@ -277,8 +274,8 @@ def main() -> None:
         report(recorder, elapsed)
         print("\nserver time (gunicorn's access log, from request to response):")
         for kind, ms in server_times(access_log).items():
-            print(f"{kind:26} {len(ms):6d}         {statistics.median(ms):7.1f} {_percentile(ms, 0.95):7.1f} "
-                  f"{_percentile(ms, 0.99):7.1f} {max(ms):7.1f}")
+            print(f"{kind:26} {len(ms):6d}         {statistics.median(ms):7.1f} {percentile(ms, 0.95):7.1f} "
+                  f"{percentile(ms, 0.99):7.1f} {max(ms):7.1f}")
         with app.app_context():
             from chouette.extensions import db
 

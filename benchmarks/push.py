@@ -51,6 +51,9 @@ as the machine is quiet).
 First, 100 idle screens hold streams on a server of their own (no commands) for ``--idle-seconds``:
 the CPU of the gunicorn workers as a share of one core (``/proc/<pid>/stat`` utime+stime).
 
+The devices, the commands' timing and the app nodes are ``benchmarks/devices.py``'s (shared with
+benchmarks/online.py).
+
 The last line: ``push p95 X ms, commands p95 Y ms, errors Z``.
 Goals on a 2-core machine: push p95 under 250 ms, commands p95 under 50 ms, zero errors;
 100 idle screens under 10% of one core.
@@ -59,31 +62,38 @@ Goals on a 2-core machine: push p95 under 250 ms, commands p95 under 50 ms, zero
 from __future__ import annotations
 
 import argparse
-import bisect
-import contextlib
 import datetime as dt
-import html
-import http.client
 import multiprocessing
 import os
 import random
 import re
-import socket
-import statistics
 import sys
 import tempfile
 import threading
 import time
-import urllib.error
-import urllib.request
 from collections import Counter, defaultdict
-from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Self
+from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.production.live import Client, Gunicorn, command_form
+import devices
+from devices import (
+    Command,
+    Device,
+    Errors,
+    Servers,
+    cookie_header,
+    delays,
+    http_get,
+    machine_ticks,
+    percentile,
+    read_written,
+    summary,
+    wait_open,
+)
+
+from tests.production.live import Client, command_form
 
 TABLES = 20
 SEATED = 8
@@ -96,26 +106,10 @@ GRACE_SECONDS = 2.0
 PASSWORD = "push-test-password-1"
 SETTINGS = {"cube_mode": "multi", "stake_cents": 100, "partner_min_players": 0}
 VERSION = re.compile(rb'data-version="(\d+)-(\d)"')
-ANY_VERSION = re.compile(rb'data-version="([^"]*)"')
 COMMAND_OK = {200, 409, 422}
-FETCH_OK = {200, 304}
-#: Whether the phones and screens keep their fetching connection open (--new-connections: no).
-KEEP_ALIVE = True
+FETCH_OK = devices.FETCH_OK
 #: gunicorn workers per app node (``--workers``).
 WORKERS = 2
-
-
-def _percentile(values: list[float], share: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
-
-
-def _summary(values: list[float]) -> str:
-    """count, p50, p95, p99, max of a list of milliseconds."""
-    if not values:
-        return "     0  (none)"
-    return (f"{len(values):6d} {statistics.median(values):8.1f} {_percentile(values, 0.95):8.1f} "
-            f"{_percentile(values, 0.99):8.1f} {max(values):8.1f}")
 
 
 # --------------------------------------------------------------------------- the night
@@ -159,249 +153,6 @@ def prepare(url: str) -> tuple[Any, int, list[int], list[list[str]]]:
         db.session.commit()
         db.engine.dispose()
     return app, night_id, table_ids, seated
-
-
-# --------------------------------------------------------------------------- the record
-
-
-class Errors:
-    """Errors by kind, from many threads."""
-
-    def __init__(self) -> None:
-        self.lock = threading.Lock()
-        self.found: Counter[str] = Counter()
-
-    def add(self, kind: str) -> None:
-        with self.lock:
-            self.found[kind] += 1
-
-    def total(self) -> int:
-        return sum(self.found.values())
-
-
-def _cookie_header(client: Client) -> str:
-    """The cookies a signed-in ``Client`` sends (for a stream opened with http.client)."""
-    for handler in getattr(client.opener, "handlers", ()):  # OpenerDirector's, untyped
-        if isinstance(handler, urllib.request.HTTPCookieProcessor):
-            return "; ".join(f"{cookie.name}={cookie.value}" for cookie in handler.cookiejar)
-    return ""
-
-
-def _get(client: Client, path: str, headers: dict[str, str]) -> tuple[int, bytes, str]:
-    """GET ``path``: status, body, ETag (HTTP errors are answers; OSError is raised)."""
-    request = urllib.request.Request(client.base_url + path, headers=headers)
-    try:
-        with client.opener.open(request, timeout=client.timeout) as response:
-            return response.status, response.read(), response.headers.get("ETag", "")
-    except urllib.error.HTTPError as error:
-        return error.code, error.read(), error.headers.get("ETag", "")
-
-
-class Device:
-    """One open page: its stream, read in a thread of its own, and its fetches, in another.
-
-    ``arrivals``: (time, version) of every ``changed`` event; ``shown``: (time, version) of
-    every fetch answered (the version the page shows from then on)."""
-
-    def __init__(self, kind: str, base_url: str, stream_path: str, fetch_path: str, cookie: str,
-                 client: Client, errors: Errors, fetch: bool = True) -> None:
-        self.kind = kind
-        self.host, port = base_url.removeprefix("http://").split(":")
-        self.port = int(port)
-        self.base_url = base_url
-        self.stream_path, self.fetch_path = stream_path, fetch_path
-        self.cookie, self.client, self.errors, self.fetch = cookie, client, errors, fetch
-        self.arrivals: list[tuple[float, str]] = []
-        self.shown: list[tuple[float, str]] = []
-        self.pushed = 0  # drawings that came in the stream
-        self.opened = threading.Event()
-        self.stop = threading.Event()
-        self._wanted: str | None = None
-        self._page: str | None = None  # the version the page shows
-        self._changed = threading.Condition()
-        self._connection: http.client.HTTPConnection | None = None
-        self._fetching: http.client.HTTPConnection | None = None
-        self.threads = [threading.Thread(target=self._read, daemon=True)]
-        if fetch:
-            self.threads.append(threading.Thread(target=self._fetch, daemon=True))
-
-    def start(self) -> None:
-        for thread in self.threads:
-            thread.start()
-
-    def close(self) -> None:
-        """Let go of the stream (as a browser closing the page) and stop fetching."""
-        self.stop.set()
-        connection = self._connection
-        if connection is not None and connection.sock is not None:
-            with contextlib.suppress(OSError):
-                connection.sock.shutdown(socket.SHUT_RDWR)
-        with self._changed:
-            self._changed.notify_all()
-        for thread in self.threads:
-            thread.join(5)
-
-    # the stream -------------------------------------------------------------------------
-
-    def _read(self) -> None:
-        while not self.stop.is_set():
-            try:
-                self._hold()
-                if not self.stop.is_set():
-                    self.errors.add(f"{self.kind} stream: ended")
-            except (OSError, http.client.HTTPException) as error:
-                if not self.stop.is_set():
-                    self.errors.add(f"{self.kind} stream: {type(error).__name__}")
-            self.stop.wait(1.0)  # the stream's retry: 1000 ms
-
-    def _hold(self) -> None:
-        connection = http.client.HTTPConnection(self.host, self.port, timeout=60)
-        self._connection = connection
-        try:
-            headers = {"Accept": "text/event-stream", "Cache-Control": "no-cache"}
-            if self.cookie:
-                headers["Cookie"] = self.cookie
-            connection.request("GET", self.stream_path, headers=headers)
-            response = connection.getresponse()
-            if response.status != 200 or not response.getheader("Content-Type", "").startswith("text/event-stream"):
-                self.errors.add(f"{self.kind} stream: status {response.status}")
-                return
-            name, data = "message", []
-            while not self.stop.is_set():
-                line = response.readline()
-                if not line:
-                    return
-                if line.startswith(b"event: "):
-                    name = line[7:].strip().decode()
-                elif line.startswith(b"data: "):
-                    data.append(line[6:].rstrip(b"\r\n").decode())
-                elif line in (b"\n", b"\r\n"):
-                    if data:
-                        self._message(name, "\n".join(data))
-                    name, data = "message", []
-        finally:
-            connection.close()
-
-    def _message(self, name: str, data: str) -> None:
-        """One event: ``changed`` (a version: fetch it), or a drawing the page takes in as it
-        comes (``fragment``, the whole fragment; ``parts``: the version, then what moved)."""
-        now = time.monotonic()
-        if name == "changed":
-            version = data.strip()
-        elif name == "fragment":
-            found = ANY_VERSION.search(data.encode())
-            if found is None:
-                self.errors.add(f"{self.kind} stream: a fragment without its version")
-                return
-            version = html.unescape(found.group(1).decode())
-        elif name == "parts":
-            version = data.partition("\n")[0]
-        else:
-            self.errors.add(f"{self.kind} stream: unknown event {name!r}")
-            return
-        self.arrivals.append((now, version))
-        if not self.opened.is_set():
-            self._page = version  # the page was drawn at this version
-            self.opened.set()
-        if name == "changed":
-            self._event(version)
-            return
-        self.pushed += 1
-        self.shown.append((now, version))  # the page shows it as it comes: no fetch
-        with self._changed:
-            self._page = version
-
-    def _event(self, version: str) -> None:
-        if self.fetch:
-            with self._changed:
-                self._wanted = version
-                self._changed.notify()
-
-    # the fetches ------------------------------------------------------------------------
-
-    def _get(self, headers: dict[str, str]) -> tuple[int, bytes, str]:
-        """One fetch, on the connection the device keeps open between fetches (as a browser
-        does: HTTP/1.1 keep-alive), or through ``Client`` (a new connection each time)."""
-        if not KEEP_ALIVE:
-            return _get(self.client, self.fetch_path, headers)
-        for attempt in (1, 2):
-            connection = self._fetching
-            if connection is None:
-                connection = self._fetching = http.client.HTTPConnection(self.host, self.port, timeout=30)
-            try:
-                connection.request("GET", self.fetch_path,
-                                   headers={**headers, **({"Cookie": self.cookie} if self.cookie else {})})
-                response = connection.getresponse()
-                body = response.read()
-            except (OSError, http.client.HTTPException):
-                connection.close()
-                self._fetching = None
-                if attempt == 2:
-                    raise
-                continue  # the server closed the idle connection: a new one, as a browser does
-            if response.getheader("Connection", "").lower() == "close":
-                connection.close()
-                self._fetching = None
-            return response.status, body, response.getheader("ETag", "")
-        raise AssertionError("unreachable")
-
-    def _fetch(self) -> None:
-        etag = ""
-        while True:
-            with self._changed:
-                while not self.stop.is_set() and (self._wanted is None or self._wanted == self._page):
-                    self._changed.wait()
-                if self.stop.is_set():
-                    return
-                wanted = self._wanted
-            headers = {"HX-Request": "true", **({"If-None-Match": etag} if etag else {})}
-            try:
-                status, body, tag = self._get(headers)
-            except (OSError, http.client.HTTPException) as error:
-                self.errors.add(f"{self.kind} fetch: {type(error).__name__}")
-                self.stop.wait(1.0)
-                continue
-            now = time.monotonic()
-            if status not in FETCH_OK:
-                self.errors.add(f"{self.kind} fetch: status {status}")
-                self.stop.wait(1.0)
-                continue
-            etag = tag or etag
-            found = ANY_VERSION.search(body) if status == 200 else None
-            shown = html.unescape(found.group(1).decode()) if found else wanted
-            assert shown is not None
-            self.shown.append((now, shown))
-            with self._changed:
-                self._page = shown  # a version that came during the fetch is fetched next
-
-
-class Command:
-    """One command answered: its table, the seq it committed at (None: nothing moved), times."""
-
-    __slots__ = ("answered", "sent", "seq", "status", "table_id", "written")
-
-    def __init__(self, table_id: int, seq: int | None, sent: float, answered: float, status: int) -> None:
-        self.table_id, self.seq, self.sent, self.answered, self.status = table_id, seq, sent, answered, status
-        #: When the server wrote its event (``TableEvent.at``, on this process's clock).
-        self.written: float | None = None
-
-
-def read_written(app: Any, commands: list[Command]) -> None:
-    """Set each command's ``written``: its event's ``at`` (taken by ``services.append_events``
-    just before the write transaction that commits it), on the monotonic clock."""
-    from sqlalchemy import select
-
-    from chouette.extensions import db
-    from chouette.models import TableEvent
-
-    offset = time.time() - time.monotonic()  # the clocks' difference (no jump during a run)
-    with app.app_context():
-        rows = db.session.execute(select(TableEvent.table_id, TableEvent.seq, TableEvent.at)).all()
-        db.session.remove()
-    at = {(table_id, seq): moment.replace(tzinfo=dt.UTC).timestamp() - offset for table_id, seq, moment in rows}
-    for command in commands:
-        if command.seq is not None:
-            command.written = at.get((command.table_id, command.seq))
 
 
 def _fragments_mode() -> str:
@@ -488,7 +239,7 @@ def poller(url: str, username: str, table_id: int, stop: threading.Event, seen: 
     while True:
         headers = {"HX-Request": "true", **({"If-None-Match": etag} if etag else {})}
         try:
-            status, body, tag = _get(client, f"/tables/{table_id}/live", headers)
+            status, body, tag = http_get(client, f"/tables/{table_id}/live", headers)
             now = time.monotonic()
             if status not in FETCH_OK:
                 errors.add(f"polling phone: status {status}")
@@ -503,60 +254,6 @@ def poller(url: str, username: str, table_id: int, stop: threading.Event, seen: 
             return
 
 
-# --------------------------------------------------------------------------- delays
-
-
-def _table_seq(version: str, table_id: int | None) -> int | None:
-    """The seq a version carries for ``table_id``: ``"<seq>-<open>"`` for a table's stream,
-    ``"night:name:currency:closed:table:seq;..."`` for a screen's (table_id None: a table's)."""
-    if table_id is None:
-        return int(version.split("-")[0])
-    for row in version.split(";"):
-        fields = row.split(":")
-        if len(fields) >= 2 and fields[-2] == str(table_id) and fields[-1] not in ("", "None"):
-            return int(fields[-1])
-    return None
-
-
-def _first_times(timed: list[tuple[float, str]], table_id: int | None) -> tuple[list[int], list[float]]:
-    """For a device's (time, version) list: the running maximum of the table's seq, with the
-    time each new maximum was first reached (for a bisect by seq)."""
-    seqs: list[int] = []
-    times: list[float] = []
-    for at, version in timed:
-        seq = _table_seq(version, table_id)
-        if seq is not None and (not seqs or seq > seqs[-1]):
-            seqs.append(seq)
-            times.append(at)
-    return seqs, times
-
-
-def delays(commands: list[Command], watchers: dict[int, list[Device]], screens: list[Device],
-           which: Callable[[Device], list[tuple[float, str]]], start: Callable[[Command], float]
-           ) -> tuple[list[float], int]:
-    """Milliseconds from ``start(command)`` to the moment each device of its table and each
-    screen reached its seq in ``which(device)``; and how many pairs never did."""
-    index: dict[tuple[int, int], tuple[list[int], list[float]]] = {}
-    found: list[float] = []
-    missing = 0
-    for command in commands:
-        if command.seq is None:
-            continue
-        devices: list[tuple[Device, int | None]] = [(device, None) for device in watchers[command.table_id]]
-        devices += [(device, command.table_id) for device in screens]
-        for device, key in devices:
-            slot = (id(device), command.table_id)
-            if slot not in index:
-                index[slot] = _first_times(which(device), key)
-            seqs, times = index[slot]
-            at = bisect.bisect_left(seqs, command.seq)
-            if at == len(seqs):
-                missing += 1
-            else:
-                found.append((times[at] - start(command)) * 1000)
-    return found, missing
-
-
 def polling_delays(commands: list[Command], seen: dict[int, list[tuple[float, int]]]) -> list[float]:
     """Milliseconds from a command's POST to the first poll answer carrying its seq."""
     found = []
@@ -568,87 +265,6 @@ def polling_delays(commands: list[Command], seen: dict[int, list[tuple[float, in
                 found.append((at - command.sent) * 1000)
                 break
     return found
-
-
-# --------------------------------------------------------------------------- the servers
-
-
-def cpu_ticks(pid: int) -> int:
-    """utime + stime of a process, in clock ticks."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return int(fields[11]) + int(fields[12])
-
-
-def machine_ticks() -> tuple[int, int, int]:
-    """(busy, total, stolen) clock ticks of every core since boot (``/proc/stat``): stolen is
-    the time a virtual machine's host gave to others (it makes runs noisier)."""
-    values = [int(value) for value in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:9]]
-    return sum(values) - values[3] - values[4], sum(values), values[7]
-
-
-def connections_per_worker(server: Gunicorn) -> dict[int, int]:
-    """Established connections each worker holds on the server's port (streams, when quiet)."""
-    established: set[str] = set()
-    for table in ("/proc/net/tcp", "/proc/net/tcp6"):
-        try:
-            lines = Path(table).read_text().splitlines()[1:]
-        except FileNotFoundError:
-            continue
-        for line in lines:
-            fields = line.split()
-            if fields[3] == "01" and int(fields[1].rsplit(":", 1)[1], 16) == server.port:
-                established.add(fields[9])
-    counts = {}
-    for pid in server.worker_pids():
-        held = 0
-        for fd in Path(f"/proc/{pid}/fd").iterdir():
-            try:
-                target = os.readlink(fd)
-            except OSError:
-                continue
-            if target.startswith("socket:[") and target[8:-1] in established:
-                held += 1
-        counts[pid] = held
-    return counts
-
-
-class Servers:
-    """One gunicorn per app node, all on the same database."""
-
-    def __init__(self, folder: Path, url: str, nodes: int, name: str) -> None:
-        self.nodes = [Gunicorn(folder / f"{name}-node{n + 1}.db", workers=WORKERS, log=folder / f"{name}-node{n + 1}.log",
-                               access_log=folder / f"{name}-node{n + 1}.access.log",
-                               extra_env={"DATABASE_URL": url})
-                      for n in range(nodes)]
-
-    def __enter__(self) -> Self:
-        for node in self.nodes:
-            node.start()
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        for node in self.nodes:
-            node.stop()
-
-    def worker_pids(self) -> list[int]:
-        return [pid for node in self.nodes for pid in node.worker_pids()]
-
-    def cpu(self) -> int:
-        return sum(cpu_ticks(pid) for pid in self.worker_pids())
-
-    def streams_per_worker(self) -> str:
-        parts = []
-        for number, node in enumerate(self.nodes, 1):
-            counts = connections_per_worker(node)
-            parts.append(f"node {number}: " + ", ".join(str(n) for n in counts.values()))
-        return "; ".join(parts)
-
-
-def _wait_open(devices: list[Device], seconds: float, errors: Errors) -> None:
-    deadline = time.monotonic() + seconds
-    for device in devices:
-        if not device.opened.wait(max(0.0, deadline - time.monotonic())):
-            errors.add(f"{device.kind} stream: never opened")
 
 
 def _server_times(servers: Servers, since: list[int]) -> dict[str, list[float]]:
@@ -679,13 +295,13 @@ def _server_times(servers: Servers, since: list[int]) -> dict[str, list[float]]:
 def idle(folder: Path, url: str, nodes: int, night_id: int, seconds: float) -> None:
     """100 screens holding streams, no commands: the workers' CPU as a share of one core."""
     errors = Errors()
-    with Servers(folder, url, nodes, "idle") as servers:
+    with Servers(folder, url, nodes, "idle", WORKERS) as servers:
         screens = [Device("idle screen", servers.nodes[n % nodes].url, f"/display/{night_id}/stream", "", "",
                           Client(servers.nodes[n % nodes].url), errors, fetch=False)
                    for n in range(IDLE_SCREENS)]
         for device in screens:
             device.start()
-        _wait_open(screens, 60, errors)
+        wait_open(screens, 60, errors)
         time.sleep(1)
         held = servers.streams_per_worker()
         ticks, started, own = servers.cpu(), time.monotonic(), os.times()
@@ -709,7 +325,7 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
     """The festival's load; prints its figures; returns (push p95, commands p95, errors)."""
     errors = Errors()
     stop = threading.Event()
-    with Servers(folder, url, nodes, "festival") as servers:
+    with Servers(folder, url, nodes, "festival", WORKERS) as servers:
         urls = [node.url for node in servers.nodes]
         # The tablets run in a process of their own, as they are devices of their own: a
         # command's clock is not held by the hundreds of phone and screen threads of this one
@@ -730,7 +346,7 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
                 client = Client(base)
                 client.sign_in(username, PASSWORD)
                 device = Device("phone", base, f"/tables/{table_id}/stream", f"/tables/{table_id}/live",
-                                _cookie_header(client), client, errors, fetch=fetch in ("all", "phones"))
+                                cookie_header(client), client, errors, fetch=fetch in ("all", "phones"))
                 watchers[table_id].append(device)
                 phones.append(device)
         screens = [Device("screen", urls[n % nodes], f"/display/{night_id}/stream", f"/display/{night_id}", "",
@@ -738,7 +354,7 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
                    for n in range(SCREENS)]
         for device in phones + screens:
             device.start()
-        _wait_open(phones + screens, 60, errors)
+        wait_open(phones + screens, 60, errors)
         time.sleep(1)
         held = servers.streams_per_worker()
 
@@ -833,7 +449,7 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
         (f"polling phone (every {POLL_SECONDS:.0f} s): POST sent -> first poll with it", polled_ms),
     ]
     for label, values in rows:
-        print(f"{label:58} {_summary(values)}")
+        print(f"{label:58} {summary(values)}")
     print(f"polling, the model: a phone polls at a uniform phase, so the delay is uniform over "
           f"0-{POLL_SECONDS:.0f} s plus a fetch: p95 about {POLL_SECONDS * 0.95 * 1000:.0f} ms + the fetch")
     if unfetched:
@@ -841,14 +457,14 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
     if server_ms:
         print("\nserver time (gunicorn's access logs, request to response):")
         for kind, ms in sorted(server_ms.items(), key=lambda item: item[0].strip()):
-            print(f"{kind:58} {_summary(ms)}")
+            print(f"{kind:58} {summary(ms)}")
     pushed = sum(device.pushed for device in phones + screens)
     fetches = sum(len(device.shown) for device in phones + screens) - pushed
     print(f"drawings the streams brought: {pushed}; fragments fetched after an event: {fetches}")
     total = errors.total()
     print(f"\nerrors: {dict(errors.found) if errors.found else 0}")
-    return (_percentile(push_ms, 0.95) if push_ms else float("nan"),
-            _percentile(command_ms, 0.95) if command_ms else float("nan"), total)
+    return (percentile(push_ms, 0.95) if push_ms else float("nan"),
+            percentile(command_ms, 0.95) if command_ms else float("nan"), total)
 
 
 def main() -> None:
@@ -876,8 +492,8 @@ def main() -> None:
         os.environ["PUSH_FRAGMENTS"] = "1" if args.fragments else "0"
     else:
         os.environ.pop("PUSH_FRAGMENTS", None)
-    global KEEP_ALIVE, WORKERS
-    KEEP_ALIVE = not args.new_connections
+    global WORKERS
+    devices.KEEP_ALIVE = not args.new_connections
     WORKERS = args.workers or max(1, (os.cpu_count() or 2) // (2 if args.postgres else 1))
     with tempfile.TemporaryDirectory(prefix="chouette-push-") as name:
         folder = Path(name)

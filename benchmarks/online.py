@@ -1,0 +1,413 @@
+"""A night online under load: how fast a confirmed move reaches every device of its table.
+
+Prints figures; asserts nothing. Run: .venv/bin/python benchmarks/online.py [--seconds 60]
+(or ``make online``); on PostgreSQL with two app nodes:
+``bash .ci/with-postgres .venv/bin/python benchmarks/online.py --postgres``. Bounded in time;
+127.0.0.1 only; the servers and the database are temporary (README, "Playing a night online").
+
+gunicorn runs as docs/deployment.md deploys it (``gunicorn.conf.py``), one worker per core, the
+cores shared by the nodes (2 workers on SQLite's one node, 1 on each of PostgreSQL's two). The
+night: ``--tables`` tables (20 by default) that play online (the table setting ``play``), each
+with five members seated from the start (a box, a captain and three members; multi-cube, no
+partner), each member signed in from their own HTTP session, and a big screen per table. Then,
+for ``--seconds``:
+
+- every member's phone holds ``/tables/<id>/stream`` and every screen ``/display/<night>/stream``
+  (``devices.Device``, as in benchmarks/push.py: each stream read in a thread of its own, the
+  arrival of each version timed, a phone fetching its own fragment when the stream brings a
+  version, as the page does); with ``--card``, each phone also fetches its cube window's card
+  every 2 s, as the online table's page does;
+- at each table, the players play at human pace: a decision every 1-3 s, each from the device
+  whose turn it is. Before each decision the player's device reads its live fragment (GET
+  ``/tables/<id>/live``): the one showing a Roll button rolls (POST ``/tables/<id>/roll``,
+  ``how=server``: the roller's Roll is their "roll" in the turn's cube window, and the crew,
+  on auto-roll, is not asked), the one showing the board to move on plays a legal move chosen
+  at random among the engine's (``legal_moves`` of the XGID the fragment shows; POST
+  ``/tables/<id>/move``). A roll with no legal play passes by itself; a game that ends
+  rotates the seats and the next opening roll is the new box's or captain's. No doubles: the
+  moves are what is timed. The players run in a process of their own (forked before the
+  streams' threads start), so a command's clock is not held by this process's hundreds of
+  threads; on PostgreSQL each player posts to node 1 and node 2 in turn.
+
+Move delay (the last line's X): from the moment the server wrote a move's event (its
+``TableEvent.at``, just before the transaction that commits it, read from the log after the
+run; same machine, same clock) to the arrival, at each of its table's devices (its five phones
+and its screen), of the event carrying that seq or a later one: the p95 over all (move,
+device) pairs. Commands (Y): from a roll's or a move's POST sent to its answer read.
+
+Errors (Z): commands answered other than 200, a device that does not show whose turn it is
+within 10 s (the table stalled), a fragment without an XGID to move on, stream failures, fetches
+answered other than 200/304, and (move, device) pairs whose event never came (within the run and
+a 2 s grace).
+
+The last line: ``online move p95 X ms, commands p95 Y ms, errors Z``.
+Goals on a 2-core machine: X under 200 ms, Y under 50 ms, zero errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import html
+import multiprocessing
+import os
+import random
+import re
+import tempfile
+import threading
+import time
+from collections import Counter, defaultdict
+from pathlib import Path
+from typing import Any
+
+import devices
+from devices import (
+    Command,
+    Device,
+    Errors,
+    Servers,
+    cookie_header,
+    delays,
+    http_get,
+    machine_ticks,
+    percentile,
+    read_written,
+    summary,
+    wait_open,
+)
+
+from tests.production.live import Client, seq_in
+
+TABLES = 20
+SEATED = 5  # a box, a captain, three members
+PASSWORD = "online-test-password-1"
+SETTINGS = {"play": "online", "cube_mode": "multi", "stake_cents": 100, "partner_min_players": 0}
+GRACE_SECONDS = 2.0
+STALL_SECONDS = 10.0
+CARD_SECONDS = 2.0
+VERSION = re.compile(rb'data-version="(\d+)-(\d)"')
+XGID = re.compile(rb"XGID <code>([^<]+)</code>")
+
+
+# --------------------------------------------------------------------------- the night
+
+
+def prepare(url: str, count: int) -> tuple[Any, int, list[int], list[list[str]]]:
+    """Build the night on ``url``: ``count`` online tables of five seated members (in-process,
+    through the services). Returns (app, night id, table ids, usernames per table: box first)."""
+    from app import create_app
+    from chouette.extensions import db
+    from chouette.services import commands, members, nights, tables
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "online",
+                      "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000"})
+    result = app.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        organizer = members.create_member(name="Olga", username="olga", password=PASSWORD, role="organizer")
+        night = nights.open_night(name="Online night", on=dt.date(2026, 11, 27), currency="EUR", actor=organizer)
+        table_ids, seated = [], []
+        for number in range(count):
+            players = [members.create_member(name=f"Player {number:02d}-{n}", username=f"o{number:02d}{n}",
+                                              password=PASSWORD, role="player") for n in range(SEATED)]
+            table = tables.create_table(night.id, name=f"Table {number + 1}", settings=SETTINGS, actor=organizer)
+            events: list[dict[str, Any]] = [{"type": "join", "player": p.name, "member_id": p.id} for p in players]
+            events.append({"type": "order", "players": [p.name for p in players]})
+            for seq, event in enumerate(events):
+                commands.play(table.id, seq, event, organizer)
+            table_ids.append(table.id)
+            seated.append([p.username for p in players])
+        night_id = night.id
+        db.session.commit()
+        db.engine.dispose()
+    return app, night_id, table_ids, seated
+
+
+# --------------------------------------------------------------------------- the players
+
+
+def decision(table_id: int, body: bytes) -> tuple[str, int] | None:
+    """What a player's live fragment offers them now, and the seq it was drawn at: ("roll",
+    seq), ("move", seq), or None."""
+    board = re.search(rf'action="/tables/{table_id}/move\?seq=(\d+)"'.encode(), body)  # the board's form
+    if board is not None:
+        return "move", int(board.group(1))
+    seq = seq_in(body)
+    if seq is not None and f'action="/tables/{table_id}/roll"'.encode() in body:
+        return "roll", seq
+    return None
+
+
+def chosen_move(body: bytes, rng: random.Random) -> str | None:
+    """A legal move of the roll the fragment shows (its XGID: the side on roll at the bottom),
+    chosen at random among the engine's; None if the fragment has no XGID with dice."""
+    from chouette.engine import legal_moves, parse_xgid
+
+    found = XGID.search(body)
+    if found is None:
+        return None
+    position, fields = parse_xgid(html.unescape(found.group(1).decode()))
+    if len(fields.dice) != 2 or "0" in fields.dice:
+        return None
+    plays = legal_moves(position, (int(fields.dice[0]), int(fields.dice[1])))
+    return str(rng.choice(plays)) if plays else None
+
+
+def players(urls: list[str], table_ids: list[int], seated: list[list[str]], stop: Any, ready: Any,
+            results: Any) -> None:
+    """Every table's players, one thread per table, in a process of their own (forked): their
+    commands and errors go back through ``results`` when ``stop`` is set."""
+    done: list[Command] = []
+    errors = Errors()
+    threads = [threading.Thread(target=table_players, daemon=True,
+                                args=(urls if n % 2 == 0 else urls[::-1], table_id, seated[n], stop, done,
+                                      errors, n, ready))
+               for n, table_id in enumerate(table_ids)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    results.put((done, dict(errors.found)))
+
+
+def table_players(urls: list[str], table_id: int, usernames: list[str], stop: Any, done: list[Command],
+                  errors: Errors, seed: int, ready: Any) -> None:
+    """One table's five players, each from their own session: a decision every 1-3 s, made
+    by the one whose device offers it (tried first: who is likely next)."""
+    rng = random.Random(seed)
+    sessions: dict[str, list[Client]] = {}
+    try:
+        for username in usernames:
+            clients = [Client(url) for url in urls]
+            clients[0].sign_in(username, PASSWORD)
+            for client in clients[1:]:  # the same session: the nodes share the secret key
+                client.opener, client.csrf = clients[0].opener, clients[0].csrf
+            sessions[username] = clients
+    except (OSError, AssertionError):
+        ready.abort()  # the run cannot start as described: say so rather than wait
+        raise
+    ready.wait()
+    likely = list(usernames)  # the box and the captain first: they roll the opening
+    turn = 0
+    while not stop.wait(rng.uniform(1, 3)):
+        waited = time.monotonic()
+        acted = False
+        while not acted and not stop.is_set():
+            for username in likely:
+                client = sessions[username][turn % len(urls)]
+                try:
+                    status, body, _tag = http_get(client, f"/tables/{table_id}/live", {"HX-Request": "true"})
+                except OSError as error:
+                    errors.add(f"player fetch: {type(error).__name__}")
+                    continue
+                if status != 200:
+                    errors.add(f"player fetch: status {status}")
+                    continue
+                offered = decision(table_id, body)
+                if offered is None:
+                    continue
+                kind, seq = offered
+                if kind == "move":
+                    move = chosen_move(body, rng)
+                    if move is None:
+                        errors.add("player: a board to move on without an XGID and dice")
+                        acted = True  # this decision is lost: the next one in 1-3 s
+                        break
+                    path, fields = f"/tables/{table_id}/move", {"move": move}
+                else:
+                    path, fields = f"/tables/{table_id}/roll", {"how": "server"}
+                sent = time.monotonic()
+                try:
+                    status, body, _seconds = client.htmx("POST", path, {**fields, "seq": seq})
+                except OSError as error:
+                    errors.add(f"command: {type(error).__name__}")
+                    acted = True
+                    break
+                answered = time.monotonic()
+                if status != 200:
+                    errors.add(f"command {kind}: status {status}")
+                found = VERSION.search(body) if status == 200 else None
+                moved = int(found.group(1)) if found and int(found.group(1)) > seq else None
+                done.append(Command(table_id, moved, sent, answered, status, kind))
+                # Who is likely next: after a roll the roller moves; after a move, the other side.
+                rest = [name for name in likely if name != username]
+                likely = [username, *rest] if kind == "roll" else [rest[0], username, *rest[1:]]
+                acted = True
+                turn += 1
+                break
+            if not acted:
+                if time.monotonic() - waited > STALL_SECONDS:
+                    errors.add("player: no device shows a decision (the table stalled)")
+                    break
+                stop.wait(0.1)
+
+
+def card_poller(client: Client, table_id: int, stop: threading.Event, errors: Errors, seed: int) -> None:
+    """The cube window's card of an online table's page: fetched every 2 s."""
+    if stop.wait(random.Random(seed).uniform(0, CARD_SECONDS)):
+        return
+    while True:
+        try:
+            status, _body, _tag = http_get(client, f"/tables/{table_id}/window", {"HX-Request": "true"})
+            if status != 200:
+                errors.add(f"card: status {status}")
+        except OSError as error:
+            errors.add(f"card: {type(error).__name__}")
+        if stop.wait(CARD_SECONDS):
+            return
+
+
+# --------------------------------------------------------------------------- the run
+
+
+def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: int, table_ids: list[int],
+          seated: list[list[str]], seconds: float, card: bool) -> tuple[float, float, int]:
+    """The night online; prints its figures; returns (move p95, commands p95, errors)."""
+    errors = Errors()
+    stop = threading.Event()
+    with Servers(folder, url, nodes, "online", workers) as servers:
+        urls = [node.url for node in servers.nodes]
+        forked = multiprocessing.get_context("fork")
+        ready = forked.Barrier(len(table_ids) + 1)
+        players_stop, results = forked.Event(), forked.Queue()
+        process = forked.Process(target=players, daemon=True,
+                                 args=(urls, table_ids, seated, players_stop, ready, results))
+        process.start()
+        print(f"signing in {len(table_ids) * SEATED} phones ...", flush=True)
+        watchers: dict[int, list[Device]] = defaultdict(list)
+        screens: dict[int, list[Device]] = {}
+        phones: list[Device] = []
+        pollers: list[threading.Thread] = []
+        for number, table_id in enumerate(table_ids):
+            for seat, username in enumerate(seated[number]):
+                base = urls[(number + seat) % nodes]
+                client = Client(base)
+                client.sign_in(username, PASSWORD)
+                device = Device("phone", base, f"/tables/{table_id}/stream", f"/tables/{table_id}/live",
+                                cookie_header(client), client, errors)
+                watchers[table_id].append(device)
+                phones.append(device)
+                if card:
+                    pollers.append(threading.Thread(target=card_poller, daemon=True,
+                                                    args=(client, table_id, stop, errors, number * 10 + seat)))
+            base = urls[number % nodes]
+            screens[table_id] = [Device("screen", base, f"/display/{night_id}/stream", f"/display/{night_id}", "",
+                                        Client(base), errors)]
+        every = phones + [device for found in screens.values() for device in found]
+        for device in every:
+            device.start()
+        wait_open(every, 60, errors)
+        time.sleep(1)
+        print(f"load: {len(table_ids)} online tables (a decision every 1-3 s), {len(phones)} phones and "
+              f"{len(screens)} screens holding streams{', the phones fetching the cube window every 2 s' if card else ''}, "
+              f"for {seconds:.0f} s on {', '.join(urls)}", flush=True)
+        for thread in pollers:
+            thread.start()
+        ready.wait(120)
+        ticks, started, own, machine = servers.cpu(), time.monotonic(), os.times(), machine_ticks()
+        try:
+            time.sleep(seconds)
+        finally:
+            stop.set()
+            players_stop.set()
+            for thread in pollers:
+                thread.join(15)
+            done, found = results.get(timeout=60)
+            process.join(15)
+        elapsed = time.monotonic() - started
+        used = servers.cpu() - ticks
+        own_used = sum(os.times()[:4]) - sum(own[:4])
+        for kind, count in found.items():
+            errors.found[kind] += count
+        busy, total, stolen = (now - then for now, then in zip(machine_ticks(), machine, strict=True))
+        time.sleep(GRACE_SECONDS)  # the last moves' events
+        for device in every:
+            device.stop.set()
+        for device in every:
+            device.close()
+
+    commands = sorted(done, key=lambda command: command.sent)
+    read_written(app, commands)
+    unwritten = sum(1 for command in commands if command.seq is not None and command.written is None)
+    if unwritten:
+        errors.found["command: its event is not in the log"] += unwritten
+    moves = [command for command in commands if command.kind == "move"]
+    command_ms = [(command.answered - command.sent) * 1000 for command in commands]
+    move_ms, missing = delays(moves, watchers, [], lambda device: device.arrivals,
+                              lambda command: command.written or command.sent, screens)
+    phone_ms, _ = delays(moves, watchers, [], lambda device: device.arrivals,
+                         lambda command: command.written or command.sent)
+    screen_ms, _ = delays(moves, defaultdict(list), [], lambda device: device.arrivals,
+                          lambda command: command.written or command.sent, screens)
+    sent_ms, _ = delays(moves, watchers, [], lambda device: device.arrivals, lambda command: command.sent, screens)
+    shown_ms, _ = delays(moves, watchers, [], lambda device: device.shown, lambda command: command.sent)
+    if missing:
+        errors.found["move: (move, device) pair never reached"] += missing
+    statuses = Counter(f"{command.kind} {command.status}" for command in commands)
+    tick = os.sysconf("SC_CLK_TCK")
+    share = used / tick / elapsed * 100
+    others = max(0.0, busy / tick - used / tick - own_used) / elapsed * 100
+    print(f"\nonline: {len(commands)} commands in {elapsed:.0f} s ({dict(sorted(statuses.items()))}), "
+          f"{nodes} node{'s' if nodes > 1 else ''} x {workers} worker{'s' if workers > 1 else ''}")
+    print(f"CPU (% of one core): gunicorn workers {share:.0f}%, the benchmark's own {own_used / elapsed * 100:.0f}%, "
+          f"everything else {others:.0f}% (the database server, other programs); the machine's "
+          f"{os.cpu_count()} cores {busy / total * 100:.0f}% busy ({stolen / total * 100:.0f}% stolen)")
+    print(f"\n{'milliseconds':58} {'count':>6} {'p50':>8} {'p95':>8} {'p99':>8} {'max':>8}")
+    rows = [
+        ("commands (roll, move): POST sent -> answer read", command_ms),
+        ("  of which moves", [(c.answered - c.sent) * 1000 for c in moves]),
+        ("  of which rolls", [(c.answered - c.sent) * 1000 for c in commands if c.kind == "roll"]),
+        ("move: event written -> at each device of its table", move_ms),
+        ("  of which phones' streams", phone_ms),
+        ("  of which screens' streams", screen_ms),
+        ("move: POST sent -> at each device (upper bound)", sent_ms),
+        ("move: POST sent -> each phone shows it (pushed or fetched)", shown_ms),
+    ]
+    for label, values in rows:
+        print(f"{label:58} {summary(values)}")
+    print(f"\nerrors: {dict(errors.found) if errors.found else 0}")
+    return (percentile(move_ms, 0.95) if move_ms else float("nan"),
+            percentile(command_ms, 0.95) if command_ms else float("nan"), errors.total())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60, help="how long the night runs (default 60)")
+    parser.add_argument("--tables", type=int, default=TABLES, help=f"online tables (default {TABLES})")
+    parser.add_argument("--card", action=argparse.BooleanOptionalAction, default=True,
+                        help="each phone fetches its cube window's card every 2 s, as the page does (default on)")
+    parser.add_argument("--workers", type=int, default=None,
+                        help="gunicorn workers per node (default: one per core, shared by the nodes)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="on PostgreSQL (DATABASE_URL, e.g. under .ci/with-postgres) with two app nodes")
+    args = parser.parse_args()
+    if not 1 <= args.tables <= 100 or not 0 < args.seconds <= 3600:
+        parser.error("--tables is 1 to 100, --seconds more than 0 and at most 3600")
+    workers = args.workers or max(1, (os.cpu_count() or 2) // (2 if args.postgres else 1))
+    os.environ.pop("PUSH_FRAGMENTS", None)
+    devices.KEEP_ALIVE = True
+    with tempfile.TemporaryDirectory(prefix="chouette-online-") as name:
+        folder = Path(name)
+        if args.postgres:
+            url = os.environ.get("DATABASE_URL", "")
+            if not url.startswith("postgresql"):
+                parser.error("--postgres needs DATABASE_URL on an empty PostgreSQL database "
+                             "(run it under: bash .ci/with-postgres .venv/bin/python benchmarks/online.py --postgres)")
+            nodes = 2
+        else:
+            os.environ.pop("DATABASE_URL", None)  # the app would prefer it to the file below
+            url, nodes = f"sqlite:///{folder / 'club.sqlite'}", 1
+        print(f"preparing: {args.tables} online tables x {SEATED} players on "
+              f"{'PostgreSQL' if args.postgres else 'SQLite'} ...", flush=True)
+        app, night_id, table_ids, seated = prepare(url, args.tables)
+        move_p95, command_p95, errors = night(app, folder, url, nodes, workers, night_id, table_ids, seated,
+                                              args.seconds, args.card)
+        with app.app_context():
+            from chouette.extensions import db
+
+            db.engine.dispose()
+    print(f"online move p95 {move_p95:.0f} ms, commands p95 {command_p95:.0f} ms, errors {errors}")
+
+
+if __name__ == "__main__":
+    main()
