@@ -77,6 +77,10 @@ def check_cube_limit(game: Game) -> None:
 def on_double(state: TableState, event: dict[str, Any]) -> None:
     """The box doubles some members' cubes, or a member (the captain, single-cube) the box."""
     game = game_in_progress(state)
+    if state.settings.online and not game.is_board:
+        # Online the board is always played: a double before it would make a score-sheet game.
+        raise TableError("at a table that plays online the cube waits for the opening roll: "
+                         "a double comes at the start of a turn on the board")
     by = event.get("by")
     single = state.settings.cube_mode == "single"
     if by == "box":

@@ -21,6 +21,8 @@ from tests.web.test_phone_decisions import Phones
 from tests.web.test_play_pages import HTMX, post, sign_in
 
 TIED = {"type": "opening_roll", "box": 3, "team": 3}  # starts the game, cubes in the middle
+# Online the cube waits for the opening roll: the team opens and moves; the box may double.
+OPENED = [{"type": "opening_roll", "box": 1, "team": 6}, {"type": "move", "move": "13/7 8/7"}]
 
 
 def panel(phones: Phones, name: str) -> str:
@@ -102,7 +104,7 @@ def test_consulting_forbidden_refuses_every_message(app):
 
 def test_after_cube_opens_once_a_cube_turned_and_only_for_live_cubes(app):
     phones = Phones(app, consulting="after_cube", play="online")
-    phones.table.play(TIED)
+    phones.table.play(*OPENED)
     answer = say(phones, "C", "Too early")
     assert answer.status_code == 422 and "No cube has turned in this game yet" in answer.get_data(as_text=True)
     phones.table.play({"type": "double", "by": "box", "cubes": ["B", "C", "D"]},
@@ -147,7 +149,7 @@ def test_a_message_is_short_one_line_and_escaped(app):
 
 def test_messages_belong_to_their_game(app):
     phones = Phones(app, play="online")
-    phones.table.play(TIED)
+    phones.table.play(*OPENED)
     say(phones, "C", "Game one talk")
     phones.table.play({"type": "double", "by": "box", "cubes": ["B", "C", "D"]},
                       *[{"type": "drop", "cube": m} for m in "BCD"])
