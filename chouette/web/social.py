@@ -51,6 +51,8 @@ def _table(table_id: int) -> ChouetteTable:
 
 
 def _role(state: TableState, name: str) -> str:
+    if state.settings.match_length:  # a match speaks of its two players, not of a box
+        return _("match player")
     if name == state.box:
         return _("box")
     if name == state.partner:
