@@ -200,8 +200,11 @@ def test_every_post_survives_hypothesis_forms_with_a_clear_4xx(hostile):
     for endpoint, url in posts:
         fuzz(endpoint, url)
     assert set(statuses) == {endpoint for endpoint, _url in posts}
-    # A signed-in admin is never refused for his role: the 4xx were the input's fault.
-    assert all(403 not in found for endpoint, found in statuses.items() if not endpoint.startswith("main.")), statuses
+    # A signed-in admin is never refused for their role: the 4xx were the input's fault. Only a
+    # message needs a seat of the admin's own, which another fuzzed post (a stand) may have taken.
+    refused = {endpoint: found for endpoint, found in statuses.items()
+               if 403 in found and not endpoint.startswith("main.")}
+    assert set(refused) <= {"social.post_message"}, refused
 
 
 #: A control character other than tab, LF and CR (category Cc).

@@ -131,7 +131,11 @@ def test_killing_workers_mid_command_leaves_every_log_whole_and_the_ledger_its_p
                 server.kill_worker(rng.choice(workers))
                 kills += 1
                 applied_at_kill = outcomes["applied"]
-            time.sleep(1)  # keep the load on the replaced workers for a moment
+            # Keep the load on the replaced workers until they apply commands (a worker boots
+            # slower on a busy machine: a deadline, not a fixed pause, decides how long).
+            settle = time.monotonic() + 30
+            while outcomes["applied"] <= applied_at_kill + 2 and time.monotonic() < settle:
+                time.sleep(0.05)
             applied_before_stop = outcomes["applied"]
             seconds = time.monotonic() - started
         finally:
