@@ -22,6 +22,7 @@ from sqlalchemy import MetaData, event, exc
 from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import DeclarativeBase, Session
 
+from chouette import caches
 from chouette.config import compile_translations
 from chouette.sqlite_writers import QueuedConnection, queue_for
 
@@ -254,6 +255,7 @@ def select_locale() -> str | None:
 
 def init_app(app: Flask) -> None:
     """Bind every extension to ``app``."""
+    caches.init_app(app)
     db.init_app(app)
     with app.app_context():
         for engine in db.engines.values():
