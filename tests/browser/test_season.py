@@ -14,7 +14,7 @@ from chouette.services import commands
 from chouette.services import nights as nights_service
 from tests.browser.test_settle_up import PHONE, TABLET, sign_in
 from tests.factories import gen_member, gen_night, gen_table
-from tests.web.test_money_services import play, play_night
+from tests.services.test_money_services import play, play_night
 
 
 @pytest.fixture

@@ -12,7 +12,7 @@ from playwright.sync_api import Page, expect
 from chouette.extensions import db
 from chouette.services import commands
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
-from tests.web.test_money_services import play, play_night
+from tests.services.test_money_services import play, play_night
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}

@@ -47,8 +47,8 @@ from chouette.table import fold
 from chouette.table.history import WORK
 from chouette.table.simulate import random_night
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+from tests.services.test_snapshots import random_commands
 from tests.web.test_exports import KNOWN, play_log, write_log
-from tests.web.test_snapshots import random_commands
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 COUNTED = (Night, ChouetteTable, TableEvent, LedgerEntry, TableSnapshot)

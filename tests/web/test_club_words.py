@@ -16,8 +16,8 @@ from chouette.services import exports, money, tables
 from chouette.table import TableError, apply_event
 from tests.conftest import make_app
 from tests.factories import PASSWORD, gen_member
+from tests.services.test_money_services import play_night
 from tests.web.test_i18n import PO
-from tests.web.test_money_services import play_night
 from tests.web.test_play_pages import HTMX, Table, post, sign_in
 
 

@@ -16,7 +16,7 @@ from chouette.models import Member
 from chouette.services import commands, night_rows, nights, tables
 from chouette.table.actions import board_events
 from tests.factories import gen_member, gen_night, gen_table
-from tests.web.test_database import sqlite_only
+from tests.serving.test_database import sqlite_only
 
 EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fred", "Gus", "Hal"]
 #: The mark after a guest's name (most players of these tests are no members).

@@ -12,9 +12,9 @@ from flask import Flask
 from chouette.models import Member
 from chouette.services import display
 from tests.factories import gen_member, gen_night
+from tests.serving.test_pushed_drawings import Events, _tables_of
 from tests.web.test_display import etag_of, new_table, play, seat
 from tests.web.test_play_pages import HTMX
-from tests.web.test_pushed_drawings import Events, _tables_of
 
 
 @pytest.fixture

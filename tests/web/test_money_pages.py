@@ -15,7 +15,7 @@ from chouette.models import LedgerEntry, Payment, PaymentVoid
 from chouette.services import money, nights
 from tests.conftest import csrf_token_from
 from tests.factories import gen_member, gen_night, gen_table
-from tests.web.test_money_services import play_night
+from tests.services.test_money_services import play_night
 
 
 def _night_with(balances: dict[str, int], name: str = "Friday", on=dt.date(2026, 11, 20),

@@ -113,7 +113,7 @@ def test_the_page_after_a_partial_tick_keeps_the_other_transfers(app, client, lo
 
 
 def test_a_partial_payment_at_a_season_changes_only_the_transfer_it_pays(app, organizer):
-    from tests.web.test_seasons import autumn, night_with
+    from tests.services.test_seasons import autumn, night_with
 
     night_with(BOOKS, "October", dt.date(2026, 10, 2))
     season = autumn(organizer)

@@ -27,10 +27,10 @@ from chouette.services.stored_facts import (
 )
 from chouette.table import TableError, can_resume
 from tests.factories import gen_member, gen_night, gen_table
+from tests.services.test_snapshots import random_commands
 from tests.table.test_properties import SETTINGS
 from tests.table.test_snapshot_resume import ends_of, night_with_undos
 from tests.web.test_exports import KNOWN, play_log
-from tests.web.test_snapshots import random_commands
 
 
 def row_of(table_id):

@@ -16,7 +16,7 @@ from chouette.models import LedgerEntry, Member, Payment, Season
 from chouette.services import base, money, nights, season_checks, seasons
 from tests.concurrency import at_once
 from tests.factories import gen_member, gen_night, gen_table
-from tests.web.test_money_services import play_night
+from tests.services.test_money_services import play_night
 
 OCTOBER = dt.date(2026, 10, 1)
 DECEMBER = dt.date(2026, 12, 31)

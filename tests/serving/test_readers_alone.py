@@ -53,8 +53,8 @@ def test_the_streams_drawings_read_each_statement_alone(app):
     (autocommit): a table's move costs each of its streams no BEGIN and no ROLLBACK."""
     import threading
 
+    from tests.serving.test_pushed_drawings import Events, noting_statements
     from tests.web.test_phone_decisions import Phones
-    from tests.web.test_pushed_drawings import Events, noting_statements
 
     app.config.update(PUSH_KEEPALIVE_SECONDS=0.2, PUSH_STREAM_SECONDS=120.0, PUSH_FRAGMENTS=True)
     phones = Phones(app, "ABCD", cube_mode="single")
