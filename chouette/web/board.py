@@ -16,9 +16,10 @@ from typing import Any
 from markupsafe import Markup
 
 from chouette.engine import Position, legal_moves
-from chouette.web.board_cubes import BOX, CubeView, _side
+from chouette.web.board_cubes import BOX, CubeView, normal_side
+from chouette.web.board_markup import short, tag
 from chouette.web.board_portrait import render_portrait_board
-from chouette.web.board_svg import _short, _tag, render_board
+from chouette.web.board_svg import render_board
 from chouette.web.board_taps import encode, tap_graph
 from chouette.web.catalog import gettext as _
 
@@ -51,7 +52,7 @@ def render_cube_list(cubes: Iterable[CubeView] | None) -> Markup:
     """The cubes as an HTML list of badges, readable on a phone beside or under the board."""
     items = []
     for cube in cubes or []:
-        where = "middle" if not cube.owner else _side(cube.owner)
+        where = "middle" if not cube.owner else normal_side(cube.owner)
         value = (
             f"{cube.value} → {cube.offered}?"
             if cube.offered and cube.to_answer
@@ -59,10 +60,10 @@ def render_cube_list(cubes: Iterable[CubeView] | None) -> Markup:
         )
         classes = f"cube-badge owner-{where}" + ("" if cube.is_live else f" cube-{cube.status}")
         items.append(
-            _tag(
+            tag(
                 "li",
                 Markup('{} <b>{}</b> <span class="cube-where">{}</span>').format(
-                    _short(cube.member, 24), value, _where_text(cube)
+                    short(cube.member, 24), value, _where_text(cube)
                 ),
                 class_=classes,
                 title=cube.describe(),
@@ -70,7 +71,7 @@ def render_cube_list(cubes: Iterable[CubeView] | None) -> Markup:
         )
     if not items:
         return Markup("")
-    return _tag("ul", Markup("").join(items), class_="board-cubes", aria_label=_("Cubes"))
+    return tag("ul", Markup("").join(items), class_="board-cubes", aria_label=_("Cubes"))
 
 
 def _where_text(cube: CubeView) -> str:
@@ -80,7 +81,7 @@ def _where_text(cube: CubeView) -> str:
         return _("in the middle")
     return (
         _("owned by the box")
-        if _side(cube.owner) == BOX
+        if normal_side(cube.owner) == BOX
         else _("owned by %(name)s", name=cube.member)
     )
 

@@ -3,7 +3,7 @@
 A ``CubeView`` is the drawing's input for one cube: its value, its owner, whether it is still
 in play, the offer waiting for an answer, and the line that says all of it in words (the
 ``<title>`` on the board, the badge in the cube list). The sides are ``"box"`` and ``"team"``;
-``"member"`` is read as the team (``_side``).
+``"member"`` is read as the team (``normal_side``).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from chouette.web.catalog import gettext as _
 
 BOX = "box"
 TEAM = "team"
-_SIDE_ALIASES = {"box": BOX, "team": TEAM, "member": TEAM}
+SIDE_NAMES = {"box": BOX, "team": TEAM, "member": TEAM}
 
 
 @dataclass(frozen=True)
@@ -57,7 +57,7 @@ class CubeView:
 
     def describe(self) -> str:
         """One line for a title or a list: value, owner, offer, status (not escaped)."""
-        owner = _side(self.owner) if self.owner else None
+        owner = normal_side(self.owner) if self.owner else None
         if not self.is_live:
             what = {"dropped": _("dropped"), "dealt": _("settled")}.get(self.status, _("box dropped"))
             return _(
@@ -74,7 +74,7 @@ class CubeView:
                 "%(name)s: cube %(value)s, owned by %(name)s", name=self.member, value=self.value
             )
         if self.offered and self.to_answer:
-            answerer = _("the box") if _side(self.to_answer) == BOX else self.member
+            answerer = _("the box") if normal_side(self.to_answer) == BOX else self.member
             if self.offer_kind == "beaver":
                 text += _(
                     "; beavered to %(value)s, %(who)s to answer", value=self.offered, who=answerer
@@ -90,20 +90,21 @@ class CubeView:
         return text
 
 
-def _side(name: str | None) -> str:
+def normal_side(name: str | None) -> str:
     """Normalise a side's name: ``"box"``, or ``"team"`` for the member/team side.
 
     Raises:
         ValueError: the name is neither.
     """
     try:
-        return _SIDE_ALIASES[str(name)]
+        return SIDE_NAMES[str(name)]
     except KeyError:
         raise ValueError(f"side {name!r}: expected 'box', 'member' or 'team'") from None
 
 
-def _other(side: str) -> str:
+def other_side(side: str) -> str:
+    """The other side: the team for the box, the box for the team."""
     return TEAM if side == BOX else BOX
 
 
-__all__ = ["CubeView"]
+__all__ = ["BOX", "SIDE_NAMES", "TEAM", "CubeView", "normal_side", "other_side"]

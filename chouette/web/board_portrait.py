@@ -21,8 +21,9 @@ from collections.abc import Iterable, Mapping
 from markupsafe import Markup
 
 from chouette.engine import Position, check_roll
-from chouette.web.board_cubes import BOX, CubeView, _other
-from chouette.web.board_svg import _Board, _name_lines, _name_text, _num, _tag, cube_group
+from chouette.web.board_cubes import BOX, CubeView, other_side
+from chouette.web.board_drawing import BoardDrawing
+from chouette.web.board_markup import cube_group, name_lines, name_text, num, tag
 from chouette.web.catalog import gettext as _
 
 P = 56  # a point's height: the finger-size target
@@ -46,7 +47,7 @@ CUBE_ROW = 46  # a row of the cubes under the trays: two cubes side by side
 CUBE_P = 36
 
 
-class _PortraitBoard(_Board):
+class PortraitBoard(BoardDrawing):
     """The same board, drawn upright."""
 
     @staticmethod
@@ -69,17 +70,17 @@ class _PortraitBoard(_Board):
         number = bottom_point if self.numbering == "bottom" else mp
         hit_x = W / 2 if right else 0
         parts = [
-            _tag("rect", x=_num(hit_x), y=_num(y), width=_num(W / 2), height=P, class_="hit"),
-            _tag(
+            tag("rect", x=num(hit_x), y=num(y), width=num(W / 2), height=P, class_="hit"),
+            tag(
                 "polygon",
-                points=f"{_num(base)},{_num(y + 2)} {_num(base)},{_num(y + P - 2)} {_num(tip)},{_num(y + P / 2)}",
+                points=f"{num(base)},{num(y + 2)} {num(base)},{num(y + P - 2)} {num(tip)},{num(y + P / 2)}",
                 class_=f"triangle shade-{shade}",
             ),
-            _tag(
+            tag(
                 "text",
                 str(number),
-                x=_num(W - NUM / 2 if right else NUM / 2),
-                y=_num(y + P / 2 + 7),
+                x=num(W - NUM / 2 if right else NUM / 2),
+                y=num(y + P / 2 + 7),
                 class_="number",
             ),
         ]
@@ -97,7 +98,7 @@ class _PortraitBoard(_Board):
         if self.legal is not None and mp in self.legal:
             classes += " movable"
             targets = " ".join(str(t) for t in sorted(self.legal[mp]))
-        return _tag(
+        return tag(
             "g",
             Markup("").join(parts),
             class_=classes,
@@ -116,7 +117,7 @@ class _PortraitBoard(_Board):
 
     def bar(self) -> Markup:
         """The bar across the middle: the bottom side's checkers on the right, the other's left."""
-        parts = [_tag("rect", x=0, y=BAR_Y, width=W, height=BAR_H, class_="bar")]
+        parts = [tag("rect", x=0, y=BAR_Y, width=W, height=BAR_H, class_="bar")]
         cy = BAR_Y + BAR_H / 2
         stacks = {}
         for side in (self.bottom, self.top):
@@ -128,7 +129,7 @@ class _PortraitBoard(_Board):
                 point = 25 if side == self.mover else None
                 parts.append(self.checker_stack(side, count, x0, cy, 0, point, dx=sign * STEP, r=CR))
         parts.append(self.dice_group())
-        return _tag(
+        return tag(
             "g",
             Markup("").join(parts),
             class_="bar-area" + (" movable" if self.legal is not None and 25 in self.legal else ""),
@@ -136,7 +137,7 @@ class _PortraitBoard(_Board):
             data_mover=self.own[self.mover][25],
             data_other=self.own[self.other][25],
             data_stack_box=stacks[BOX],
-            data_stack_team=stacks[_other(BOX)],
+            data_stack_team=stacks[other_side(BOX)],
             **self.control(None, "bar"),
         )
 
@@ -146,9 +147,9 @@ class _PortraitBoard(_Board):
             return Markup("")
         a, b = self.dice
         y = BAR_Y + (BAR_H - DIE_P) / 2
-        body = _tag("title", _("Roll %(a)s-%(b)s", a=a, b=b))
+        body = tag("title", _("Roll %(a)s-%(b)s", a=a, b=b))
         body += self.small_die(a, W / 2 - DIE_P - 4, y) + self.small_die(b, W / 2 + 4, y)
-        return _tag("g", body, class_=f"dice side-{self.mover}", data_dice=f"{a}-{b}")
+        return tag("g", body, class_=f"dice side-{self.mover}", data_dice=f"{a}-{b}")
 
     def small_die(self, value: int, x: float, y: float) -> Markup:
         """A die of the upright board (smaller than the landscape one)."""
@@ -161,33 +162,33 @@ class _PortraitBoard(_Board):
             6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
         }[value]
         cell = DIE_P / 4
-        body = [_tag("rect", x=_num(x), y=_num(y), width=DIE_P, height=DIE_P, rx=6, class_="die-face")]
+        body = [tag("rect", x=num(x), y=num(y), width=DIE_P, height=DIE_P, rx=6, class_="die-face")]
         body += [
-            _tag("circle", cx=_num(x + cell * (i + 1)), cy=_num(y + cell * (j + 1)), r=3.5, class_="die-pip")
+            tag("circle", cx=num(x + cell * (i + 1)), cy=num(y + cell * (j + 1)), r=3.5, class_="die-pip")
             for i, j in spots
         ]
-        return _tag("g", Markup("").join(body), class_="die", data_value=value)
+        return tag("g", Markup("").join(body), class_="die", data_value=value)
 
     def tray(self, side: str) -> Markup:
         """A side's tray along the bottom: slabs side by side, and the count."""
         left = side == self.bottom
         x = 0 if left else W / 2
-        parts = [_tag("rect", x=_num(x), y=TRAY_Y, width=_num(W / 2), height=TRAY_H, class_="tray-half")]
+        parts = [tag("rect", x=num(x), y=TRAY_Y, width=num(W / 2), height=TRAY_H, class_="tray-half")]
         count = self.own[side][0]
         x0 = x + 10
         slab_y = TRAY_Y + 8
         body = Markup("").join(
-            _tag("rect", x=_num(x0 + i * SLAB_DX), y=slab_y, width=SLAB_W, height=TRAY_H - 16, rx=2,
+            tag("rect", x=num(x0 + i * SLAB_DX), y=slab_y, width=SLAB_W, height=TRAY_H - 16, rx=2,
                  class_="slab")
             for i in range(count)
         )
         text_x, text_y = x0 + 14, TRAY_Y + TRAY_H / 2 + 8
         if count:
-            body += _tag("text", str(count), x=_num(text_x + count * SLAB_DX), y=_num(text_y),
+            body += tag("text", str(count), x=num(text_x + count * SLAB_DX), y=num(text_y),
                          class_="off-count")
         is_mover = side == self.mover
         parts.append(
-            _tag(
+            tag(
                 "g",
                 body,
                 class_=f"checkers off side-{side}" + (" mover" if is_mover else ""),
@@ -197,13 +198,13 @@ class _PortraitBoard(_Board):
             )
         )
         slabs = (x0, slab_y, SLAB_DX, 0, SLAB_W, TRAY_H - 16, text_x, text_y)
-        return _tag(
+        return tag(
             "g",
             Markup("").join(parts),
             class_="tray",
             data_point=0 if is_mover else None,
             data_mover=count if is_mover else None,
-            data_slabs=" ".join(_num(v) for v in slabs) if is_mover else None,
+            data_slabs=" ".join(num(v) for v in slabs) if is_mover else None,
             **(self.control(None, "tray") if is_mover else {}),
         )
 
@@ -212,27 +213,27 @@ class _PortraitBoard(_Board):
         left = side == self.bottom
         x = 8 if left else W / 2 + 8
         mark = (
-            _tag("circle", cx=_num(x + 6), cy=HEAD / 2, r=6, class_="on-roll-mark")
+            tag("circle", cx=num(x + 6), cy=HEAD / 2, r=6, class_="on-roll-mark")
             if side == self.on_roll
             else ""
         )
-        lines = _name_lines(self.name(side), 10)
+        lines = name_lines(self.name(side), 10)
         # A long name (issue #25) wraps in two smaller lines in the heading's height, never cut.
         if len(lines) == 1:
-            names = [_name_text(lines[0], 19, W / 2 - 80, x=_num(x + 16), y=HEAD / 2 + 7)]
+            names = [name_text(lines[0], 19, W / 2 - 80, x=num(x + 16), y=HEAD / 2 + 7)]
         else:
-            names = [_name_text(line, 15, W / 2 - 80, "side-name two-lines", x=_num(x + 16),
-                                y=_num(HEAD / 2 - 3 + 18 * row)) for row, line in enumerate(lines)]
+            names = [name_text(line, 15, W / 2 - 80, "side-name two-lines", x=num(x + 16),
+                                y=num(HEAD / 2 - 3 + 18 * row)) for row, line in enumerate(lines)]
         body = Markup("").join(
             [
-                _tag("title", self.name(side)),
+                tag("title", self.name(side)),
                 mark,
                 *names,
-                _tag("text", str(self.pips[side]), x=_num(x + W / 2 - 20), y=HEAD / 2 + 7,
+                tag("text", str(self.pips[side]), x=num(x + W / 2 - 20), y=HEAD / 2 + 7,
                      class_="pips corner-pips"),
             ]
         )
-        return _tag(
+        return tag(
             "g",
             body,
             class_=f"side side-{side}" + (" on-roll" if side == self.on_roll else ""),
@@ -251,7 +252,7 @@ class _PortraitBoard(_Board):
                              half - CUBE_P - 28, 17)
                   for i, cube in enumerate(self.cubes)]
         rows = (len(self.cubes) + 1) // 2
-        return _tag("g", Markup("").join(groups), class_="cubes"), 10 + rows * CUBE_ROW
+        return tag("g", Markup("").join(groups), class_="cubes"), 10 + rows * CUBE_ROW
 
     def render(self) -> Markup:
         """The whole upright SVG element."""
@@ -259,19 +260,19 @@ class _PortraitBoard(_Board):
         cubes, cubes_height = self.cube_strip()
         frame = Markup("").join(
             [
-                _tag("rect", x=NUM, y=HEAD, width=W - 2 * NUM, height=TRAY_Y - HEAD, rx=8, class_="frame"),
-                _tag("rect", x=NUM + FR, y=TOP, width=PL, height=6 * P, class_="felt"),
-                _tag("rect", x=NUM + FR, y=BAR_Y + BAR_H, width=PL, height=6 * P, class_="felt"),
-                _tag("rect", x=W - NUM - FR - PL, y=TOP, width=PL, height=6 * P, class_="felt"),
-                _tag("rect", x=W - NUM - FR - PL, y=BAR_Y + BAR_H, width=PL, height=6 * P, class_="felt"),
+                tag("rect", x=NUM, y=HEAD, width=W - 2 * NUM, height=TRAY_Y - HEAD, rx=8, class_="frame"),
+                tag("rect", x=NUM + FR, y=TOP, width=PL, height=6 * P, class_="felt"),
+                tag("rect", x=NUM + FR, y=BAR_Y + BAR_H, width=PL, height=6 * P, class_="felt"),
+                tag("rect", x=W - NUM - FR - PL, y=TOP, width=PL, height=6 * P, class_="felt"),
+                tag("rect", x=W - NUM - FR - PL, y=BAR_Y + BAR_H, width=PL, height=6 * P, class_="felt"),
             ]
         )
         points = Markup("").join(self.point(p) for p in range(1, 25))
         body = Markup("").join(
             [
-                _tag("title", label),
+                tag("title", label),
                 frame,
-                _tag("g", points, class_="points"),
+                tag("g", points, class_="points"),
                 self.bar(),
                 self.tray(self.bottom),
                 self.tray(self.top),
@@ -280,11 +281,11 @@ class _PortraitBoard(_Board):
                 cubes,
             ]
         )
-        return _tag(
+        return tag(
             "svg",
             body,
             xmlns="http://www.w3.org/2000/svg",
-            viewBox=f"0 0 {W} {_num(H + cubes_height)}",
+            viewBox=f"0 0 {W} {num(H + cubes_height)}",
             class_=f"board portrait bottom-{self.bottom}",
             role="group" if self.controls else "img",
             aria_label=label,
@@ -320,7 +321,7 @@ def render_portrait_board(
     >>> 'class="board portrait bottom-box"' in svg and 'data-point="24"' in svg
     True
     """
-    board = _PortraitBoard(
+    board = PortraitBoard(
         position,
         bottom,
         on_roll,
