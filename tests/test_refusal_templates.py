@@ -18,7 +18,8 @@ TEMPLATED = {"Phrase", "Refusal", "RulesError", "NotationError", "IllegalMoveErr
              "CubeError", "MatchError", "DiceError", "TableError", "SettingsError", "LedgerError"}
 # Modules whose refusals all reach a user (the table's rules, move notation, XGIDs, amounts): none
 # of their refusals may be a bare f-string, which could not be translated.
-ALL_TEMPLATES = ("table/rules.py", "table/cube_rules.py", "table/game_rules.py", "table/seats.py",
+ALL_TEMPLATES = ("table/rules.py", "table/cube_rules.py", "table/cube_answers.py",
+                 "table/box_double.py", "table/game_rules.py", "table/seats.py",
                  "table/deals.py",
                  "table/settings.py", "engine/moves.py", "engine/resolve.py", "engine/position.py",
                  "ledger/money.py")

@@ -23,7 +23,7 @@ import math
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from chouette.table.cube_rules import seats_after_drops
+from chouette.table.box_double import seats_after_drops
 from chouette.table.cubes import DEALT, DROPPED, LIVE, WON, Deal
 from chouette.table.errors import TableError
 from chouette.table.game import KINDS, Game

@@ -5,7 +5,8 @@ players understand, and otherwise changes the (already copied) state in place.
 
 This module holds the dispatch and the seats: joining, leaving, the starting order and the
 box's partnership (docs/rules.md 2.1 to 2.3, 2.8). The cubes' handlers are in
-:mod:`chouette.table.cube_rules`; the start of a game, the board and the end of a game in
+:mod:`chouette.table.cube_rules` (doubles), :mod:`chouette.table.cube_answers` (answers) and
+:mod:`chouette.table.box_double` (the box's double answered, extras); the start of a game, the board and the end of a game in
 :mod:`chouette.table.game_rules`.
 """
 
@@ -17,14 +18,9 @@ from typing import Any
 from chouette.engine.errors import Phrase
 from chouette.table import match_rules
 from chouette.table import seats as seating
-from chouette.table.cube_rules import (
-    CUBE_EVENTS,
-    captain_leaves,
-    check_cube_limit,
-    on_answer,
-    on_double,
-    on_extra,
-)
+from chouette.table.box_double import captain_leaves, on_extra
+from chouette.table.cube_answers import on_answer
+from chouette.table.cube_rules import CUBE_EVENTS, check_cube_limit, on_double
 from chouette.table.cubes import LIVE
 from chouette.table.deals import on_deal, on_proxy
 from chouette.table.errors import TableError
