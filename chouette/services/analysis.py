@@ -141,12 +141,6 @@ def worst(games: Iterable[JudgedGame], count: int = 5, names: set[str] | None = 
     return found[:count]
 
 
-def season_night_ids(season: Season) -> list[int]:
-    """The nights of a season (by date)."""
-    return list(db.session.scalars(select(Night.id).where(Night.date >= season.first_date,
-                                                          Night.date <= season.last_date)))
-
-
 def has_analysis() -> bool:
     """Whether any game was analysed here."""
     return db.session.scalar(select(GameAnalysis.id).limit(1)) is not None
