@@ -31,7 +31,7 @@
 
   function makeBoard() {
     var SVG_NS = "http://www.w3.org/2000/svg";
-    var SHOWN = 5; // checkers drawn on one stack, as board_svg.SHOWN
+    var SHOWN = 5; // checkers drawn on one stack, as board_drawing.SHOWN
     var BAR = 25, OFF = 0;
     var graphs = {}; // data-taps text -> decoded graph
     var memory = {}; // board id -> {key, text, selected}: survives the board being replaced
