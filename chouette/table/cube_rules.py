@@ -134,7 +134,11 @@ def on_double(state: TableState, event: dict[str, Any]) -> None:
 
 
 def extra_index(state: TableState, game: Game, giver: object) -> int:
-    """The index of the extra cube given by ``giver`` in this game."""
+    """The index of the extra cube given by ``giver`` in this game.
+
+    Raises:
+        TableError: ``giver`` is not seated, or gave no extra cube in this game.
+    """
     name = seated_player(state, giver, "extra cube's giver")
     for index, extra in enumerate(game.extras):
         if extra.giver == name:
