@@ -15,7 +15,7 @@ from chouette.engine import CubeError
 from chouette.engine.cube import SIDE_WORDS
 from chouette.engine.errors import Phrase
 from chouette.table.box_double import best_placed, resolve_box_double, seats_after_drops
-from chouette.table.cube_rules import extra_index
+from chouette.table.cube_rules import MAX_CUBE, extra_index
 from chouette.table.cubes import BOX_SIDE, DROPPED, MEMBER_SIDE, WON, BoxDouble, Extra, MemberCube
 from chouette.table.errors import TableError
 from chouette.table.game import Game
@@ -149,6 +149,13 @@ def _answer_box_double(state: TableState, game: Game, box_double: BoxDouble, mem
             raise TableError("with a single cube a beaver is the captain's decision: {captain} "
                              "beavers for the team, {name} takes or drops",
                              captain=captain, name=member)
+        # Held until every member has answered: refused now if it would pass the cube's limit,
+        # or no later answer could stand (each would apply it).
+        offer = game.cubes[member].cube.offer
+        if offer is not None and 2 * offer.value > MAX_CUBE:
+            raise TableError("a cube goes no higher than {max}: {name}'s cube would reach {value}, "
+                             "more money than the ledger can keep to the cent",
+                             max=MAX_CUBE, name=member, value=2 * offer.value)
     box_double.answers[member] = answer
     if answer == "drop" or not single:
         game.cubes[member] = _act(game.cubes[member], MEMBER_SIDE, answer, Phrase("the box"),

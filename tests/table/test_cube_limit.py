@@ -116,3 +116,21 @@ def test_at_the_bounds_every_amount_is_exact_and_far_inside_64_bits():
     box = 29 * 3 * MAX_CUBE * MAX_STAKE_CENTS
     assert cents(state)["P0"] == box and sum(cents(state).values()) == 0
     assert box < 2**63 // 100_000  # a hundred thousand such games still fit a 64-bit column
+
+
+def test_a_single_cube_beaver_past_the_limit_is_refused_when_made_and_the_table_goes_on():
+    """With a single cube the captain's beaver waits for every member's answer: past the limit
+    it must be refused at once, or no member's answer after it could stand (a stuck table)."""
+    state = seated("ABC", cube_mode="single", beavers=True)
+    for n in range(11):  # the team doubles first: the box owns the cube at 2, 8, ... 2048
+        state = run(state, double("B"), take("team")) if n % 2 == 0 else run(
+            state, double("box"), take("B"), take("C"))
+    assert state.game.cubes["B"].value == 2048 and state.game.cubes["B"].owner == "box"
+    state = apply_event(state, double("box"))  # 4096: at the limit, allowed
+    with pytest.raises(TableError, match=r"a cube goes no higher than 4096: B's cube would reach 8192") as refused:
+        apply_event(state, beaver("B"))
+    assert refused.value.params == {"max": 4096, "name": "B", "value": 8192}
+    # The team answers as it may: a take stands and the game goes on at 4096.
+    state = run(state, take("B"), take("C"))
+    assert state.game.cubes["B"].value == state.game.cubes["C"].value == 4096
+    assert state.game.pending == []
