@@ -298,6 +298,49 @@ def read_written(app: Any, commands: list[Command]) -> None:
             command.written = at.get((command.table_id, command.seq))
 
 
+def written_commands(app: Any, done: list[Command], errors: Errors) -> list[Command]:
+    """The commands answered, in the order they were sent, each with its ``written`` moment;
+    a command answered with a seq whose event is not in the log counts as an error."""
+    commands = sorted(done, key=lambda command: command.sent)
+    read_written(app, commands)
+    unwritten = sum(1 for command in commands if command.seq is not None and command.written is None)
+    if unwritten:
+        errors.found["command: its event is not in the log"] += unwritten
+    return commands
+
+
+def node_order(urls: list[str], number: int) -> list[str]:
+    """The app nodes in the order a table's client visits them: every other table backwards,
+    so the nodes take the same share of commands."""
+    return urls if number % 2 == 0 else urls[::-1]
+
+
+def thread_per_table(table_ids: list[int], run_table: Callable[[int, int, list[Command], Errors], None],
+                     results: Any) -> None:
+    """``run_table(number, table_id, done, errors)`` for every table, each in a thread; when
+    all have ended their commands and errors go back through ``results`` (the benchmarks run
+    this in a process of their own)."""
+    done: list[Command] = []
+    errors = Errors()
+    threads = [threading.Thread(target=run_table, args=(number, table_id, done, errors), daemon=True)
+               for number, table_id in enumerate(table_ids)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    results.put((done, dict(errors.found)))
+
+
+def signed_in_phone(base_url: str, username: str, password: str, table_id: int, errors: Errors,
+                    fetch: bool = True) -> Device:
+    """A member's phone on node ``base_url``: signed in, holding the table's stream (opened by
+    ``Device.start``)."""
+    client = Client(base_url)
+    client.sign_in(username, password)
+    return Device("phone", base_url, f"/tables/{table_id}/stream", f"/tables/{table_id}/live",
+                  cookie_header(client), client, errors, fetch=fetch)
+
+
 # --------------------------------------------------------------------------- delays
 
 

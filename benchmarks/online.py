@@ -66,14 +66,16 @@ from devices import (
     Device,
     Errors,
     Servers,
-    cookie_header,
     delays,
     http_get,
     machine_ticks,
+    node_order,
     percentile,
-    read_written,
+    signed_in_phone,
     summary,
+    thread_per_table,
     wait_open,
+    written_commands,
 )
 
 from tests.production.live import Client, seq_in
@@ -157,17 +159,8 @@ def players(urls: list[str], table_ids: list[int], seated: list[list[str]], stop
             results: Any) -> None:
     """Every table's players, one thread per table, in a process of their own (forked): their
     commands and errors go back through ``results`` when ``stop`` is set."""
-    done: list[Command] = []
-    errors = Errors()
-    threads = [threading.Thread(target=table_players, daemon=True,
-                                args=(urls if n % 2 == 0 else urls[::-1], table_id, seated[n], stop, done,
-                                      errors, n, ready))
-               for n, table_id in enumerate(table_ids)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    results.put((done, dict(errors.found)))
+    thread_per_table(table_ids, lambda n, table_id, done, errors: table_players(
+        node_order(urls, n), table_id, seated[n], stop, done, errors, n, ready), results)
 
 
 def table_players(urls: list[str], table_id: int, usernames: list[str], stop: Any, done: list[Command],
@@ -281,15 +274,12 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
         for number, table_id in enumerate(table_ids):
             for seat, username in enumerate(seated[number]):
                 base = urls[(number + seat) % nodes]
-                client = Client(base)
-                client.sign_in(username, PASSWORD)
-                device = Device("phone", base, f"/tables/{table_id}/stream", f"/tables/{table_id}/live",
-                                cookie_header(client), client, errors)
+                device = signed_in_phone(base, username, PASSWORD, table_id, errors)
                 watchers[table_id].append(device)
                 phones.append(device)
                 if card:
                     pollers.append(threading.Thread(target=card_poller, daemon=True,
-                                                    args=(client, table_id, stop, errors, number * 10 + seat)))
+                                                    args=(device.client, table_id, stop, errors, number * 10 + seat)))
             base = urls[number % nodes]
             screens[table_id] = [Device("screen", base, f"/display/{night_id}/stream", f"/display/{night_id}", "",
                                         Client(base), errors)]
@@ -326,11 +316,7 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
         for device in every:
             device.close()
 
-    commands = sorted(done, key=lambda command: command.sent)
-    read_written(app, commands)
-    unwritten = sum(1 for command in commands if command.seq is not None and command.written is None)
-    if unwritten:
-        errors.found["command: its event is not in the log"] += unwritten
+    commands = written_commands(app, done, errors)
     moves = [command for command in commands if command.kind == "move"]
     command_ms = [(command.answered - command.sent) * 1000 for command in commands]
     move_ms, missing = delays(moves, watchers, [], lambda device: device.arrivals,

@@ -83,14 +83,16 @@ from devices import (
     Device,
     Errors,
     Servers,
-    cookie_header,
     delays,
     http_get,
     machine_ticks,
+    node_order,
     percentile,
-    read_written,
+    signed_in_phone,
     summary,
+    thread_per_table,
     wait_open,
+    written_commands,
 )
 
 from tests.production.live import Client, command_form
@@ -166,17 +168,8 @@ def _fragments_mode() -> str:
 def tablets(app: Any, urls: list[str], table_ids: list[int], stop: Any, ready: Any, results: Any) -> None:
     """The organizers' tablets, one thread each, in a process of their own (forked): their
     commands and errors go back through ``results`` when ``stop`` is set."""
-    done: list[Command] = []
-    errors = Errors()
-    threads = [threading.Thread(target=organizer, daemon=True,
-                                args=(app, urls if n % 2 == 0 else urls[::-1], "olga", table_id, stop, done,
-                                      errors, n, ready))
-               for n, table_id in enumerate(table_ids)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    results.put((done, dict(errors.found)))
+    thread_per_table(table_ids, lambda n, table_id, done, errors: organizer(
+        app, node_order(urls, n), "olga", table_id, stop, done, errors, n, ready), results)
 
 
 def organizer(app: Any, urls: list[str], username: str, table_id: int, stop: Any,
@@ -343,10 +336,8 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
         for number, table_id in enumerate(table_ids):
             for seat, username in enumerate(seated[number]):
                 base = urls[(number + seat) % nodes]
-                client = Client(base)
-                client.sign_in(username, PASSWORD)
-                device = Device("phone", base, f"/tables/{table_id}/stream", f"/tables/{table_id}/live",
-                                cookie_header(client), client, errors, fetch=fetch in ("all", "phones"))
+                device = signed_in_phone(base, username, PASSWORD, table_id, errors,
+                                         fetch=fetch in ("all", "phones"))
                 watchers[table_id].append(device)
                 phones.append(device)
         screens = [Device("screen", urls[n % nodes], f"/display/{night_id}/stream", f"/display/{night_id}", "",
@@ -397,11 +388,7 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
             device.close()
         server_ms = _server_times(servers, logs)
 
-    commands = sorted(done, key=lambda command: command.sent)
-    read_written(app, commands)
-    unwritten = sum(1 for command in commands if command.seq is not None and command.written is None)
-    if unwritten:
-        errors.found["command: its event is not in the log"] += unwritten
+    commands = written_commands(app, done, errors)
     statuses = Counter(command.status for command in commands)
     command_ms = [(command.answered - command.sent) * 1000 for command in commands]
     push_ms, missing = delays(commands, watchers, screens, lambda device: device.arrivals,
