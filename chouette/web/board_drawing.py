@@ -80,6 +80,47 @@ class BoardDrawing:
         """The side's label (a player's name) or its role."""
         return self.labels.get(side) or (_("Box") if side == BOX else _("Team"))
 
+    def point_group(self, parts: list[Markup], bottom_point: int, mover_count: int, stack: str) -> Markup:
+        """A point drawn from its ``parts``: marked movable, with the points one die takes its
+        checkers to, when the player on roll may move from it; ``stack`` is its
+        ``stack_data``; a button on a board played on."""
+        mp = self.mover_point(bottom_point)
+        classes = "point"
+        targets = None
+        if self.legal is not None and mp in self.legal:
+            classes += " movable"
+            targets = " ".join(str(t) for t in sorted(self.legal[mp]))
+        return tag(
+            "g",
+            Markup("").join(parts),
+            class_=classes,
+            data_point=mp,
+            data_mover=mover_count,
+            data_other=self.count(other_side(self.mover), bottom_point),
+            data_targets=targets,
+            data_stack=stack,
+            **self.control(bottom_point),
+        )
+
+    def svg(self, body: Markup, view_box: str, classes: str, label: str, **extra: object) -> Markup:
+        """The drawing's root: its view, classes and the attributes the page's script reads
+        (the Position ID, who is on roll, the dice); a group of buttons when played on."""
+        return tag(
+            "svg",
+            body,
+            xmlns="http://www.w3.org/2000/svg",
+            viewBox=view_box,
+            class_=classes,
+            role="group" if self.controls else "img",
+            aria_label=label,
+            data_position_id=self.position.id,
+            data_on_roll=self.on_roll or "",
+            data_bottom=self.bottom,
+            data_dice=f"{self.dice[0]}-{self.dice[1]}" if self.dice else "",
+            preserveAspectRatio="xMidYMid meet",
+            **extra,
+        )
+
     def control(self, bottom_point: int | None, where: str = "point") -> dict[str, object]:
         """The attributes that make a point (``bottom_point``, in the bottom side's numbering),
         the bar or the tray a button of a board played on: its name says its number as the

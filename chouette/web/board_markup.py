@@ -105,3 +105,23 @@ def cube_group(cube: CubeView, x: float, y: float, size: float, name_width: floa
 
 
 __all__ = ["cube_group", "name_lines", "name_text", "num", "short", "tag"]
+
+
+#: Where a die's pips stand on its 3 x 3 grid, by value.
+DIE_SPOTS = {
+    1: [(1, 1)],
+    2: [(0, 0), (2, 2)],
+    3: [(0, 0), (1, 1), (2, 2)],
+    4: [(0, 0), (2, 0), (0, 2), (2, 2)],
+    5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
+    6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
+}
+
+
+def die_face(value: int, x: float, y: float, size: float, corner: float, pip: float) -> Markup:
+    """One die of side ``size`` at (x, y): a rounded square (``corner``) with pips of radius ``pip``."""
+    cell = size / 4
+    body = [tag("rect", x=num(x), y=num(y), width=size, height=size, rx=corner, class_="die-face")]
+    body += [tag("circle", cx=num(x + cell * (i + 1)), cy=num(y + cell * (j + 1)), r=pip, class_="die-pip")
+             for i, j in DIE_SPOTS[value]]
+    return tag("g", Markup("").join(body), class_="die", data_value=value)

@@ -23,7 +23,7 @@ from markupsafe import Markup
 from chouette.engine import Position, check_roll
 from chouette.web.board_cubes import BOX, CubeView, other_side
 from chouette.web.board_drawing import BoardDrawing
-from chouette.web.board_markup import cube_group, name_lines, name_text, num, tag
+from chouette.web.board_markup import cube_group, die_face, name_lines, name_text, num, tag
 from chouette.web.catalog import gettext as _
 
 P = 56  # a point's height: the finger-size target
@@ -93,22 +93,8 @@ class PortraitBoard(BoardDrawing):
                 parts.append(
                     self.checker_stack(side, count, x0, y + P / 2, 0, mp, dx=sign * STEP, r=CR)
                 )
-        targets = None
-        classes = "point"
-        if self.legal is not None and mp in self.legal:
-            classes += " movable"
-            targets = " ".join(str(t) for t in sorted(self.legal[mp]))
-        return tag(
-            "g",
-            Markup("").join(parts),
-            class_=classes,
-            data_point=mp,
-            data_mover=mover_count,
-            data_other=self.count(self.other, bottom_point),
-            data_targets=targets,
-            data_stack=self.stack_data(x0, y + P / 2, sign * STEP, 0, CR),
-            **self.control(bottom_point),
-        )
+        return self.point_group(parts, bottom_point, mover_count,
+                                self.stack_data(x0, y + P / 2, sign * STEP, 0, CR))
 
     @property
     def other(self) -> str:
@@ -153,21 +139,7 @@ class PortraitBoard(BoardDrawing):
 
     def small_die(self, value: int, x: float, y: float) -> Markup:
         """A die of the upright board (smaller than the landscape one)."""
-        spots = {
-            1: [(1, 1)],
-            2: [(0, 0), (2, 2)],
-            3: [(0, 0), (1, 1), (2, 2)],
-            4: [(0, 0), (2, 0), (0, 2), (2, 2)],
-            5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
-            6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
-        }[value]
-        cell = DIE_P / 4
-        body = [tag("rect", x=num(x), y=num(y), width=DIE_P, height=DIE_P, rx=6, class_="die-face")]
-        body += [
-            tag("circle", cx=num(x + cell * (i + 1)), cy=num(y + cell * (j + 1)), r=3.5, class_="die-pip")
-            for i, j in spots
-        ]
-        return tag("g", Markup("").join(body), class_="die", data_value=value)
+        return die_face(value, x, y, DIE_P, 6, 3.5)
 
     def tray(self, side: str) -> Markup:
         """A side's tray along the bottom: slabs side by side, and the count."""
@@ -281,23 +253,10 @@ class PortraitBoard(BoardDrawing):
                 cubes,
             ]
         )
-        return tag(
-            "svg",
-            body,
-            xmlns="http://www.w3.org/2000/svg",
-            viewBox=f"0 0 {W} {num(H + cubes_height)}",
-            class_=f"board portrait bottom-{self.bottom}",
-            role="group" if self.controls else "img",
-            aria_label=label,
-            data_position_id=self.position.id,
-            data_on_roll=self.on_roll or "",
-            data_bottom=self.bottom,
-            data_dice=f"{self.dice[0]}-{self.dice[1]}" if self.dice else "",
-            preserveAspectRatio="xMidYMid meet",
-            # Hidden until board.css shows it: while a swapped-in copy's stylesheet loads, the
-            # page shows one board, not both.
-            display="none",
-        )
+        # Hidden until board.css shows it: while a swapped-in copy's stylesheet loads, the page
+        # shows one board, not both.
+        return self.svg(body, f"0 0 {W} {num(H + cubes_height)}", f"board portrait bottom-{self.bottom}",
+                        label, display="none")
 
 
 def render_portrait_board(

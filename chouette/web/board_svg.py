@@ -37,7 +37,7 @@ from chouette.web.board_geometry import (
     F,
     R,
 )
-from chouette.web.board_markup import num, tag
+from chouette.web.board_markup import die_face, num, tag
 from chouette.web.board_rail import corner_pips, cube_rows, side_block
 from chouette.web.catalog import gettext as _
 
@@ -87,22 +87,7 @@ class LandscapeBoard(BoardDrawing):
                 if side == self.mover:
                     mover_count = count
                 parts.append(self.checker_stack(side, count, cx, y0, step, mp, r=R - 1))
-        classes = "point"
-        targets = None
-        if self.legal is not None and mp in self.legal:
-            classes += " movable"
-            targets = " ".join(str(t) for t in sorted(self.legal[mp]))
-        return tag(
-            "g",
-            Markup("").join(parts),
-            class_=classes,
-            data_point=mp,
-            data_mover=mover_count,
-            data_other=self.count(other_side(self.mover), bottom_point),
-            data_targets=targets,
-            data_stack=self.stack_data(cx, y0, 0, step, R - 1),
-            **self.control(bottom_point),
-        )
+        return self.point_group(parts, bottom_point, mover_count, self.stack_data(cx, y0, 0, step, R - 1))
 
     def bar(self) -> Markup:
         """The bar: the side at the bottom's checkers in the upper half, the other's below."""
@@ -208,27 +193,7 @@ class LandscapeBoard(BoardDrawing):
 
     def die(self, value: int, x: float, y: float) -> Markup:
         """One die: a rounded square with its pips."""
-        spots = {
-            1: [(1, 1)],
-            2: [(0, 0), (2, 2)],
-            3: [(0, 0), (1, 1), (2, 2)],
-            4: [(0, 0), (2, 0), (0, 2), (2, 2)],
-            5: [(0, 0), (2, 0), (1, 1), (0, 2), (2, 2)],
-            6: [(0, 0), (2, 0), (0, 1), (2, 1), (0, 2), (2, 2)],
-        }[value]
-        cell = DIE / 4
-        body = [tag("rect", x=num(x), y=num(y), width=DIE, height=DIE, rx=7, class_="die-face")]
-        body += [
-            tag(
-                "circle",
-                cx=num(x + cell * (i + 1)),
-                cy=num(y + cell * (j + 1)),
-                r=4.5,
-                class_="die-pip",
-            )
-            for i, j in spots
-        ]
-        return tag("g", Markup("").join(body), class_="die", data_value=value)
+        return die_face(value, x, y, DIE, 7, 4.5)
 
     def dice_group(self) -> Markup:
         """The roll, in the right half for the side at the bottom, the left half for the other."""
@@ -279,20 +244,7 @@ class LandscapeBoard(BoardDrawing):
         else:
             body += corner_pips(self, self.top) + corner_pips(self, self.bottom)
             view = f"{RAIL - 4} 0 {WIDTH - RAIL + 4} {HEIGHT}"
-        return tag(
-            "svg",
-            body,
-            xmlns="http://www.w3.org/2000/svg",
-            viewBox=view,
-            class_=f"board bottom-{self.bottom}" + ("" if self.rail else " no-rail"),
-            role="group" if self.controls else "img",
-            aria_label=label,
-            data_position_id=self.position.id,
-            data_on_roll=self.on_roll or "",
-            data_bottom=self.bottom,
-            data_dice=f"{self.dice[0]}-{self.dice[1]}" if self.dice else "",
-            preserveAspectRatio="xMidYMid meet",
-        )
+        return self.svg(body, view, f"board bottom-{self.bottom}" + ("" if self.rail else " no-rail"), label)
 
 
 def render_board(
