@@ -2,8 +2,8 @@
 
 The card stands above the live table, drawn for its viewer: who may double now and who has
 answered, the viewer's own "Double" / "Roll" / "Hold the roll" buttons and auto-roll, the box's
-one-screen answer to every cube that waits for the box, the countdown of the table's time limit,
-and for the runner the time limit itself and "Close now". It fetches itself every two seconds
+one-screen answer to every cube that waits for the box, the countdown of the table's time limit
+(a house rule, ``decision_seconds``), and for the runner "Close now". It fetches itself every two seconds
 (the answers "roll" are no events: the table's push stream does not move for them), and its
 countdown posts "time up" when it reaches zero: the server decides, under the window's lock.
 Every form works without JavaScript too (303 back to the table).
@@ -91,9 +91,8 @@ def card_context(played: commands.TablePlay, *, error: str | None = None,
         "expired": window is not None and window.expired(now),
         "box_answers": (_box_answers(state, me, runs)
                         if window is not None and window.phase.kind == "answer" else []),
-        "seconds": row.seconds if row is not None else 0,
-        "timeout_answer": row.timeout_answer if row is not None else "drop",
-        "max_seconds": windows.MAX_SECONDS,
+        "seconds": state.settings.decision_seconds,
+        "timeout_answer": state.settings.unanswered_double,
         "error": error, "message": message,
     }
 
@@ -199,21 +198,6 @@ def time_up(table_id: int) -> BaseResponse:
 def close(table_id: int) -> BaseResponse:
     """The runner closes the decision now, as its time limit would."""
     return _run(table_id, lambda: windows.time_up(table_id, current_user, force=True), runner_only=True)
-
-
-@bp.post("/tables/<int:table_id>/window/clock")
-@login_required
-def clock(table_id: int) -> BaseResponse:
-    """The runner sets the time limit of each decision and the rule for unanswered doubles."""
-    text = request.form.get("seconds", "").strip()
-    rule = request.form.get("timeout_answer", "")
-
-    def set_clock() -> windows.Outcome:
-        if not text.isdigit() or len(text) > 4:
-            raise base.ServiceError(_("A time limit is a whole number of seconds, not %(value)s.",
-                                      value=text[:10] or "…"))
-        return windows.set_clock(table_id, current_user, int(text), rule)
-    return _run(table_id, set_clock, runner_only=True)
 
 
 @bp.post("/tables/<int:table_id>/answer-all")

@@ -8,11 +8,13 @@ the countdown on a phone reaches zero (the server decides). Screenshots of the w
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from chouette.extensions import db
-from chouette.models import Member
+from chouette.models import Member, TurnWindow
 from chouette.services import commands, tables
 from chouette.services import cube_window as windows
 from tests.browser.conftest import signed_in_device
@@ -39,7 +41,7 @@ def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, 
         members = {name: gen_member("player", name=name) for name in PLAYERS}
         night = gen_night(opened_by_id=olga.id, name="Online Friday")
         table_id = gen_table(night, created_by_id=olga.id, name="Online", settings={
-            **tables.TABLE_DEFAULTS, "play": "online"}).id
+            **tables.TABLE_DEFAULTS, "play": "online", "decision_seconds": 60}).id
         for event in ([{"type": "join", "player": n} for n in PLAYERS]
                       + [{"type": "order", "players": PLAYERS},
                          {"type": "opening_roll", "box": 3, "team": 1},
@@ -48,8 +50,6 @@ def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, 
         db.session.commit()
         olga_id = olga.id
         logins = {n: m.username for n, m in members.items()}
-    with app.test_request_context():
-        windows.set_clock(table_id, db.session.get(Member, olga_id), 60, "drop")
     url = f"{base}/tables/{table_id}"
 
     def device(name: str) -> Page:
@@ -108,7 +108,8 @@ def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, 
     assert last_event(app, table_id)["type"] == "roll"
 
     # The team moves (the organizer, here straight through the commands); the box's window
-    # opens with three seconds: nobody answers, and a phone's countdown posts "time up".
+    # opens, and its clock is set back to three seconds left (Cy's page drawn again to show
+    # it): nobody answers, and a phone's countdown posts "time up".
     with app.app_context():
         state = commands.load_play(table_id).state
         from chouette.engine import legal_moves
@@ -118,8 +119,14 @@ def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, 
         commands.play(table_id, tables.last_seq(table_id), {"type": "move", "move": move},
                       db.session.get(Member, olga_id))
         db.session.commit()
+    expect(cy_card).to_contain_text("The box's turn: before the box rolls.")
     with app.test_request_context():
-        windows.set_clock(table_id, db.session.get(Member, olga_id), 3, "drop")
+        assert windows.time_up(table_id, db.session.get(Member, olga_id)).rolled is False
+        row = db.session.get(TurnWindow, table_id)
+        assert row is not None
+        row.opened_at -= timedelta(seconds=57)
+        db.session.commit()
+    cy.reload()
     expect(cy_card).to_contain_text("The box's turn: before the box rolls.")
     expect(cy_card.get_by_role("heading", name="The move")).to_be_visible(timeout=12_000)
     assert last_event(app, table_id)["type"] == "roll"
