@@ -3,9 +3,11 @@
 The card stands above the live table, drawn for its viewer: who may double now and who has
 answered, the viewer's own "Double" / "Roll" / "Hold the roll" buttons and auto-roll, the box's
 one-screen answer to every cube that waits for the box, the countdown of the table's time limit
-(a house rule, ``decision_seconds``), and for the runner "Close now". It fetches itself every two seconds
-(the answers "roll" are no events: the table's push stream does not move for them), and its
-countdown posts "time up" when it reaches zero: the server decides, under the window's lock.
+(a house rule, ``decision_seconds``), and for the runner "Close now". It rides the table's push stream: the table's version moves
+with the window's answers too (``push``: the answers "roll" are no events of the log), and the
+card fetches itself when it moves (``static/js/cube_window.js``), never on a timer while the
+stream is open. Its countdown runs on the device, from the deadline the card was drawn with,
+and posts "time up" when it reaches zero: the server decides, under the window's lock.
 Every form works without JavaScript too (303 back to the table).
 """
 
@@ -18,6 +20,7 @@ from flask_login import current_user, login_required
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
+from chouette import push
 from chouette.extensions import db
 from chouette.models import utcnow
 from chouette.services import base, commands
@@ -94,6 +97,7 @@ def card_context(played: commands.TablePlay, *, error: str | None = None,
         "seconds": state.settings.decision_seconds,
         "timeout_answer": state.settings.unanswered_double,
         "error": error, "message": message,
+        "version": push.table_version(table.id),  # the stream's version it shows
     }
 
 

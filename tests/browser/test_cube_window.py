@@ -1,7 +1,8 @@
 """The cube window at an online table, two phones at once (the captain and a member) against
 the live server: both see who is asked "double or roll" and the countdown; the member on
 auto-roll holds the roll and is asked; the captain's roll waits for the member; the member's
-"roll" closes the window and the dice are rolled; then the box's window, unanswered, rolls when
+"roll" closes the window and the dice are rolled; the cards ride the table's push stream (no
+polling: a member's hold reaches the other phone by the push); then the box's window, unanswered, rolls when
 the countdown on a phone reaches zero (the server decides). Screenshots of the window at
 390x844, 1024x768 and 1920x1080 go to /tmp/cube-window-*.png.
 """
@@ -82,10 +83,20 @@ def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, 
     bob.wait_for_timeout(2200)
     assert left() < first
 
-    # Cy holds the roll: asked now, on both pages.
+    # The card rides the table's push stream: it never polls while nothing moves.
+    expect(bob.locator(".live-push")).to_have_attribute("data-push", "open")
+    looks: list[str] = []
+    bob.on("request", lambda request: looks.append(request.method)
+           if request.url.endswith(f"/tables/{table_id}/window") else None)
+    bob.wait_for_timeout(3000)
+    assert looks == []
+
+    # Cy holds the roll (no event of the log: the stream's version moves all the same):
+    # asked now, on both pages, Bob's card fetched once, by the push.
     cy_card.get_by_role("button", name="Hold the roll").click()
     expect(cy_card.get_by_role("button", name="Double", exact=True)).to_be_visible()
-    expect(bob_card).to_contain_text("Waiting for: Bob, Cy.")
+    expect(bob_card).to_contain_text("Waiting for: Bob, Cy.", timeout=3000)
+    assert looks == ["GET"]
 
     for size, label in ((PHONE, "phone"), (TABLET, "tablet"), (TV, "tv")):
         for page, who in ((bob, "captain"), (cy, "member")):

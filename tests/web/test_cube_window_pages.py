@@ -183,3 +183,30 @@ def test_the_window_speaks_italian(app: Flask) -> None:
     assert "Si aspetta: B." in shown and "Limite di tempo: nessuno (una regola della casa)." in shown
     refused = post(organizer, phones.table, "roll", {}, htmx=True)
     assert "La finestra del cubo è aperta: il tiro aspetta che B dica raddoppia o tira." in refused.get_data(as_text=True)
+
+
+def test_the_tables_version_moves_with_the_windows_answers(app: Flask) -> None:
+    """The card rides the table's push stream: a "roll" or a hold is no event of the log, and
+    the table's version (what the stream says) moves with it all the same; the card carries
+    the version it shows, the live table the same version without the window's part."""
+    from chouette import push
+
+    def version(table_id: int) -> str:
+        with app.app_context():
+            return push.table_version(table_id)
+
+    club = Phones(app, "ABCD")
+    board_game(club)
+    assert "~" not in version(club.table.id)
+    phones = Phones(app, "EFGH", **ONLINE)
+    board_game(phones)
+    seq = phones.table.seq()
+    before = version(phones.table.id)
+    assert phones.post("G", "window/hold", {}, htmx=True).status_code == 200
+    held = version(phones.table.id)
+    assert held != before and held.startswith(f"{seq}-1~")
+    assert f'data-version="{held}"' in card(phones, "F")
+    assert phones.post("G", "window/roll", {}, htmx=True).status_code == 200
+    assert version(phones.table.id) not in (before, held) and phones.table.seq() == seq
+    live = phones.live("F")
+    assert f'data-version="{seq}-1"' in live
