@@ -40,6 +40,15 @@ FETCH_OK = {200, 304}
 KEEP_ALIVE = True
 
 
+def shows(page: str | None, version: str | None) -> bool:
+    """Whether a page showing ``page`` shows ``version``: the same, or (the live table of an
+    online table) ``version`` with its cube window's part (``~...``, ``chouette.push``) cut,
+    as ``static/js/live.js`` compares them."""
+    if page is None or version is None:
+        return page == version
+    return page == version or ("~" not in page and page == version.partition("~")[0])
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
@@ -96,13 +105,15 @@ class Device:
     every fetch answered (the version the page shows from then on)."""
 
     def __init__(self, kind: str, base_url: str, stream_path: str, fetch_path: str, cookie: str,
-                 client: Client, errors: Errors, fetch: bool = True) -> None:
+                 client: Client, errors: Errors, fetch: bool = True,
+                 heard: Callable[[str, str], None] | None = None) -> None:
         self.kind = kind
         self.host, port = base_url.removeprefix("http://").split(":")
         self.port = int(port)
         self.base_url = base_url
         self.stream_path, self.fetch_path = stream_path, fetch_path
         self.cookie, self.client, self.errors, self.fetch = cookie, client, errors, fetch
+        self.heard = heard  # told of every message (its event, its version): the page's other parts
         self.arrivals: list[tuple[float, str]] = []
         self.shown: list[tuple[float, str]] = []
         self.pushed = 0  # drawings that came in the stream
@@ -192,6 +203,8 @@ class Device:
             self.errors.add(f"{self.kind} stream: unknown event {name!r}")
             return
         self.arrivals.append((now, version))
+        if self.heard is not None:
+            self.heard(name, version)
         if not self.opened.is_set():
             self._page = version  # the page was drawn at this version
             self.opened.set()
@@ -241,7 +254,7 @@ class Device:
         etag = ""
         while True:
             with self._changed:
-                while not self.stop.is_set() and (self._wanted is None or self._wanted == self._page):
+                while not self.stop.is_set() and (self._wanted is None or shows(self._page, self._wanted)):
                     self._changed.wait()
                 if self.stop.is_set():
                     return

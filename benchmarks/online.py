@@ -16,7 +16,8 @@ for ``--seconds``:
   (``devices.Device``, as in benchmarks/push.py: each stream read in a thread of its own, the
   arrival of each version timed, a phone fetching its own fragment when the stream brings a
   version, as the page does); with ``--card``, each phone also fetches its cube window's card
-  every 2 s, as the online table's page does;
+  when its stream brings another version or a drawing (the card rides the table's stream, as
+  the online table's page does);
 - at each table, the players play at human pace: a decision every 1-3 s, each from the device
   whose turn it is. Before each decision the player's device reads its live fragment (GET
   ``/tables/<id>/live``): the one showing a Roll button rolls (POST ``/tables/<id>/roll``,
@@ -86,7 +87,8 @@ PASSWORD = "online-test-password-1"
 SETTINGS = {"play": "online", "cube_mode": "multi", "stake_cents": 100, "partner_min_players": 0}
 GRACE_SECONDS = 2.0
 STALL_SECONDS = 10.0
-CARD_SECONDS = 2.0
+#: The card's version (``tables/_cube_window.html``).
+CARD_VERSION = re.compile(rb'class="card cube-window"[^>]*?data-version="([^"]*)"', re.S)
 VERSION = re.compile(rb'data-version="(\d+)-(\d)"')
 XGID = re.compile(rb"XGID <code>([^<]+)</code>")
 
@@ -235,19 +237,54 @@ def table_players(urls: list[str], table_id: int, usernames: list[str], stop: An
                 stop.wait(0.1)
 
 
-def card_poller(client: Client, table_id: int, stop: threading.Event, errors: Errors, seed: int) -> None:
-    """The cube window's card of an online table's page: fetched every 2 s."""
-    if stop.wait(random.Random(seed).uniform(0, CARD_SECONDS)):
-        return
-    while True:
-        try:
-            status, _body, _tag = http_get(client, f"/tables/{table_id}/window", {"HX-Request": "true"})
-            if status != 200:
-                errors.add(f"card: status {status}")
-        except OSError as error:
-            errors.add(f"card: {type(error).__name__}")
-        if stop.wait(CARD_SECONDS):
+class Card:
+    """The cube window's card of an online table's page: fetched when the table's stream
+    brings a version other than the one the card shows, or a drawing of the live table
+    (something moved), as ``static/js/cube_window.js`` does; never on a timer."""
+
+    def __init__(self, client: Client, table_id: int, errors: Errors) -> None:
+        self.client, self.table_id, self.errors = client, table_id, errors
+        self.version: str | None = None
+        self.due = False
+        self.fetches = 0
+        self.stop = threading.Event()
+        self._changed = threading.Condition()
+        self.thread = threading.Thread(target=self._fetch, daemon=True)
+
+    def heard(self, name: str, version: str) -> None:
+        """A message of the phone's stream (``devices.Device``)."""
+        if name == "changed" and version == self.version:
             return
+        with self._changed:
+            self.due = True
+            self._changed.notify()
+
+    def close(self) -> None:
+        self.stop.set()
+        with self._changed:
+            self._changed.notify_all()
+        self.thread.join(15)
+
+    def _fetch(self) -> None:
+        while True:
+            with self._changed:
+                while not self.stop.is_set() and not self.due:
+                    self._changed.wait()
+                if self.stop.is_set():
+                    return
+                self.due = False
+            try:
+                status, body, _tag = http_get(self.client, f"/tables/{self.table_id}/window",
+                                              {"HX-Request": "true"})
+            except OSError as error:
+                self.errors.add(f"card: {type(error).__name__}")
+                continue
+            self.fetches += 1
+            if status != 200:
+                self.errors.add(f"card: status {status}")
+                continue
+            found = CARD_VERSION.search(body)
+            self.version = html.unescape(found.group(1).decode()) if found else None
 
 
 # --------------------------------------------------------------------------- the run
@@ -270,7 +307,7 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
         watchers: dict[int, list[Device]] = defaultdict(list)
         screens: dict[int, list[Device]] = {}
         phones: list[Device] = []
-        pollers: list[threading.Thread] = []
+        cards: list[Card] = []
         for number, table_id in enumerate(table_ids):
             for seat, username in enumerate(seated[number]):
                 base = urls[(number + seat) % nodes]
@@ -278,8 +315,10 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
                 watchers[table_id].append(device)
                 phones.append(device)
                 if card:
-                    pollers.append(threading.Thread(target=card_poller, daemon=True,
-                                                    args=(device.client, table_id, stop, errors, number * 10 + seat)))
+                    follower = Card(device.client, table_id, errors)
+                    device.heard = follower.heard  # the card follows the phone's stream
+                    cards.append(follower)
+                    follower.thread.start()
             base = urls[number % nodes]
             screens[table_id] = [Device("screen", base, f"/display/{night_id}/stream", f"/display/{night_id}", "",
                                         Client(base), errors)]
@@ -289,10 +328,8 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
         wait_open(every, 60, errors)
         time.sleep(1)
         print(f"load: {len(table_ids)} online tables (a decision every 1-3 s), {len(phones)} phones and "
-              f"{len(screens)} screens holding streams{', the phones fetching the cube window every 2 s' if card else ''}, "
+              f"{len(screens)} screens holding streams{', the phones fetching the cube window when their stream moves' if card else ''}, "
               f"for {seconds:.0f} s on {', '.join(urls)}", flush=True)
-        for thread in pollers:
-            thread.start()
         ready.wait(120)
         ticks, started, own, machine = servers.cpu(), time.monotonic(), os.times(), machine_ticks()
         try:
@@ -300,8 +337,8 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
         finally:
             stop.set()
             players_stop.set()
-            for thread in pollers:
-                thread.join(15)
+            for follower in cards:
+                follower.close()
             done, found = results.get(timeout=60)
             process.join(15)
         elapsed = time.monotonic() - started
@@ -330,6 +367,9 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
     if missing:
         errors.found["move: (move, device) pair never reached"] += missing
     statuses = Counter(f"{command.kind} {command.status}" for command in commands)
+    if card:
+        print(f"cube window cards: {sum(follower.fetches for follower in cards)} fetches in the run "
+              f"({len(cards)} phones), each when its stream moved", flush=True)
     tick = os.sysconf("SC_CLK_TCK")
     share = used / tick / elapsed * 100
     others = max(0.0, busy / tick - used / tick - own_used) / elapsed * 100
@@ -361,7 +401,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60, help="how long the night runs (default 60)")
     parser.add_argument("--tables", type=int, default=TABLES, help=f"online tables (default {TABLES})")
     parser.add_argument("--card", action=argparse.BooleanOptionalAction, default=True,
-                        help="each phone fetches its cube window's card every 2 s, as the page does (default on)")
+                        help="each phone fetches its cube window's card when its stream moves, as the page does (default on)")
     parser.add_argument("--workers", type=int, default=None,
                         help="gunicorn workers per node (default: one per core, shared by the nodes)")
     parser.add_argument("--postgres", action="store_true",

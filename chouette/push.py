@@ -3,7 +3,8 @@
 A page holds one server-sent-event stream (``chouette.web.streams``) on a *topic*: a table
 (``("table", id)``) or a big screen (``("display", night id or None)``). A stream sends the
 topic's *version*, a short string that moves whenever what the page shows may have moved
-(for a table: its last seq and whether its night is open; for a screen: ``display_version``),
+(for a table: its last seq and whether its night is open, and online its cube window's answers;
+for a screen: ``display_version``),
 once when it opens (so a page that reconnects catches up) and again each time it moves. The
 page then fetches its fragment as usual, drawn for its viewer, and morphs it in.
 
@@ -25,10 +26,12 @@ cost the watcher's one query per tick, and their keep-alive comments.
 from __future__ import annotations
 
 import contextlib
+import json
 import logging
 import os
 import threading
 import time
+import zlib
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,7 +42,15 @@ from sqlalchemy.engine import Connection, Engine
 from sqlalchemy.orm import Session
 
 from chouette.extensions import READ_ONLY, db
-from chouette.models import ChouetteTable, Night, SeatRequest, TableAdmission, TableEvent, TableMessage
+from chouette.models import (
+    ChouetteTable,
+    Night,
+    SeatRequest,
+    TableAdmission,
+    TableEvent,
+    TableMessage,
+    TurnWindow,
+)
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +74,7 @@ Topic = tuple[str, Any]
 
 # Rows whose commit may change what a table page or a screen shows.
 # (A device's last-seen time is not one: who is connected is read at each tick.)
-_WATCHED = (TableEvent, ChouetteTable, Night, TableMessage, SeatRequest, TableAdmission)
+_WATCHED = (TableEvent, ChouetteTable, Night, TableMessage, SeatRequest, TableAdmission, TurnWindow)
 
 
 @dataclass
@@ -91,7 +102,21 @@ def _table_versions(connection: Connection, table_ids: Iterable[int]) -> dict[in
              .select_from(table.join(night, night.c.id == table.c.night_id))
              .where(table.c.id.in_(ids)))
     found = {row[0]: f"{row[1]}-{int(bool(row[2]))}" for row in connection.execute(query)}
-    return {table_id: found.get(table_id, "0-0") for table_id in ids}
+    marks = _window_marks(connection, ids)
+    return {table_id: found.get(table_id, "0-0") + marks.get(table_id, "") for table_id in ids}
+
+
+def _window_marks(connection: Connection, table_ids: list[int]) -> dict[int, str]:
+    """``~<checksum>`` of an online table's cube window (the decision waited for, who said
+    "roll" or holds it, each auto-roll: ``services.cube_window``), for the tables that have
+    one: its answers are no events of the log, and the table's version moves with them all
+    the same (the card rides the table's stream). The live table shows the version without
+    it (``static/js/live.js`` compares the part before ``~``)."""
+    window = TurnWindow.__table__
+    query = (select(window.c.table_id, window.c.key, window.c.answers, window.c.auto_roll)
+             .where(window.c.table_id.in_(table_ids)))
+    return {row[0]: f"~{zlib.crc32(json.dumps([row[1], row[2], row[3]], sort_keys=True).encode()):08x}"
+            for row in connection.execute(query)}
 
 
 def table_version(table_id: int) -> str:

@@ -76,8 +76,8 @@ class TurnWindow(Model):
     ``key`` names the decision waited for (another key: a new decision, its clock and answers
     start again); ``answers`` holds who said "roll" or asked to hold the roll; ``auto_roll``
     each player's auto-roll choice (absent: the default, on for the crew, off for the box and
-    the captain); ``seconds`` the table's time limit for each decision (0: none) and
-    ``timeout_answer`` what an unanswered offer becomes ("drop" or "take").
+    the captain). ``seconds`` and ``timeout_answer`` are no longer read: the time limit is the
+    house rule ``decision_seconds`` (with ``unanswered_double``), in the table's log.
     """
 
     __tablename__ = "turn_window"

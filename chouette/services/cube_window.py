@@ -8,10 +8,10 @@ captain), off for the box and the captain. The side's roller (the box, the actin
 says "roll" too: their roll waits for the window to close, and the dice are rolled in the same
 transaction as the answer that closes it.
 
-A table's time limit (``TurnWindow.seconds``, 0 = off) gives each decision a deadline: an
-unanswered "roll or double" rolls, an unanswered take or drop is decided by the table's rule
-(``timeout_answer``, drop by default), a move is never made for anyone (the page alerts the
-runner). The pure packages have no clock: the decision's opening time (its first event's time
+A table's time limit (the house rule ``decision_seconds``, 0 = off, changed between games like
+any house rule and written to the log) gives each decision a deadline: an unanswered "roll or
+double" rolls, an unanswered take or drop is decided by the table's rule (``unanswered_double``,
+drop by default), a move is never made for anyone (the page alerts the runner). The pure packages have no clock: the decision's opening time (its first event's time
 in the log) and the answers live in ``turn_window``; "roll" answers are no events of the rules'
 log, a "double" is the log's double event. Expiry is enforced when a command comes (``settle``)
 and when a page's countdown posts "time up", under the row's lock, in one transaction.
@@ -48,8 +48,6 @@ from chouette.services.window_rules import (  # noqa: F401 - the window's rules,
 from chouette.table import TableError, TableState, apply_event, finishes_game
 
 TIMEOUT_ANSWERS = ("drop", "take")
-#: The longest time limit a table may give a decision (ten minutes).
-MAX_SECONDS = 600
 
 
 # --------------------------------------------------------------------------- the row
@@ -71,7 +69,7 @@ def read_view(played: commands.TablePlay) -> Window | None:
     if phase_of(played.state, played.seq) is None:
         return None
     row = read_row(played.table.id)
-    began = _last_event_at(played) if row is not None and row.seconds else None
+    began = _last_event_at(played) if played.state.settings.decision_seconds else None
     return view(played.state, row, began, played.seq)
 
 
@@ -82,7 +80,7 @@ def _locked_row(table_id: int) -> TurnWindow:
     row = db.session.scalars(query).first()
     if row is None:
         row = TurnWindow(table_id=table_id, key="", opened_at=utcnow(), answers={}, auto_roll={},
-                         seconds=0, timeout_answer="drop")
+                         seconds=0, timeout_answer="drop")  # those two: no longer read
         db.session.add(row)
         try:
             with db.session.begin_nested():
@@ -147,7 +145,7 @@ def _after(played: commands.TablePlay, row: TurnWindow, actor: Member | None, no
         return None
     expired = window.expired(now) or time_up
     if window.phase.kind == "answer" and expired:
-        events = _timeout_answers(played.state, row.timeout_answer)
+        events = _timeout_answers(played.state, played.state.settings.unanswered_double)
         return _write(played, events, actor) if events else None
     if window.phase.kind != "window":
         return None
@@ -276,21 +274,6 @@ def time_up(table_id: int, actor: Member | None, *, force: bool = False) -> Outc
 def settle(table_id: int, actor: Member | None) -> Outcome:
     """Enforce an expired deadline now (any command at an online table calls it first)."""
     return time_up(table_id, actor)
-
-
-def set_clock(table_id: int, actor: Member | None, seconds: int, timeout_answer: str) -> Outcome:
-    """The runner sets the table's time limit per decision (0: none) and what an unanswered
-    take or drop becomes. Raises ServiceError (bad values: nothing changed), NotAllowed."""
-    played, row, _phase, _who = _start(table_id, actor, None)
-    if not commands.may_run(actor, played.table):
-        raise commands.NotAllowed(_("Only the organizer who runs the table sets its time limit."))
-    if not 0 <= seconds <= MAX_SECONDS:
-        raise base.ServiceError(_("A time limit is from 0 (none) to %(most)d seconds.", most=MAX_SECONDS))
-    if timeout_answer not in TIMEOUT_ANSWERS:
-        raise base.ServiceError(_("An unanswered double is taken or dropped."))
-    row.seconds, row.timeout_answer = seconds, timeout_answer
-    row.opened_at = utcnow()  # the decision waited for now gets the whole new limit
-    return _commit(played, None)
 
 
 def roll_refusal(played: commands.TablePlay) -> str | None:

@@ -36,7 +36,7 @@ from chouette.services.game_lines import Lines, write_lines
 from chouette.services.night_rows import lock_night
 from chouette.services.points import split
 from chouette.table import SNAPSHOT_VERSION, Settings, TableError
-from chouette.table.settings import MAX_STAKE_CENTS
+from chouette.table.settings import MAX_DECISION_SECONDS, MAX_STAKE_CENTS
 
 # --------------------------------------------------------------------------- table settings
 
@@ -59,6 +59,8 @@ TABLE_DEFAULTS: dict[str, Any] = {
     "consulting": "free",
     "same_value_same_action": False,
     "play": "club",
+    "decision_seconds": 0,
+    "unanswered_double": "drop",
 }
 
 #: The allowed values of the settings that are a choice.
@@ -69,6 +71,7 @@ SETTING_CHOICES: dict[str, tuple[str, ...]] = {
     "join_position": ("immediate", "after_next_rotation"),
     "consulting": ("free", "forbidden", "after_cube"),
     "play": ("club", "online"),
+    "unanswered_double": ("drop", "take"),
 }
 
 #: The allowed range of the settings that are a whole number.
@@ -78,6 +81,7 @@ SETTING_RANGES: dict[str, tuple[int, int]] = {
     "all_but_one_min_players": (3, 30),
     "partner_min_players": (0, 30),
     "partner_share_percent": (0, 100),
+    "decision_seconds": (0, MAX_DECISION_SECONDS),
 }
 
 #: Named presets: the seeds' defaults, and two common house rules.

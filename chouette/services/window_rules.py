@@ -129,7 +129,8 @@ def view(state: TableState, row: TurnWindow | None, began: datetime | None = Non
     waiting = [m for m in asked if answers.get(m) != ROLL]
     deadline = None
     opened = row.opened_at if row is not None and current else began
-    if row is not None and row.seconds and opened is not None:
-        deadline = opened + timedelta(seconds=row.seconds)
+    seconds = state.settings.decision_seconds  # the house rule (docs/rules.md 2.12)
+    if seconds and opened is not None:
+        deadline = opened + timedelta(seconds=seconds)
     return Window(phase, roller(state, phase), tuple(can), tuple(asked), tuple(waiting), answers,
                   deadline)

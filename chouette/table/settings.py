@@ -17,6 +17,13 @@ CONSULTING = ("free", "forbidden", "after_cube")
 #: or the players enter; or online, each side rolling (the server's dice) and moving on its
 #: own device (docs/rules.md 2.12: changed between games like any house rule).
 PLAY_MODES = ("club", "online")
+#: What an online table's unanswered double becomes when its time is up (docs/rules.md 2.12).
+UNANSWERED_DOUBLE = ("drop", "take")
+#: The longest time limit an online table gives a decision (ten minutes).
+MAX_DECISION_SECONDS = 600
+#: The online table's clock, left out of ``to_dict`` at their defaults (no time limit), so a
+#: table's settings, snapshots and exports are as before the clock was a house rule.
+CLOCK_DEFAULTS = {"decision_seconds": 0, "unanswered_double": "drop"}
 #: How a head-to-head match puts money in the ledger: not at all, per point won, per match.
 MATCH_STAKES = ("none", "point", "match")
 #: The longest match a table plays (docs/rules.md 1.8: an odd number, typically 3 to 25).
@@ -54,6 +61,8 @@ class Settings:
     consulting: str = "free"
     same_value_same_action: bool = False
     play: str = "club"  # "online": the box and the captain roll and move on their devices
+    decision_seconds: int = 0  # online: each decision's time limit in seconds (0: none)
+    unanswered_double: str = "drop"  # online: what a double unanswered in time becomes
     match_length: int = 0  # 0: a chouette; N: a head-to-head match to N points (docs/rules.md 1.8)
     holland: bool = False
     match_stake: str = "none"
@@ -67,6 +76,7 @@ class Settings:
             "consulting": CONSULTING,
             "match_stake": MATCH_STAKES,
             "play": PLAY_MODES,
+            "unanswered_double": UNANSWERED_DOUBLE,
         }
         for f in fields(self):
             value = getattr(self, f.name)
@@ -87,6 +97,7 @@ class Settings:
             "partner_min_players": (0, 100),
             "partner_share_percent": (0, 100),
             "match_length": (0, MAX_MATCH_LENGTH),
+            "decision_seconds": (0, MAX_DECISION_SECONDS),
         }
         for name, (low, high) in ranges.items():
             value = getattr(self, name)
@@ -145,6 +156,9 @@ class Settings:
                 del data[key]
         if self.play == "club":  # a table at the club: its settings as before online play
             del data["play"]
+        for key, default in CLOCK_DEFAULTS.items():
+            if data[key] == default:
+                del data[key]
         return data
 
     @classmethod
@@ -182,8 +196,10 @@ class Settings:
 
         >>> Settings().differences(Settings(jacoby=True))
         {'jacoby': (False, True)}
+        >>> Settings().differences(Settings(play="online", decision_seconds=30))
+        {'play': ('club', 'online'), 'decision_seconds': (0, 30)}
         """
-        mine, theirs = self.to_dict(), other.to_dict()
+        mine, theirs = asdict(self), asdict(other)  # every field: to_dict leaves defaults out
         return {key: (mine[key], theirs[key]) for key in mine if mine[key] != theirs[key]}
 
     @property

@@ -2,10 +2,12 @@
 
 The card stands above the live table, drawn for its viewer: who may double now and who has
 answered, the viewer's own "Double" / "Roll" / "Hold the roll" buttons and auto-roll, the box's
-one-screen answer to every cube that waits for the box, the countdown of the table's time limit,
-and for the runner the time limit itself and "Close now". It fetches itself every two seconds
-(the answers "roll" are no events: the table's push stream does not move for them), and its
-countdown posts "time up" when it reaches zero: the server decides, under the window's lock.
+one-screen answer to every cube that waits for the box, the countdown of the table's time limit
+(a house rule, ``decision_seconds``), and for the runner "Close now". It rides the table's push stream: the table's version moves
+with the window's answers too (``push``: the answers "roll" are no events of the log), and the
+card fetches itself when it moves (``static/js/cube_window.js``), never on a timer while the
+stream is open. Its countdown runs on the device, from the deadline the card was drawn with,
+and posts "time up" when it reaches zero: the server decides, under the window's lock.
 Every form works without JavaScript too (303 back to the table).
 """
 
@@ -18,6 +20,7 @@ from flask_login import current_user, login_required
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
+from chouette import push
 from chouette.extensions import db
 from chouette.models import utcnow
 from chouette.services import base, commands
@@ -91,10 +94,10 @@ def card_context(played: commands.TablePlay, *, error: str | None = None,
         "expired": window is not None and window.expired(now),
         "box_answers": (_box_answers(state, me, runs)
                         if window is not None and window.phase.kind == "answer" else []),
-        "seconds": row.seconds if row is not None else 0,
-        "timeout_answer": row.timeout_answer if row is not None else "drop",
-        "max_seconds": windows.MAX_SECONDS,
+        "seconds": state.settings.decision_seconds,
+        "timeout_answer": state.settings.unanswered_double,
         "error": error, "message": message,
+        "version": push.table_version(table.id),  # the stream's version it shows
     }
 
 
@@ -199,21 +202,6 @@ def time_up(table_id: int) -> BaseResponse:
 def close(table_id: int) -> BaseResponse:
     """The runner closes the decision now, as its time limit would."""
     return _run(table_id, lambda: windows.time_up(table_id, current_user, force=True), runner_only=True)
-
-
-@bp.post("/tables/<int:table_id>/window/clock")
-@login_required
-def clock(table_id: int) -> BaseResponse:
-    """The runner sets the time limit of each decision and the rule for unanswered doubles."""
-    text = request.form.get("seconds", "").strip()
-    rule = request.form.get("timeout_answer", "")
-
-    def set_clock() -> windows.Outcome:
-        if not text.isdigit() or len(text) > 4:
-            raise base.ServiceError(_("A time limit is a whole number of seconds, not %(value)s.",
-                                      value=text[:10] or "…"))
-        return windows.set_clock(table_id, current_user, int(text), rule)
-    return _run(table_id, set_clock, runner_only=True)
 
 
 @bp.post("/tables/<int:table_id>/answer-all")

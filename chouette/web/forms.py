@@ -231,6 +231,9 @@ class TableForm(FlaskForm):
     consulting = SelectField(house_rules.SETTING_NAMES["consulting"], choices=lambda: _choices("consulting"))
     same_value_same_action = BooleanField(house_rules.SETTING_NAMES["same_value_same_action"])
     play = SelectField(house_rules.SETTING_NAMES["play"], choices=lambda: _choices("play"), default="club")
+    decision_seconds = _int_field("decision_seconds")
+    unanswered_double = SelectField(house_rules.SETTING_NAMES["unanswered_double"],
+                                    choices=lambda: _choices("unanswered_double"), default="drop")
 
     def validate_raccoons(self, field: Field) -> None:
         """Raccoons need beavers (docs/rules.md 1.7)."""

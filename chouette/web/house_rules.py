@@ -32,6 +32,8 @@ SETTING_NAMES: dict[str, Any] = {
     "consulting": _l("Consulting"),
     "same_value_same_action": _l("Same value, same action"),
     "play": _l("Where the game is played"),
+    "decision_seconds": _l("Time limit per decision (seconds)"),
+    "unanswered_double": _l("A double unanswered in time is"),
 }
 
 VALUE_NAMES: dict[str, dict[str, Any]] = {
@@ -56,7 +58,12 @@ VALUE_NAMES: dict[str, dict[str, Any]] = {
         "after_cube": _l("Only after a cube is turned"),
     },
     "play": {"club": _l("At the club"), "online": _l("Online")},
+    "unanswered_double": {"drop": _l("dropped"), "take": _l("taken")},
 }
+
+#: The settings a house-rules form drawn before they existed has no field for: such a form
+#: leaves them as they are (``play._typed_settings``).
+LATER_RULES = ("play", "decision_seconds", "unanswered_double")
 
 PRESET_NAMES: dict[str, Any] = {
     "club-standard": _l("Club standard (the seeds' defaults)"),
@@ -168,6 +175,17 @@ def describe(settings: dict[str, Any], currency: str = "EUR") -> list[tuple[str,
             if s["play"] == "online"
             else _l("At the club: the organizer or the players enter the dice and moves of a physical board.")
         ),
+        "decision_seconds": str(
+            _l("%(seconds)d seconds for each decision, shown as a countdown: an unanswered "
+               "\"roll or double\" rolls; a move is never made for anyone.",
+               seconds=s["decision_seconds"])
+            if s["decision_seconds"] and s["play"] == "online"
+            else _l("No time limit: every decision waits for its player.")
+        ),
+        "unanswered_double": str(
+            _l("Taken when its time is up.") if s["unanswered_double"] == "take"
+            else _l("Dropped when its time is up.")
+        ),
     }
     if s["extras"] and s["all_but_one"] != "off":
         # Extras replace the all-but-one rule on the box's first double (docs/rules.md 2.7); a later
@@ -180,6 +198,9 @@ def describe(settings: dict[str, Any], currency: str = "EUR") -> list[tuple[str,
         )
     # One cube has one answer: "same value, same action" is a multi-cube rule (docs/rules.md 2.5).
     hidden = {"same_value_same_action"} if s["cube_mode"] == "single" else set()
+    # Without a time limit (at the club nobody is timed) no double goes unanswered in time.
+    if s["play"] != "online" or not s["decision_seconds"]:
+        hidden.add("unanswered_double")
     return [(key, str(SETTING_NAMES[key]), lines[key]) for key in tables_service.TABLE_DEFAULTS
             if key not in hidden]
 

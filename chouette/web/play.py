@@ -379,7 +379,9 @@ def _typed_settings(state: TableState) -> dict[str, Any]:
     for key, default in tables.TABLE_DEFAULTS.items():
         text = _field(f"rule-{key}")
         name = str(house_rules.SETTING_NAMES[key])
-        if isinstance(default, bool):
+        if not text and key in house_rules.LATER_RULES:  # a form drawn before it: as it is
+            typed[key] = getattr(state.settings, key)
+        elif isinstance(default, bool):
             typed[key] = text in ("on", "y", "true", "1")
         elif key == "stake_cents":
             try:
@@ -393,8 +395,7 @@ def _typed_settings(state: TableState) -> dict[str, Any]:
                                  setting=name, value=text[:20] or "…"))
             typed[key] = int(text)
         else:
-            # A form drawn before the table could play online has no such field: as it is.
-            typed[key] = text or (getattr(state.settings, key) if key == "play" else text)
+            typed[key] = text
     try:
         tables.normalize_settings(typed)
     except base.ServiceError as error:

@@ -1,11 +1,24 @@
-/* The cube window's countdown (templates/tables/_cube_window.html). Each drawing of the card
-   says how many seconds are left (data-remaining); the clock counts down from the moment this
-   page received it, and at zero posts "time up" once per decision (data-key): the server
-   decides what the time limit makes (chouette.services.cube_window), never this page. The
-   card fetches itself again when the live table changes. */
+/* The cube window's card (templates/tables/_cube_window.html): its countdown, and its rides on
+   the table's push stream.
+
+   Countdown: each drawing of the card says how many seconds were left when it was drawn
+   (data-remaining); the clock counts down on the device from then, and at zero posts "time up"
+   once per decision (data-key): the server decides what the time limit makes
+   (chouette.services.cube_window), never this page.
+
+   Push: the card is drawn again only when the table moved. The table's stream (the page's
+   .live-push, static/js/live.js) says the table's version, which moves with the window's
+   answers too (chouette.push: a "roll" is no event of the log); the card carries the version
+   it shows (data-version) and fetches itself when a stream's message brings another one (the
+   first message of a stream that opens again after a dropped connection too), or when the
+   stream sends a drawing of the live table (something moved). While the stream is not open
+   (a proxy that cannot hold it, a device offline) it looks every few seconds instead. */
 (function () {
   "use strict";
   var posted = {};
+  var POLL_SECONDS = 4;
+  var listened = typeof WeakSet === "function" ? new WeakSet() : null;
+  var lastLook = 0;
 
   function pad(n) { return (n < 10 ? "0" : "") + n; }
 
@@ -26,13 +39,46 @@
     });
   }
 
+  function card() { return document.querySelector(".cube-window[data-version]"); }
+
+  function look() {
+    var found = card();
+    if (found && window.htmx) {
+      lastLook = Date.now();
+      window.htmx.trigger(found, "chouette:window");
+    }
+  }
+
+  function lookIfMoved(version) {
+    var found = card();
+    if (found && version && found.getAttribute("data-version") !== version) look();
+  }
+
+  document.addEventListener("htmx:sseOpen", function (event) {
+    var source = event.target, stream = event.detail && event.detail.source;
+    if (!source || !source.classList || !source.classList.contains("live-push") || !stream) return;
+    if (listened && listened.has(stream)) return;  // the same stream reconnected: still heard
+    if (listened) listened.add(stream);
+    stream.addEventListener("changed", function (message) { lookIfMoved(message.data); });
+    stream.addEventListener("fragment", look);
+  });
+
+  // The fallback: while the table's stream is not open, look every few seconds.
+  function poll() {
+    var source = document.querySelector(".live-push");
+    if (!source || source.getAttribute("data-push") === "open") return;
+    if (Date.now() - lastLook >= POLL_SECONDS * 1000) look();
+  }
+
   setInterval(tick, 250);
-  document.addEventListener("DOMContentLoaded", tick);
-  // The live table moved (a double, a roll, an answer): the card looks again at once.
+  setInterval(poll, 1000);
+  document.addEventListener("DOMContentLoaded", function () { lastLook = Date.now(); tick(); });
+  // The viewer's own action swapped the live table in (a double, a roll): look at once.
   document.addEventListener("htmx:afterSwap", function (event) {
     var target = event.detail && event.detail.target;
-    if (target && target.classList && target.classList.contains("live-table")) {
-      document.body.dispatchEvent(new CustomEvent("chouette:window"));
+    var verb = event.detail && event.detail.requestConfig && event.detail.requestConfig.verb;
+    if (target && target.classList && target.classList.contains("live-table") && verb && verb !== "get") {
+      look();
     }
   });
 })();

@@ -30,11 +30,19 @@
     return Array.prototype.slice.call(source.querySelectorAll("[data-refresh]"));
   }
 
+  // A table's version may end with its cube window's part (`~...`, chouette.push): a target
+  // whose version has no such part (the live table) compares the part before it.
+  function shows(shown, version) {
+    if (shown === version) { return true; }
+    var cut = version.indexOf("~");
+    return cut >= 0 && shown.indexOf("~") < 0 && shown === version.slice(0, cut);
+  }
+
   function isStale(refresher, version) {
     var selector = refresher.getAttribute("hx-target");
     var target = selector ? document.querySelector(selector) : null;
     return !target || !version || !target.hasAttribute("data-version") ||
-      target.getAttribute("data-version") !== version;
+      !shows(target.getAttribute("data-version"), version);
   }
 
   function targetOf(refresher) {
@@ -75,7 +83,7 @@
     box.innerHTML = cut < 0 ? "" : data.slice(cut + 1);
     refreshers(source).forEach(function (refresher) {
       var target = targetOf(refresher);
-      if (!target || target.getAttribute("data-version") === version) { return; }
+      if (!target || shows(target.getAttribute("data-version") || "", version)) { return; }
       pushes += 1;
       var whole = true;
       Array.prototype.forEach.call(box.content.children, function (part) {
@@ -83,7 +91,7 @@
         if (old && target.contains(old)) { morph(old, part.outerHTML, refresher); } else { whole = false; }
       });
       if (whole) {
-        target.setAttribute("data-version", version);
+        target.setAttribute("data-version", version.split("~")[0]);
       } else {  // a part the page does not hold: fetch the whole fragment
         window.htmx.trigger(refresher, "chouette:refresh");
       }

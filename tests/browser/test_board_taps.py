@@ -83,7 +83,7 @@ def test_four_two_after_13_9_offers_only_11_from_13_and_the_play_is_accepted(liv
     shown(page, table_id, 11).click()
     expect(move).to_have_value("13/9 13/11")
     expect(page.locator(f"#board-{table_id} [data-board-play]")).to_have_class("primary ready")
-    page.locator(f"#board-{table_id}").get_by_role("button", name="Play").click()
+    page.locator(f"#board-{table_id}").get_by_role("button", name="Confirm", exact=True).click()
     expect(page.locator(f"#table-live-{table_id} .recent-log li").first).to_contain_text("13/9 13/11")
 
 

@@ -176,7 +176,7 @@ def test_a_whole_club_night_at_one_table(seeded_server, page: Page, context, scr
             move_input.fill(str(move))  # a click path the board reads otherwise: type it
         if turns == 4:
             screenshot("club-night-board", page)
-        click_and_wait(page, table_id, page.locator(f"#board-{table_id}").get_by_role("button", name="Play"))
+        click_and_wait(page, table_id, page.locator(f"#board-{table_id}").get_by_role("button", name="Confirm", exact=True))
         turns += 1
     first = table_state(app, table_id).games[0]
     assert first.mode == "board" and first.winner in ("box", "team") and dropped is not None

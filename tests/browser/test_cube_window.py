@@ -1,18 +1,21 @@
 """The cube window at an online table, two phones at once (the captain and a member) against
 the live server: both see who is asked "double or roll" and the countdown; the member on
 auto-roll holds the roll and is asked; the captain's roll waits for the member; the member's
-"roll" closes the window and the dice are rolled; then the box's window, unanswered, rolls when
+"roll" closes the window and the dice are rolled; the cards ride the table's push stream (no
+polling: a member's hold reaches the other phone by the push); then the box's window, unanswered, rolls when
 the countdown on a phone reaches zero (the server decides). Screenshots of the window at
 390x844, 1024x768 and 1920x1080 go to /tmp/cube-window-*.png.
 """
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from chouette.extensions import db
-from chouette.models import Member
+from chouette.models import Member, TurnWindow
 from chouette.services import commands, tables
 from chouette.services import cube_window as windows
 from tests.browser.conftest import signed_in_device
@@ -39,7 +42,7 @@ def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, 
         members = {name: gen_member("player", name=name) for name in PLAYERS}
         night = gen_night(opened_by_id=olga.id, name="Online Friday")
         table_id = gen_table(night, created_by_id=olga.id, name="Online", settings={
-            **tables.TABLE_DEFAULTS, "play": "online"}).id
+            **tables.TABLE_DEFAULTS, "play": "online", "decision_seconds": 60}).id
         for event in ([{"type": "join", "player": n} for n in PLAYERS]
                       + [{"type": "order", "players": PLAYERS},
                          {"type": "opening_roll", "box": 3, "team": 1},
@@ -48,8 +51,6 @@ def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, 
         db.session.commit()
         olga_id = olga.id
         logins = {n: m.username for n, m in members.items()}
-    with app.test_request_context():
-        windows.set_clock(table_id, db.session.get(Member, olga_id), 60, "drop")
     url = f"{base}/tables/{table_id}"
 
     def device(name: str) -> Page:
@@ -82,10 +83,20 @@ def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, 
     bob.wait_for_timeout(2200)
     assert left() < first
 
-    # Cy holds the roll: asked now, on both pages.
+    # The card rides the table's push stream: it never polls while nothing moves.
+    expect(bob.locator(".live-push")).to_have_attribute("data-push", "open")
+    looks: list[str] = []
+    bob.on("request", lambda request: looks.append(request.method)
+           if request.url.endswith(f"/tables/{table_id}/window") else None)
+    bob.wait_for_timeout(3000)
+    assert looks == []
+
+    # Cy holds the roll (no event of the log: the stream's version moves all the same):
+    # asked now, on both pages, Bob's card fetched once, by the push.
     cy_card.get_by_role("button", name="Hold the roll").click()
     expect(cy_card.get_by_role("button", name="Double", exact=True)).to_be_visible()
-    expect(bob_card).to_contain_text("Waiting for: Bob, Cy.")
+    expect(bob_card).to_contain_text("Waiting for: Bob, Cy.", timeout=3000)
+    assert looks == ["GET"]
 
     for size, label in ((PHONE, "phone"), (TABLET, "tablet"), (TV, "tv")):
         for page, who in ((bob, "captain"), (cy, "member")):
@@ -108,7 +119,8 @@ def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, 
     assert last_event(app, table_id)["type"] == "roll"
 
     # The team moves (the organizer, here straight through the commands); the box's window
-    # opens with three seconds: nobody answers, and a phone's countdown posts "time up".
+    # opens, and its clock is set back to three seconds left (Cy's page drawn again to show
+    # it): nobody answers, and a phone's countdown posts "time up".
     with app.app_context():
         state = commands.load_play(table_id).state
         from chouette.engine import legal_moves
@@ -118,8 +130,14 @@ def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, 
         commands.play(table_id, tables.last_seq(table_id), {"type": "move", "move": move},
                       db.session.get(Member, olga_id))
         db.session.commit()
+    expect(cy_card).to_contain_text("The box's turn: before the box rolls.")
     with app.test_request_context():
-        windows.set_clock(table_id, db.session.get(Member, olga_id), 3, "drop")
+        assert windows.time_up(table_id, db.session.get(Member, olga_id)).rolled is False
+        row = db.session.get(TurnWindow, table_id)
+        assert row is not None
+        row.opened_at -= timedelta(seconds=57)
+        db.session.commit()
+    cy.reload()
     expect(cy_card).to_contain_text("The box's turn: before the box rolls.")
     expect(cy_card.get_by_role("heading", name="The move")).to_be_visible(timeout=12_000)
     assert last_event(app, table_id)["type"] == "roll"

@@ -33,7 +33,7 @@ def _tap_move(page: Page, app, table_id: int) -> None:
         board_point(page, table_id, end).click()
     if sorted(move_input.input_value().split()) != sorted(str(move).replace("*", "").split()):
         move_input.fill(str(move))  # a click path the board reads otherwise: type it
-    click_and_wait(page, table_id, page.locator(f"#board-{table_id}").get_by_role("button", name="Play"))
+    click_and_wait(page, table_id, page.locator(f"#board-{table_id}").get_by_role("button", name="Confirm", exact=True))
 
 
 def _opening(page: Page, table_id: int, first: int, second: int) -> None:

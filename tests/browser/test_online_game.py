@@ -187,7 +187,7 @@ def test_a_whole_online_game_on_five_pages(online_server: LiveServer, browser: B
         for start, end in steps:
             board_point(page, table_id, start).click()
             board_point(page, table_id, end).click()
-        confirm = page.locator(f"#board-{table_id} [data-board-play]")
+        confirm = page.locator(f"#board-{table_id}").get_by_role("button", name="Confirm", exact=True)
         expect(confirm).to_have_class(re.compile("ready"))
         confirm.click()
         expect(page.locator(f"#table-live-{table_id}")).not_to_have_attribute("data-seq", str(before))

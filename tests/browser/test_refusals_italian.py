@@ -35,6 +35,7 @@ def test_an_illegal_move_typed_on_the_board_is_refused_in_italian(page: Page, li
     page.locator("form button[type=submit]").click()
     page.goto(f"{base}/tables/{table_id}")
     page.locator("input[name=move]").fill("24/18 13/8")
+    expect(page.locator("button[data-board-play]")).to_have_text("Conferma")  # the play's Confirm
     page.locator("button[data-board-play]").click()
     alert = page.locator(f"#table-live-{table_id} [role=alert]").first
     expect(alert).to_contain_text("24/18 13/8 non si può giocare con 3-1")

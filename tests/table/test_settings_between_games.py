@@ -142,3 +142,54 @@ def test_two_changes_before_one_game_are_one_change_from_that_game():
                 change(jacoby=True))
     assert [(first, changed) for first, _s, changed in state.settings_changes()] == [
         (2, {"jacoby": (False, True)})]
+
+
+def test_the_clock_of_an_online_table_is_a_house_rule_that_replays():
+    """docs/rules.md 2.12: an online table's time limit per decision and what an unanswered
+    double becomes change between games like any house rule, and replay from the log."""
+    events = [
+        *({"type": "join", "player": p} for p in "ABC"),
+        {"type": "order", "players": list("ABC")},
+        result("team"),
+        change(play="online", decision_seconds=45, unanswered_double="take"),
+        result("box"),
+        change(decision_seconds=0),
+        result("team"),
+        change(play="club"),
+    ]
+    folded = fold({}, events)
+    assert folded.settings_for(1).decision_seconds == 0
+    assert (folded.settings_for(2).decision_seconds, folded.settings_for(2).unanswered_double) == (45, "take")
+    assert folded.settings_for(3).decision_seconds == 0 and folded.settings_for(3).online
+    # Every change is listed, the play mode's too (left out of to_dict while "club").
+    assert [(first, changed) for first, _s, changed in folded.settings_changes()] == [
+        (2, {"play": ("club", "online"), "decision_seconds": (0, 45), "unanswered_double": ("drop", "take")}),
+        (3, {"decision_seconds": (45, 0)}),
+        (4, {"play": ("online", "club")}),
+    ]
+    resumed = resume_log(fold({}, events[:5]).snapshot(), 5, events)
+    assert resumed.settings_log == folded.settings_log
+    assert TableState.from_snapshot(folded.snapshot()).settings_log == folded.settings_log
+
+
+def test_a_log_written_before_the_clock_existed_has_no_time_limit():
+    # Settings without the clock's keys (every log and snapshot written before) mean no limit,
+    # and settings at those defaults are written as before: without the keys.
+    old = Settings.from_dict({"play": "online", "stake_cents": 200})
+    assert (old.decision_seconds, old.unanswered_double) == (0, "drop")
+    assert "decision_seconds" not in old.to_dict() and "unanswered_double" not in old.to_dict()
+    timed = Settings(play="online", decision_seconds=30)
+    assert timed.to_dict()["decision_seconds"] == 30 and Settings.from_dict(timed.to_dict()) == timed
+
+
+@pytest.mark.parametrize(("settings", "reason"), [
+    ({"decision_seconds": -1}, "decision_seconds must be between 0 and 600"),
+    ({"decision_seconds": 601}, "decision_seconds must be between 0 and 600"),
+    ({"decision_seconds": "30"}, "decision_seconds must be a whole number"),
+    ({"unanswered_double": "beaver"}, "unanswered_double must be one of drop, take"),
+])
+def test_a_bad_clock_is_refused_and_changes_nothing(settings, reason):
+    state = run(seated("ABC"), result("box"))
+    with pytest.raises(TableError, match=reason):
+        apply_event(state, change(**settings))
+    assert state.settings == Settings() and len(state.settings_log) == 1

@@ -1,17 +1,15 @@
 """The cube window's card and routes at an online table (``chouette.web.cube_window``): each
-player's buttons, the roll refused while the window is open, the countdown's "time up", the
-runner's time limit, the box's one-screen answer, and bad input refused with nothing changed.
+player's buttons, the roll refused while the window is open, the countdown's "time up",
+the time limit (a house rule), the box's one-screen answer, and bad input refused with nothing changed.
 """
 
 from __future__ import annotations
-
-from datetime import timedelta
 
 from flask import Flask
 
 from chouette.extensions import db
 from chouette.models import TurnWindow
-from tests.web.test_cube_window_rules import ONLINE, board_game
+from tests.web.test_cube_window_rules import ONLINE, backdate, board_game
 from tests.web.test_phone_decisions import Phones
 from tests.web.test_play_pages import HTMX, post, sign_in
 
@@ -99,42 +97,27 @@ def test_auto_roll_is_each_players_choice(app: Flask) -> None:
     assert "Waiting for: B, C." in card(phones, "D")
 
 
-def test_the_runner_sets_the_time_limit_and_the_countdown_rolls(app: Flask) -> None:
-    phones = Phones(app, "ABCD", **ONLINE)
+def test_the_house_rules_time_limit_counts_down_and_rolls(app: Flask) -> None:
+    phones = Phones(app, "ABCD", decision_seconds=30, **ONLINE)
     board_game(phones)
-    organizer = runner(phones)
-    assert post(phones.phone("B"), phones.table, "window/clock", {"seconds": "30", "timeout_answer": "drop"}).status_code == 403
-    bad = post(organizer, phones.table, "window/clock", {"seconds": "soon", "timeout_answer": "drop"}, htmx=True)
-    assert bad.status_code == 422 and "A time limit is a whole number of seconds, not soon." in bad.get_data(as_text=True)
-    bad = post(organizer, phones.table, "window/clock", {"seconds": "30", "timeout_answer": "beaver"}, htmx=True)
-    assert bad.status_code == 422 and "An unanswered double is taken or dropped." in bad.get_data(as_text=True)
-    assert row(app, phones.table.id) is None or row(app, phones.table.id).seconds == 0  # type: ignore[union-attr]
-    assert post(organizer, phones.table, "window/clock", {"seconds": "30", "timeout_answer": "drop"}, htmx=True).status_code == 200
+    assert "Time limit: 30 s per decision (a house rule)." in runner(phones).get(
+        f"{phones.table.url}/window", headers=HTMX).get_data(as_text=True)
     shown = card(phones, "B")
     assert 'data-remaining="30"' in shown or 'data-remaining="29"' in shown
     seq = phones.table.seq()
     # Too early: the countdown's post changes nothing.
     assert phones.post("C", "window/time-up", {}, htmx=True).status_code == 200
     assert phones.table.seq() == seq
-    with app.app_context():
-        stored = db.session.get(TurnWindow, phones.table.id)
-        assert stored is not None
-        stored.opened_at -= timedelta(seconds=31)
-        db.session.commit()
+    backdate(app, phones, 31)
     assert phones.post("C", "window/time-up", {}, htmx=True).status_code == 200
     assert phones.table.seq() == seq + 1 and phones.table.log()[-1]["type"] == "roll"
 
 
 def test_a_late_answer_finds_the_tables_rule_applied(app: Flask) -> None:
-    phones = Phones(app, "ABCD", **ONLINE)
+    phones = Phones(app, "ABCD", decision_seconds=20, **ONLINE)
     board_game(phones, box_first=False)
     phones.table.play({"type": "double", "by": "box", "cubes": ["B", "C"]})
-    post(runner(phones), phones.table, "window/clock", {"seconds": "20", "timeout_answer": "drop"})
-    with app.app_context():
-        stored = db.session.get(TurnWindow, phones.table.id)
-        assert stored is not None
-        stored.opened_at -= timedelta(seconds=21)
-        db.session.commit()
+    backdate(app, phones, 21)
     # C takes too late: the command first applies the rule (both unanswered cubes dropped).
     late = phones.post("C", "answer", {"answer": "take", "cube": "C"}, htmx=True)
     assert late.status_code in (409, 422)
@@ -172,16 +155,11 @@ def test_the_box_chooses_the_cubes_to_double_or_rolls(app: Flask) -> None:
 
 
 def test_an_overdue_move_alerts_the_runner_and_is_never_made(app: Flask) -> None:
-    phones = Phones(app, "ABCD", **ONLINE)
+    phones = Phones(app, "ABCD", decision_seconds=20, **ONLINE)
     board_game(phones)
     phones.table.play({"type": "roll", "dice": [6, 5]})
     organizer = runner(phones)
-    post(organizer, phones.table, "window/clock", {"seconds": "20", "timeout_answer": "drop"})
-    with app.app_context():
-        stored = db.session.get(TurnWindow, phones.table.id)
-        assert stored is not None
-        stored.opened_at -= timedelta(seconds=21)
-        db.session.commit()
+    backdate(app, phones, 21)
     seq = phones.table.seq()
     assert phones.post("C", "window/time-up", {}, htmx=True).status_code == 200
     shown = organizer.get(f"{phones.table.url}/window", headers=HTMX).get_data(as_text=True)
@@ -202,6 +180,33 @@ def test_the_window_speaks_italian(app: Flask) -> None:
     organizer = runner(phones)
     shown = organizer.get(f"{phones.table.url}/window", headers=HTMX).get_data(as_text=True)
     assert "Raddoppia o tira" in shown and "Turno della squadra: prima che il capitano tiri." in shown
-    assert "Si aspetta: B." in shown and "Limite di tempo: nessuno" in shown
+    assert "Si aspetta: B." in shown and "Limite di tempo: nessuno (una regola della casa)." in shown
     refused = post(organizer, phones.table, "roll", {}, htmx=True)
     assert "La finestra del cubo è aperta: il tiro aspetta che B dica raddoppia o tira." in refused.get_data(as_text=True)
+
+
+def test_the_tables_version_moves_with_the_windows_answers(app: Flask) -> None:
+    """The card rides the table's push stream: a "roll" or a hold is no event of the log, and
+    the table's version (what the stream says) moves with it all the same; the card carries
+    the version it shows, the live table the same version without the window's part."""
+    from chouette import push
+
+    def version(table_id: int) -> str:
+        with app.app_context():
+            return push.table_version(table_id)
+
+    club = Phones(app, "ABCD")
+    board_game(club)
+    assert "~" not in version(club.table.id)
+    phones = Phones(app, "EFGH", **ONLINE)
+    board_game(phones)
+    seq = phones.table.seq()
+    before = version(phones.table.id)
+    assert phones.post("G", "window/hold", {}, htmx=True).status_code == 200
+    held = version(phones.table.id)
+    assert held != before and held.startswith(f"{seq}-1~")
+    assert f'data-version="{held}"' in card(phones, "F")
+    assert phones.post("G", "window/roll", {}, htmx=True).status_code == 200
+    assert version(phones.table.id) not in (before, held) and phones.table.seq() == seq
+    live = phones.live("F")
+    assert f'data-version="{seq}-1"' in live

@@ -154,22 +154,27 @@ def test_a_member_may_answer_only_for_themselves(app: Flask) -> None:
         assert window(phones).answers == {}
 
 
+def backdate(app: Flask, phones: Phones, seconds: int) -> None:
+    """The decision the table waits for opened ``seconds`` earlier than it did (the window's
+    row, brought to that decision by a "time up" that finds nothing due yet)."""
+    with app.test_request_context():
+        owner = db.session.get(Member, phones.table.owner.id)
+        assert windows.time_up(phones.table.id, owner).rolled is False
+        row = db.session.get(TurnWindow, phones.table.id)
+        assert row is not None
+        row.opened_at -= timedelta(seconds=seconds)
+        db.session.commit()
+
+
 def expire(app: Flask, phones: Phones, seconds: int = 30) -> None:
-    """The table's time limit is ``seconds`` and the decision waited for opened long ago."""
-    owner = db.session.get(Member, phones.table.owner.id)
-    windows.set_clock(phones.table.id, owner, seconds, "drop")
-    row = db.session.get(TurnWindow, phones.table.id)
-    assert row is not None
-    row.opened_at -= timedelta(seconds=seconds + 1)
-    db.session.commit()
+    """The decision waited for opened more than the table's time limit (``seconds``) ago."""
+    backdate(app, phones, seconds + 1)
 
 
 def test_the_time_limit_rolls_an_unanswered_window(app: Flask) -> None:
-    phones = Phones(app, "ABCD", **ONLINE)
+    phones = Phones(app, "ABCD", decision_seconds=30, **ONLINE)
     board_game(phones)
     with in_request(app):
-        owner = db.session.get(Member, phones.table.owner.id)
-        windows.set_clock(phones.table.id, owner, 30, "drop")
         assert windows.time_up(phones.table.id, member(app, phones, "C")).rolled is False  # not yet
         expire(app, phones)
         seq = phones.table.seq()
@@ -179,24 +184,19 @@ def test_the_time_limit_rolls_an_unanswered_window(app: Flask) -> None:
 
 @pytest.mark.parametrize("rule", ["drop", "take"])
 def test_an_unanswered_double_is_decided_by_the_tables_rule(app: Flask, rule: str) -> None:
-    phones = Phones(app, "ABCD", **ONLINE)
+    phones = Phones(app, "ABCD", decision_seconds=20, unanswered_double=rule, **ONLINE)
     board_game(phones, box_first=False)
     phones.table.play({"type": "double", "by": "box", "cubes": ["B", "C", "D"]},
                       {"type": "take", "cube": "B"})
+    expire(app, phones, 20)
     with in_request(app):
-        owner = db.session.get(Member, phones.table.owner.id)
-        windows.set_clock(phones.table.id, owner, 20, rule)
-        row = db.session.get(TurnWindow, phones.table.id)
-        assert row is not None
-        row.opened_at -= timedelta(seconds=21)
-        db.session.commit()
         windows.time_up(phones.table.id, member(app, phones, "B"))
     log = phones.table.log()
     assert log[-2:] == [{"type": rule, "cube": "C"}, {"type": rule, "cube": "D"}]
 
 
 def test_the_time_limit_never_moves_for_anyone(app: Flask) -> None:
-    phones = Phones(app, "ABCD", **ONLINE)
+    phones = Phones(app, "ABCD", decision_seconds=30, **ONLINE)
     board_game(phones)
     phones.table.play({"type": "roll", "dice": [6, 5]})
     with in_request(app):
@@ -207,16 +207,15 @@ def test_the_time_limit_never_moves_for_anyone(app: Flask) -> None:
     assert phones.table.seq() == seq
 
 
-@pytest.mark.parametrize(("seconds", "rule"), [(-1, "drop"), (601, "drop"), (30, "maybe")])
-def test_a_bad_clock_changes_nothing(app: Flask, seconds: int, rule: str) -> None:
-    phones = Phones(app, "ABCD", **ONLINE)
+def test_without_a_time_limit_nothing_is_ever_overdue(app: Flask) -> None:
+    phones = Phones(app, "ABCD", **ONLINE)  # decision_seconds: 0 by default, no clock
+    board_game(phones)
+    backdate(app, phones, 3600)
     with in_request(app):
-        owner = db.session.get(Member, phones.table.owner.id)
-        with pytest.raises(base.ServiceError):
-            windows.set_clock(phones.table.id, owner, seconds, rule)
-        db.session.rollback()
-        row = windows.read_row(phones.table.id)
-        assert row is None or (row.seconds, row.timeout_answer) == (0, "drop")
+        assert window(phones).deadline is None
+        seq = phones.table.seq()
+        assert windows.time_up(phones.table.id, member(app, phones, "C")).rolled is False
+    assert phones.table.seq() == seq
 
 
 def test_the_box_answers_every_waiting_cube_at_once(app: Flask) -> None:
@@ -246,11 +245,8 @@ def test_the_box_answers_every_waiting_cube_at_once(app: Flask) -> None:
 def test_a_decision_is_timed_from_its_own_event(app: Flask) -> None:
     """The double written by another command (the window's row has not seen it) is timed
     from the double's own time in the log: a late command finds the rule applied first."""
-    phones = Phones(app, "ABCD", **ONLINE)
+    phones = Phones(app, "ABCD", decision_seconds=1, **ONLINE)
     board_game(phones, box_first=False)
-    with in_request(app):
-        owner = db.session.get(Member, phones.table.owner.id)
-        windows.set_clock(phones.table.id, owner, 1, "drop")
     phones.table.play({"type": "double", "by": "box", "cubes": ["B"]})
     time.sleep(1.2)
     with in_request(app):

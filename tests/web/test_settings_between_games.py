@@ -194,3 +194,41 @@ def test_the_house_rules_form_is_remembered_while_the_rules_and_games_stand(app,
     finally:
         template_rendered.disconnect(note, app)
     assert drawn.count("tables/_settings_form.html") == 2
+
+
+def test_the_time_limit_of_an_online_table_is_a_house_rule(app, client, table):
+    """issue 26: each decision's time limit (off by default) is a house rule changed between
+    games, written to the log, printed on the card and counted down on the cube window."""
+    sign_in(client, table.owner)
+    seq = table.seq()
+    for changes, reason in (
+        ({"play": "online", "decision_seconds": "soon"},
+         "Time limit per decision (seconds) is a whole number, not soon."),
+        ({"play": "online", "decision_seconds": "601"}, "decision_seconds is a whole number from 0 to 600."),
+        ({"play": "online", "decision_seconds": "30", "unanswered_double": "beaver"},
+         "unanswered_double cannot be beaver."),
+    ):
+        refused = post(client, table, "settings", form(**changes), htmx=True)
+        assert refused.status_code == 422 and reason in refused.get_data(as_text=True)
+    assert table.seq() == seq
+    page = client.get(table.url).get_data(as_text=True)
+    club_card = page[page.index(f'id="rules-card-{table.id}"'):]
+    assert "No time limit" in club_card and 'data-setting="unanswered_double"' not in club_card
+    done = post(client, table, "settings", form(play="online", decision_seconds="45", unanswered_double="take"))
+    assert done.status_code == 303
+    assert table.log()[-1] == {"type": "settings", "settings": {
+        "play": "online", "decision_seconds": 45, "unanswered_double": "take"}}
+    card = client.get(table.url).get_data(as_text=True)
+    rules = card[card.index(f'id="rules-card-{table.id}"'):]
+    assert "45 seconds for each decision, shown as a countdown" in rules
+    assert "Taken when its time is up." in rules
+    assert ("Where the game is played: Online (was At the club); Time limit per decision (seconds): "
+            "45 (was 0); A double unanswered in time is: taken (was dropped)") in rules
+    # A form drawn before the clock existed (no such fields) leaves it as it is.
+    assert post(client, table, "settings", {**form(play="online"), "rule-stake_cents": "2.00"}).status_code == 303
+    assert table.state().settings.decision_seconds == 45
+    # Game 2 is timed: the cube window counts its 45 seconds down.
+    table.play({"type": "opening_roll", "box": 3, "team": 1}, {"type": "move", "move": "8/5 6/5"})
+    shown = client.get(f"{table.url}/window", headers={"HX-Request": "true"}).get_data(as_text=True)
+    assert "Time limit: 45 s per decision (a house rule)." in shown
+    assert 'data-remaining="45"' in shown or 'data-remaining="44"' in shown

@@ -167,7 +167,10 @@ def test_house_rules_card_states_every_setting_in_words(app, client, login_as):
         table = gen_table(settings={**tables.PRESETS["money-night"], "stake_cents": 250})
     page = client.get(f"/tables/{table.id}").data.decode()
     for key in tables.TABLE_DEFAULTS:
-        assert f'data-setting="{key}"' in page, key
+        if key != "unanswered_double":  # said only with a time limit, online
+            assert f'data-setting="{key}"' in page, key
+    assert 'data-setting="unanswered_double"' not in page
+    assert "No time limit: every decision waits for its player." in page
     assert "€2.50 a point." in page
     assert "On, at most 1: a tied opening roll turns the cube." in page
     assert "Allowed: the doubler may answer a beaver by redoubling again." in page
@@ -213,11 +216,17 @@ def test_the_web_knows_every_table_setting_with_the_rules_defaults():
     """The form, the card and the presets cover exactly the settings of chouette.table."""
     from chouette.table import Settings
 
-    # ``play`` at its default ("club") is left out of the settings written (a table's
-    # settings, snapshots and exports as before online play): the whole value has it.
-    assert {**Settings().to_dict(), "play": Settings().play} == tables.TABLE_DEFAULTS
+    # ``play`` at its default ("club") and the clock at its defaults (no time limit) are left
+    # out of the settings written (a table's settings, snapshots and exports as before online
+    # play): the whole value has them.
+    def whole(settings: Settings) -> dict[str, object]:
+        return {**settings.to_dict(), "play": settings.play,
+                "decision_seconds": settings.decision_seconds,
+                "unanswered_double": settings.unanswered_double}
+
+    assert whole(Settings()) == tables.TABLE_DEFAULTS
     for preset in tables.PRESETS.values():
-        assert {**Settings.from_dict(preset).to_dict(), "play": preset["play"]} == preset
+        assert whole(Settings.from_dict(preset)) == preset
 
 
 def test_a_mandatory_beaver_without_beavers_is_refused(app, client, login_as, night):
