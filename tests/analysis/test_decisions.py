@@ -67,3 +67,27 @@ def test_a_game_in_play_is_not_judged_yet():
     log = cube_game().log
     log["events"] = log["events"][:-1]
     assert game_decisions(log["table"], log["events"]) == {}
+
+
+def test_a_beaver_and_a_raccoon_wait_for_their_answers_each_by_the_right_player():
+    from tests.analysis.games import beaver_game
+
+    log = beaver_game().log
+    (decisions,) = game_decisions(log["table"], log["events"]).values()
+    rows = [(d.kind, d.player, d.played, d.cube, d.level) for d in decisions if d.kind == "answer"]
+    assert rows == [
+        ("answer", "B", "beaver", "B", 0), ("answer", "C", "take", "C", 0),
+        ("answer", "box", "take", "B", 1),  # the box answers B's beaver
+        ("answer", "box", "beaver", "C", 0), ("answer", "C", "raccoon", "C", 1),
+        ("answer", "box", "take", "C", 2),  # the box, the beaverer, answers C's raccoon
+        ("answer", "box", "drop", "B", 0), ("answer", "C", "drop", "C", 0)]
+
+
+def test_extras_given_or_not_and_the_extras_own_cube_decisions():
+    from tests.analysis.games import extras_game
+
+    (decisions,) = game_decisions(extras_game().log["table"], extras_game().log["events"]).values()
+    found = [(d.kind, d.player, d.played, d.extra) for d in decisions if d.kind == "extra" or d.extra]
+    assert found == [("extra", "B", "extra", None), ("extra", "C", "no extra", None),
+                     ("double", "D", "double", "B"), ("answer", "B", "take", "B"),
+                     ("double", "B", "double", "B"), ("answer", "D", "drop", "B")]
