@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, request
+from flask import Blueprint, abort, redirect, request, url_for
 from flask_babel import format_date
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
@@ -22,7 +22,7 @@ from chouette.analysis import runner
 from chouette.engine import Position, XgidFields
 from chouette.extensions import db, read_only
 from chouette.models import Night
-from chouette.services import analysis, seasons
+from chouette.services import analysis, identity, seasons
 from chouette.web import privacy
 from chouette.web.board_svg import render_board
 from chouette.web.charts import ChartPoint, balance_chart
@@ -57,9 +57,12 @@ def _unavailable() -> bool:
 def player(name: str) -> BaseResponse:
     """A player's analysis: the night's and the season's rates, decisions, a trend over nights."""
     _reading()
+    member = identity.member_by_name(name)
+    if member is not None and member.name != name:  # a former name: the member's page now
+        return redirect(url_for("analysis.player", name=member.name, **request.args))
     if not _may_see(name):
         abort(error_page(403, _("Only this player and the organizers see this analysis.")))
-    nights = analysis.player_nights(name)
+    nights = analysis.player_nights(name, member.id if member is not None else None)
     chosen = request.args.get("night", type=int)
     night = next((n for n in nights if n.night_id == chosen), nights[-1] if nights else None)
     season = analysis.season_of(night.date) if night else None

@@ -14,13 +14,15 @@ PLAYERS = ("Ann", "Bob", "Cy")
 
 
 def analysed_night() -> int:
-    """Members Ann (the box), Bob and Cy, organizer Olga; one night, one short board game,
+    """Members Ann (the box), Bob and Cy (seated by id), organizer Olga; one night, one short board game,
     judged by the worker's code with the real gnubg. The night's id."""
     gen_member("organizer", username="olga", name="Olga")
-    for name in PLAYERS:
-        gen_member("player", username=name.lower(), name=name)
+    ids = {name: gen_member("player", username=name.lower(), name=name).id for name in PLAYERS}
     night = gen_night(name="Friday", date=dt.date(2026, 11, 20))
     log = short_game(1, PLAYERS).log
+    # Each seat is its member's (by id), as the table's page writes a member's join.
+    log["events"] = [{**e, "member_id": ids[e["player"]]} if e["type"] == "join" else e
+                     for e in log["events"]]
     settings = Settings.from_dict(log["table"]).to_dict()
     table = gen_table(night, name="Table 1", settings=settings)
     tables.append_events(table.id, 0, log["events"], None,
