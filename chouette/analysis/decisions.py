@@ -39,6 +39,7 @@ MOVE, DOUBLE, ANSWER, EXTRA = "move", "double", "answer", "extra"
 #: The cube's owner as GNU Backgammon sees it: in the middle, the player on roll, the opponent.
 CENTRE, ON_ROLL, OPPONENT = "centre", "on_roll", "opponent"
 ANSWERS = ("take", "drop", "beaver", "raccoon")
+CUBE_FIELDS = ("member", "value", "owner", "status", "offered", "to_answer", "offer_kind")
 
 
 @dataclass(frozen=True)
@@ -76,6 +77,9 @@ class Decision:
     beavers: bool = False  # the table plays beavers (cube decisions)
     raccoons: bool = False
     extra: str | None = None  # the giver of the extra cube
+    #: Every member's cube at that moment, as the table's board draws them: (member, value,
+    #: owner "box"/"member"/None, status, value offered, side to answer, offer kind).
+    cubes: tuple[tuple[Any, ...], ...] = ()
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-ready form (the runner's input, the stored results). The fields a game without
@@ -88,6 +92,8 @@ class Decision:
         optional = {"level": self.level, "beavers": self.beavers, "raccoons": self.raccoons,
                     "extra": self.extra}
         found.update({key: value for key, value in optional.items() if value})
+        if self.cubes:
+            found["cubes"] = [dict(zip(CUBE_FIELDS, cube, strict=True)) for cube in self.cubes]
         return found
 
 
@@ -136,11 +142,22 @@ class _Walk:
     box_doubles: dict[str, tuple[Position, int, str]] = field(default_factory=dict)
     #: An open window for extras: (lone taker, possible givers, givers who gave).
     extras: tuple[str, tuple[str, ...], set[str]] | None = None
+    #: The members' cubes as the decision being noted saw them.
+    cubes: dict[str, MemberCube] = field(default_factory=dict)
 
     def add(self, **fields: Any) -> None:
         cube = {} if fields["kind"] == MOVE else {"beavers": self.beavers, "raccoons": self.raccoons}
         self.decisions.append(Decision(self.number, len(self.decisions), jacoby=self.jacoby,
-                                       **cube, **fields))
+                                       cubes=_cube_rows(self.cubes), **cube, **fields))
+
+
+def _cube_rows(cubes: Mapping[str, MemberCube]) -> tuple[tuple[Any, ...], ...]:
+    rows = []
+    for member, cube in cubes.items():
+        offer = cube.cube.offer
+        rows.append((member, cube.value, cube.owner, cube.status, offer.value if offer else None,
+                     cube.to_answer, offer.kind if offer else None))
+    return tuple(rows)
 
 
 def game_decisions(settings: Settings | Mapping[str, Any] | None,
@@ -177,6 +194,7 @@ def game_decisions(settings: Settings | Mapping[str, Any] | None,
 def _note(walk: _Walk, event: dict[str, Any], before: Game, after: Game | None, single: bool) -> None:
     """Add the decisions ``event`` completed."""
     kind = event.get("type")
+    walk.cubes = before.cubes
     if kind == "move" and before.dice is not None and before.position is not None:
         _close(walk)
         _play(walk, before, after, str(event["move"]), single)
@@ -305,6 +323,14 @@ def _close(walk: _Walk) -> None:
     window, walk.window = walk.window, None
     if window is None:
         return
+    now, walk.cubes = walk.cubes, window.cubes
+    try:
+        _close_window(walk, window)
+    finally:
+        walk.cubes = now
+
+
+def _close_window(walk: _Walk, window: _Window) -> None:
     open_cubes = [(m, c) for m, c in window.cubes.items()
                   if c.is_live and c.to_answer is None and _can_double(c, window.side)]
     holder = BOX_SIDE if window.side == "box" else MEMBER_SIDE

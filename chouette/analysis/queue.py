@@ -88,8 +88,10 @@ def claim(worker: str, lease: float = LEASE) -> tuple[int, int] | None:
 
 
 def fingerprint(decisions: list[Decision]) -> str:
-    """What a game's analysis judged: its decisions, as a digest."""
-    text = json.dumps([d.to_dict() for d in decisions], sort_keys=True)
+    """What a game's analysis judged: its decisions, as a digest (the cubes drawn beside a
+    decision are no part of what gnubg judges)."""
+    text = json.dumps([{k: v for k, v in d.to_dict().items() if k != "cubes"} for d in decisions],
+                      sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 

@@ -24,7 +24,8 @@ from chouette.extensions import db, read_only
 from chouette.models import Night
 from chouette.services import analysis, identity, seasons
 from chouette.web import privacy
-from chouette.web.board_svg import render_board
+from chouette.web.board import board_context
+from chouette.web.board_cubes import CubeView
 from chouette.web.charts import ChartPoint, balance_chart
 from chouette.web.errors import error_page
 from chouette.web.htmx import render_page
@@ -115,28 +116,58 @@ def night(night_id: int) -> BaseResponse:
     shown = [analysis.JudgedGame(g.table, g.table_id, g.number,
                                  [d for d in g.decisions if names is None or d.get("player") in names])
              for g in games]
-    worst = [_drawn(game, decision) for game, decision in analysis.worst(shown, 5, names)]
+    worst = [_drawn(game, decision, index) for index, (game, decision)
+             in enumerate(analysis.worst(shown, 5, names), start=1)]
     return render_page("analysis/night.html", "analysis/_night.html", night=found, rows=rows,
                        sort=sort, descending=descending, games=[g for g in shown if g.decisions],
                        worst=worst, unavailable=_unavailable())
 
 
-def _drawn(game: analysis.JudgedGame, decision: dict[str, Any]) -> dict[str, Any]:
-    """A decision drawn on the board, with its Position ID and XGID."""
+def _drawn(game: analysis.JudgedGame, decision: dict[str, Any], index: int) -> dict[str, Any]:
+    """A decision drawn on the board with every member's cube as the table's page draws them
+    (on the rail and in the list of cubes), its Position ID and XGID beside it."""
     position = Position.from_id(str(decision["position_id"]))
     dice = tuple(decision["dice"]) if decision.get("dice") else None
     side = "box" if decision.get("side") == "box" else "team"
     answer = decision.get("kind") == "answer"
-    # An answer's position is the doubler's, on roll: the other side.
-    on_roll = ("team" if side == "box" else "box") if answer else side
+    # An answer's position is the first doubler's, on roll: the other side's, except for the
+    # doubler's own answer to a beaver (level 1).
+    on_roll = ("team" if side == "box" else "box") if answer and decision.get("level", 0) != 1 else side
     value = int(decision.get("value") or 1)
     fields = XgidFields(cube_log2=value.bit_length() - 1, cube_owner=XGID_OWNER[str(decision.get("owner"))],
                         dice="D" if answer else f"{dice[0]}{dice[1]}" if dice else "00",
                         crawford_jacoby=1 if decision.get("jacoby") else 0)
-    board = render_board(position, bottom=side, on_roll=on_roll,
-                         dice=(dice[0], dice[1]) if dice else None, rail=False)
+    board = board_context(f"worst-{index}", position, bottom=side, on_roll=on_roll,
+                          dice=(dice[0], dice[1]) if dice else None, cubes=_cubes(decision),
+                          labels=_labels(game))
     return {"game": game, "decision": decision, "board": board, "position_id": position.id,
             "xgid": position.xgid(fields)}
+
+
+def _cubes(decision: dict[str, Any]) -> list[CubeView]:
+    """Each member's cube when the decision was made (an analysis stored before they were kept:
+    the decision's own cube)."""
+    rows = decision.get("cubes")
+    if rows:
+        return [CubeView(member=str(c["member"]), value=int(c["value"]), owner=c.get("owner"),
+                         status=str(c.get("status") or "live"), offered=c.get("offered"),
+                         to_answer=c.get("to_answer"), offer_kind=str(c.get("offer_kind") or "double"))
+                for c in rows]
+    owner = {"centre": None, "on_roll": decision.get("side"), "opponent": (
+        "team" if decision.get("side") == "box" else "box")}.get(str(decision.get("owner")))
+    return [CubeView(member=str(decision.get("cube") or decision.get("player")),
+                     value=int(decision.get("value") or 1), owner=owner)]
+
+
+def _labels(game: analysis.JudgedGame) -> dict[str, str]:
+    """The names on the rail: the box's player, and the team's first player of the game."""
+    found = {"box": _("Box"), "team": _("Team")}
+    for side in ("box", "team"):
+        name = next((d.get("player") for d in game.decisions if d.get("kind") == "move"
+                     and d.get("side") == side), None)
+        if name:
+            found[side] = str(name)
+    return found
 
 
 @bp.get("/seasons/<int:season_id>")

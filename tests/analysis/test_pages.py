@@ -53,3 +53,24 @@ def test_the_club_may_open_the_analysis_to_every_member(app, client, auth):
     app.config["MONEY_VISIBILITY"] = "members"
     auth.login("bob")
     assert client.get("/analysis/players/Ann").status_code == 200
+
+
+def test_the_worst_five_show_every_members_cube_with_the_position_id_and_xgid(app, client, auth):
+    with app.app_context():
+        night_id = analysed_night()
+    auth.login("olga")
+    page = client.get(f"/analysis/nights/{night_id}").get_data(as_text=True)
+    cards = page.split('class="card analysis-position"')[1:]
+    assert len(cards) == 5
+    for card in cards:
+        card = card.split("</article>")[0]
+        # Each member's cube as the table's page draws it: on the board's rail and in the list.
+        assert card.count('class="cube-badge') == 2
+        assert 'title="Bob: cube 1' in card and 'title="Cy: cube 1' in card
+        assert 'class="cube owner-' in card.split("<svg")[1]  # drawn on the rail too
+        assert "Position ID: <code>" in card and "XGID: <code>XGID=" in card
+    # The box's double waiting for its answers shows on the cubes of the answers' positions.
+    answers = [c for c in cards if "Drop</strong>" in c.split("Played")[1][:80]]
+    assert answers
+    for card in answers:
+        assert "1 → 2?" in card
