@@ -2,16 +2,17 @@
 nights), a night's and a season's table of players, a night's games decision by decision and
 its worst five drawn on the board.
 
-Privacy as the money's (``chouette.web.privacy``): a member sees his own analysis, organizers
-and admins everyone's, and every member everyone's when the club opens the money
-(``MONEY_VISIBILITY = members``).
+Privacy as the money's (``chouette.web.privacy``), with the club's own setting: a member sees
+their own analysis, organizers and admins everyone's, and every signed-in member everyone's when
+the club opens the analysis (``ANALYSIS_VISIBILITY = members``, apart from ``MONEY_VISIBILITY``:
+a club may open the one and keep the other private).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, redirect, request, url_for
+from flask import Blueprint, abort, current_app, redirect, request, url_for
 from flask_babel import format_date
 from flask_babel import gettext as _
 from flask_login import current_user, login_required
@@ -23,7 +24,7 @@ from chouette.engine import Position, XgidFields
 from chouette.extensions import db, read_only
 from chouette.models import Night
 from chouette.services import analysis, identity, seasons
-from chouette.web import privacy
+from chouette.web.auth import has_role
 from chouette.web.board import board_context
 from chouette.web.board_cubes import CubeView
 from chouette.web.charts import ChartPoint, balance_chart
@@ -40,12 +41,39 @@ def _reading() -> None:
     read_only()
 
 
+def visibility() -> str:
+    """The club's rule for the analysis: ``private`` or ``members`` (``chouette.config``)."""
+    return str(current_app.config.get("ANALYSIS_VISIBILITY", "private"))
+
+
+def sees_everyones_analysis(member: Any) -> bool:
+    """Whether ``member`` sees every player's analysis: an organizer or admin, or any
+    signed-in member when the club chose ``members``."""
+    if not getattr(member, "is_authenticated", False):
+        return False
+    return visibility() == "members" or has_role(member, "organizer")
+
+
+def may_see_analysis_of(member: Any, name: str) -> bool:
+    """Whether ``member`` sees ``name``'s analysis: their own (a member's rows carry the current
+    name), or everyone's."""
+    if sees_everyones_analysis(member):
+        return True
+    return bool(getattr(member, "is_authenticated", False)) and member.name == name
+
+
 def _may_see(name: str) -> bool:
-    return privacy.may_see_money_of(current_user, name)
+    return may_see_analysis_of(current_user, name)
 
 
 def _everyone() -> bool:
-    return privacy.sees_everyones_money(current_user)
+    return sees_everyones_analysis(current_user)
+
+
+@bp.app_context_processor
+def _helpers() -> dict[str, Any]:
+    """``may_see_analysis(name)`` for the pages that link to a player's analysis."""
+    return {"may_see_analysis": lambda name: may_see_analysis_of(current_user, name)}
 
 
 def _unavailable() -> bool:
