@@ -88,7 +88,8 @@ def player(name: str) -> BaseResponse:
     _reading()
     member = identity.member_by_name(name)
     if member is not None and member.name != name:  # a former name: the member's page now
-        return redirect(url_for("analysis.player", name=member.name, **request.args))
+        return redirect(url_for("analysis.player", name=member.name,
+                                night=request.args.get("night", type=int)))
     if not _may_see(name):
         abort(error_page(403, _("Only this player and the organizers see this analysis.")))
     nights = analysis.player_nights(name, member.id if member is not None else None)
@@ -144,14 +145,16 @@ def night(night_id: int) -> BaseResponse:
     shown = [analysis.JudgedGame(g.table, g.table_id, g.number,
                                  [d for d in g.decisions if names is None or d.get("player") in names])
              for g in games]
-    worst = [_drawn(game, decision, index) for index, (game, decision)
+    labels = {(g.table_id, g.number): _labels(g) for g in games}  # the whole game's players
+    worst = [_drawn(game, decision, index, labels[(game.table_id, game.number)]) for index, (game, decision)
              in enumerate(analysis.worst(shown, 5, names), start=1)]
     return render_page("analysis/night.html", "analysis/_night.html", night=found, rows=rows,
                        sort=sort, descending=descending, games=[g for g in shown if g.decisions],
                        worst=worst, unavailable=_unavailable())
 
 
-def _drawn(game: analysis.JudgedGame, decision: dict[str, Any], index: int) -> dict[str, Any]:
+def _drawn(game: analysis.JudgedGame, decision: dict[str, Any], index: int,
+           labels: dict[str, str]) -> dict[str, Any]:
     """A decision drawn on the board with every member's cube as the table's page draws them
     (on the rail and in the list of cubes), its Position ID and XGID beside it."""
     position = Position.from_id(str(decision["position_id"]))
@@ -167,7 +170,7 @@ def _drawn(game: analysis.JudgedGame, decision: dict[str, Any], index: int) -> d
                         crawford_jacoby=1 if decision.get("jacoby") else 0)
     board = board_context(f"worst-{index}", position, bottom=side, on_roll=on_roll,
                           dice=(dice[0], dice[1]) if dice else None, cubes=_cubes(decision),
-                          labels=_labels(game))
+                          labels=labels)
     return {"game": game, "decision": decision, "board": board, "position_id": position.id,
             "xgid": position.xgid(fields)}
 
