@@ -73,24 +73,25 @@ def _short(log: Log) -> None:
         log.add({"type": "drop", "cube": member})
 
 
-def beaver_game() -> Log:
+def beaver_game(players: tuple[str, str, str] = ("A", "B", "C")) -> Log:
     """Multi-cube with beavers and raccoons: A is the box, B the captain, C the other member.
     Early on the box doubles B and C: B beavers (right: the box's double/take is below 0), C
     takes (wrong), the box takes B's beaver. Later C redoubles when ahead, the box beavers
     (wrong), C raccoons (right) and the box takes (the box owns C's cube at 16); then B
     doubles and the box drops, and the box redoubles C, who drops."""
-    log = Log({"cube_mode": "multi", "beavers": True, "raccoons": True})
+    log = Log({"cube_mode": "multi", "beavers": True, "raccoons": True}, players)
+    _, b, c = players
     log.add({"type": "opening_roll", "box": 3, "team": 1}).play(3, 1).play(4, 2)
-    log.add({"type": "double", "by": "box", "cubes": ["B", "C"]})
-    log.add({"type": "beaver", "cube": "B"}).add({"type": "take", "cube": "C"})
-    log.add({"type": "take", "cube": "B"})
+    log.add({"type": "double", "by": "box", "cubes": [b, c]})
+    log.add({"type": "beaver", "cube": b}).add({"type": "take", "cube": c})
+    log.add({"type": "take", "cube": b})
     log.play(2, 1).play(6, 6).play(2, 1)
-    log.add({"type": "double", "by": "C"}).add({"type": "beaver", "cube": "C"})
-    log.add({"type": "raccoon", "cube": "C"}).add({"type": "take", "cube": "C"})
+    log.add({"type": "double", "by": c}).add({"type": "beaver", "cube": c})
+    log.add({"type": "raccoon", "cube": c}).add({"type": "take", "cube": c})
     log.play(5, 5).play(1, 2)
-    log.add({"type": "double", "by": "B"}).add({"type": "drop", "cube": "B"})
+    log.add({"type": "double", "by": b}).add({"type": "drop", "cube": b})
     log.play(3, 1)
-    log.add({"type": "double", "by": "box", "cubes": ["C"]}).add({"type": "drop", "cube": "C"})
+    log.add({"type": "double", "by": "box", "cubes": [c]}).add({"type": "drop", "cube": c})
     return log
 
 

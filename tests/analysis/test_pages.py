@@ -8,7 +8,8 @@ import datetime as dt
 import pytest
 
 from chouette.models import Season
-from tests.analysis.night import analysed_night
+from tests.analysis.games import beaver_game
+from tests.analysis.night import PLAYERS, analysed_night
 from tests.factories import save
 
 pytestmark = [pytest.mark.gnubg, pytest.mark.sqlite_only]
@@ -75,3 +76,16 @@ def test_the_worst_five_show_every_members_cube_with_the_position_id_and_xgid(ap
     assert answers
     for card in answers:
         assert "1 → 2?" in card
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", ("Beaver", "Answer to the beaver", "Raccoon", "Answer to the raccoon")),
+    ("it", ("Beaver", "Risposta al beaver", "Raccoon", "Risposta al raccoon")),
+])
+def test_a_nights_beavers_and_raccoons_are_named_in_its_decisions(app, client, auth, language, words):
+    with app.app_context():
+        night_id = analysed_night(beaver_game(PLAYERS))
+    auth.login("olga")
+    page = client.get(f"/analysis/nights/{night_id}", headers={"Accept-Language": language}).get_data(as_text=True)
+    for word in words:
+        assert word in page, word
