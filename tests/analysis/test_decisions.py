@@ -91,3 +91,21 @@ def test_extras_given_or_not_and_the_extras_own_cube_decisions():
     assert found == [("extra", "B", "extra", None), ("extra", "C", "no extra", None),
                      ("double", "D", "double", "B"), ("answer", "B", "take", "B"),
                      ("double", "B", "double", "B"), ("answer", "D", "drop", "B")]
+
+
+def test_a_single_cubes_beavers_are_the_captains_and_the_box_answers_the_teams():
+    from tests.analysis.games import Log
+
+    log = Log({"cube_mode": "single", "beavers": True, "raccoons": True}, ("A", "B", "C", "D"))
+    log.add({"type": "opening_roll", "box": 3, "team": 1}).play(3, 1).play(4, 2)
+    log.add({"type": "double", "by": "box"}).add({"type": "beaver", "cube": "B"})
+    log.add({"type": "take", "cube": "C"}).add({"type": "drop", "cube": "D"})
+    log.add({"type": "take", "cube": "team"})  # the box takes the captain's beaver for the team
+    log.play(2, 1)
+    log.add({"type": "double", "by": "B"}).add({"type": "beaver", "cube": "team"})
+    log.add({"type": "drop", "cube": "team"})  # the captain drops the box's beaver: the game ends
+    (decisions,) = game_decisions(log.log["table"], log.log["events"]).values()
+    answers = [(d.player, d.played, d.cube, d.level, d.value) for d in decisions if d.kind == "answer"]
+    assert answers == [("B", "beaver", "B", 0, 1), ("C", "take", "C", 0, 1), ("D", "drop", "D", 0, 1),
+                       ("box", "take", None, 1, 1),
+                       ("box", "beaver", None, 0, 4), ("B", "drop", None, 1, 4)]
