@@ -166,9 +166,10 @@ def reattribute(member_id: int, name: str) -> None:
         PlayerAnalysis.member_id == member_id, PlayerAnalysis.name != name)))
     if not old:
         return
-    games = db.session.scalars(select(GameAnalysis).join(PlayerAnalysis).where(
-        PlayerAnalysis.member_id == member_id, PlayerAnalysis.name.in_(old)).distinct())
-    for game in games:
+    # The games' ids first: PostgreSQL compares no JSON column for a DISTINCT.
+    ids = set(db.session.scalars(select(PlayerAnalysis.game_id).where(
+        PlayerAnalysis.member_id == member_id, PlayerAnalysis.name.in_(old))))
+    for game in db.session.scalars(select(GameAnalysis).where(GameAnalysis.id.in_(ids))):
         game.decisions = [{**d, "player": name} if d.get("player") in old else d for d in game.decisions]
     db.session.execute(update(PlayerAnalysis).where(PlayerAnalysis.member_id == member_id)
                        .values(name=name))

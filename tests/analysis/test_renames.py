@@ -1,5 +1,6 @@
 """A renamed member keeps their analysis: the figures and the decisions follow them by id,
-nothing stays behind or is split under the former name (real gnubg, real SQLite)."""
+nothing stays behind or is split under the former name (real gnubg on SQLite; the rows by
+hand on either database)."""
 
 from __future__ import annotations
 
@@ -13,9 +14,7 @@ from chouette.extensions import db
 from chouette.models import GameAnalysis, Member, PlayerAnalysis
 from chouette.services import analysis, members
 from tests.analysis.night import analysed_night
-from tests.factories import gen_member
-
-pytestmark = [pytest.mark.gnubg, pytest.mark.sqlite_only]
+from tests.factories import gen_member, gen_table
 
 
 def _figures(name, member_id):
@@ -24,6 +23,8 @@ def _figures(name, member_id):
     return (f.moves, round(f.checker_error, 6), f.cube_decisions, round(f.cube_error, 6), f.games)
 
 
+@pytest.mark.gnubg
+@pytest.mark.sqlite_only
 def test_a_renamed_member_keeps_their_analysis_under_the_new_name(app, client, auth):
     with app.app_context():
         night_id = analysed_night()
@@ -60,6 +61,8 @@ def test_a_renamed_member_keeps_their_analysis_under_the_new_name(app, client, a
     assert night.count('class="card analysis-position"') >= 1  # his worst, drawn
 
 
+@pytest.mark.gnubg
+@pytest.mark.sqlite_only
 def test_a_worker_that_judged_under_the_old_name_stores_the_new_one(app):
     with app.app_context():
         analysed_night()
@@ -81,3 +84,25 @@ def test_a_worker_that_judged_under_the_old_name_stores_the_new_one(app):
         assert names == {"Ann", "Robert", "Cy"}
         players = {d["player"] for d in db.session.scalar(select(GameAnalysis)).decisions}
         assert "Bob" not in players and "Robert" in players
+
+
+def test_a_rename_re_attributes_stored_rows_on_either_database(app):
+    """The rows as the worker stores them, written by hand (no gnubg): SQLite and PostgreSQL."""
+    with app.app_context():
+        bob = gen_member("player", username="bob", name="Bob")
+        table = gen_table()
+        game = GameAnalysis(table_id=table.id, night_id=table.night_id, number=1, fingerprint="x",
+                            decisions=[{"player": "Bob", "error": 0.1}, {"player": "Ann", "error": 0.2}])
+        game.players = [PlayerAnalysis(night_id=table.night_id, name="Bob", member_id=bob.id, moves=3,
+                                       checker_error=0.1),
+                        PlayerAnalysis(night_id=table.night_id, name="Ann", moves=2, checker_error=0.2)]
+        db.session.add(game)
+        db.session.commit()
+        admin = gen_member("admin", username="root", name="Root")
+        members.update_member(bob.id, name="Robert", role="player", locale=None, active=True, actor=admin)
+        db.session.expire_all()
+        assert sorted(db.session.scalars(select(PlayerAnalysis.name))) == ["Ann", "Robert"]
+        stored = db.session.scalar(select(GameAnalysis))
+        assert [d["player"] for d in stored.decisions] == ["Robert", "Ann"]
+        (night,) = analysis.player_nights("Robert", bob.id)
+        assert night.figures.moves == 3
