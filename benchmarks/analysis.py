@@ -31,7 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from benchmarks.load import TABLES, Recorder, _percentile, organizer, prepare
+from devices import percentile
+
+from benchmarks.load import TABLES, Recorder, organizer, prepare
 from tests.production.live import Gunicorn
 
 
@@ -107,7 +109,7 @@ def _line(label: str, ms: list[float]) -> str:
     if not ms:
         return f"{label:32} (no commands)"
     return (f"{label:32} {len(ms):5d} commands  p50 {statistics.median(ms):6.1f} ms  "
-            f"p95 {_percentile(ms, 0.95):6.1f} ms  max {max(ms):6.1f} ms")
+            f"p95 {percentile(ms, 0.95):6.1f} ms  max {max(ms):6.1f} ms")
 
 
 def main() -> None:
@@ -149,7 +151,7 @@ def main() -> None:
         print(f"(the worker {'was still judging' if busy else 'had finished'} "
               f"after {time.monotonic() - started:.0f} s)")
         if without and with_worker:
-            ratio = _percentile(with_worker, 0.95) / _percentile(without, 0.95)
+            ratio = percentile(with_worker, 0.95) / percentile(without, 0.95)
             print(f"command p95 with / without: {ratio:.2f} (goal: at most 1.10)")
 
 

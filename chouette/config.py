@@ -18,6 +18,9 @@ Settings that matter in production come from the environment:
   organizers and admins see everyone's. ``members``: every signed-in member sees everyone's.
 - ``DISPLAY_MONEY``: whether the big screen shows each player's money beside his points
   (``1``, the default) or his points only (``0``).
+- ``ANALYSIS_VISIBILITY``: who sees whose GNU Backgammon analysis (``chouette.web.analysis``),
+  the club's own choice apart from the money's. ``private`` (the default): a member sees their
+  own; organizers and admins see everyone's. ``members``: every signed-in member sees everyone's.
 """
 
 from __future__ import annotations
@@ -62,6 +65,8 @@ def compile_translations(directory: Path = TRANSLATIONS_DIR) -> None:
 
 #: Who sees whose money (``MONEY_VISIBILITY``): see ``chouette.web.privacy``.
 MONEY_VISIBILITIES = ("private", "members")
+#: Who sees whose analysis (``ANALYSIS_VISIBILITY``): see ``chouette.web.analysis``.
+ANALYSIS_VISIBILITIES = ("private", "members")
 _YES = frozenset({"1", "true", "yes", "on"})
 _NO = frozenset({"0", "false", "no", "off"})
 
@@ -155,6 +160,7 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
         CLUB_CURRENCY="EUR",
         MONEY_LOCALE=None,
         MONEY_VISIBILITY="private",
+        ANALYSIS_VISIBILITY="private",
         DISPLAY_MONEY=True,
         # Push streams send the drawing itself where it is shared (chouette.web.streams).
         # Measured (benchmarks/push.py, docs/performance.md "Push"): on SQLite and on PostgreSQL
@@ -162,7 +168,7 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
         # and leave the commands more of the processor than the devices' own fetches.
         PUSH_FRAGMENTS=_env_flag("PUSH_FRAGMENTS") if os.environ.get("PUSH_FRAGMENTS", "").strip() else True,
     )
-    for name in ("CLUB_CURRENCY", "MONEY_LOCALE", "MONEY_VISIBILITY", "DISPLAY_MONEY"):
+    for name in ("CLUB_CURRENCY", "MONEY_LOCALE", "MONEY_VISIBILITY", "DISPLAY_MONEY", "ANALYSIS_VISIBILITY"):
         if os.environ.get(name, "").strip():
             app.config[name] = os.environ[name].strip()
     if "SECRET_KEY" in os.environ:
@@ -215,13 +221,18 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
 
 
 def _check_privacy_settings(app: Flask) -> None:
-    """``MONEY_VISIBILITY`` and ``DISPLAY_MONEY``, checked at start: a typo must not show the
-    club's money to everyone (or hide it) without a word."""
+    """``MONEY_VISIBILITY``, ``ANALYSIS_VISIBILITY`` and ``DISPLAY_MONEY``, checked at start: a
+    typo must not show the club's money (or its analysis) to everyone, or hide it, without a word."""
     visibility = str(app.config.get("MONEY_VISIBILITY") or "").strip().lower()
     if visibility not in MONEY_VISIBILITIES:
         raise ValueError(f"MONEY_VISIBILITY: {app.config.get('MONEY_VISIBILITY')!r} is not one of "
                          + ", ".join(MONEY_VISIBILITIES))
     app.config["MONEY_VISIBILITY"] = visibility
+    analysis = str(app.config.get("ANALYSIS_VISIBILITY") or "").strip().lower()
+    if analysis not in ANALYSIS_VISIBILITIES:
+        raise ValueError(f"ANALYSIS_VISIBILITY: {app.config.get('ANALYSIS_VISIBILITY')!r} is not one of "
+                         + ", ".join(ANALYSIS_VISIBILITIES))
+    app.config["ANALYSIS_VISIBILITY"] = analysis
     shown = app.config.get("DISPLAY_MONEY")
     if isinstance(shown, str):
         word = shown.strip().lower()

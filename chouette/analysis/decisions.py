@@ -10,65 +10,57 @@ decision of every board game that was not voided:
 - every cube decision of every member's own cube against the box, each cube judged as a money
   game at its value and owner (the Jacoby rule as the table set it for that game): at each turn
   the side on roll could double a cube, its owner (the box, for every cube it could turn; the
-  member, for his own) decided to double it or not; each double offered was taken (a beaver
-  counts as a take) or dropped by the side it was offered to. With a single cube the box's
-  double is one decision (the one cube) and the team's is the captain's.
+  member, for their own) decided to double it or not; each double offered was taken, dropped
+  or (where the table plays beavers) beavered by the side it was offered to; a beaver is answered
+  by the first doubler (take, drop or, where allowed, raccoon: ``level`` 1), a raccoon by the
+  beaverer (``level`` 2). With a single cube the box's double is one decision (the one cube),
+  the team's is the captain's, and so are the team's beaver and its answer to the box's;
+- the extra cubes of a lone take (docs/rules.md 2.7): each member who could give one gave it
+  or not (``extra``), and each extra's own doubles and answers, between its giver (the box's
+  side) and its taker.
 
-Extra cubes and raccoons are not judged. Pure: the standard library, the engine and the table.
+Pure: the standard library, the engine and the table.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
+from chouette.analysis.kinds import (
+    ANSWER,
+    ANSWERS,
+    CENTRE,
+    DOUBLE,
+    EXTRA,
+    MOVE,
+    ON_ROLL,
+    OPPONENT,
+    Decision,
+)
 from chouette.engine import Move, Position, apply_move, legal_moves, match_move
 from chouette.table import Settings, TableState, fold
 from chouette.table import rules as table_rules
-from chouette.table.cubes import MemberCube
+from chouette.table.cubes import BOX_SIDE, LIVE, MEMBER_SIDE, Extra, MemberCube
 from chouette.table.game import BOARD, Game
 from chouette.table.state import corrections_of
 
-MOVE, DOUBLE, ANSWER = "move", "double", "answer"
-#: The cube's owner as GNU Backgammon sees it: in the middle, the player on roll, the opponent.
-CENTRE, ON_ROLL, OPPONENT = "centre", "on_roll", "opponent"
-ANSWERS = {"take": "take", "beaver": "take", "drop": "drop"}
-
 
 @dataclass(frozen=True)
-class Decision:
-    """One decision of one player in one board game.
+class _Offer:
+    """A double (a beaver, a raccoon) waiting for its answer."""
 
-    ``position_id`` is the GNU Backgammon Position ID seen from the side on roll (the mover,
-    or the side that could double); ``owner`` is the cube's owner from that side too.
-    ``played`` is the move in our notation (``""`` when none was legal) for a play, ``double``
-    or ``no double`` for a double, ``take`` or ``drop`` for an answer. ``steps`` are the
-    play's single-die steps (from, to) in the mover's numbering, 25 the bar and 0 off.
-    """
-
-    game: int
-    index: int
-    kind: str
-    player: str
-    side: str  # "box" or "team": the side the player played for
-    position_id: str
-    played: str
-    value: int = 1
-    owner: str = CENTRE
-    jacoby: bool = False
-    dice: tuple[int, int] | None = None
-    steps: tuple[tuple[int, int], ...] = ()
-    cube: str | None = None  # the member whose cube it is (cube decisions)
-    forced: bool = False  # a play with a single legal choice (or none)
-
-    def to_dict(self) -> dict[str, Any]:
-        """JSON-ready form (the runner's input, the stored results)."""
-        return {"game": self.game, "index": self.index, "kind": self.kind, "player": self.player,
-                "side": self.side, "position_id": self.position_id, "played": self.played,
-                "value": self.value, "owner": self.owner, "jacoby": self.jacoby,
-                "dice": list(self.dice) if self.dice else None,
-                "steps": [list(s) for s in self.steps], "cube": self.cube, "forced": self.forced}
+    answerer: str
+    side: str
+    doubler: str
+    doubler_side: str
+    position: Position
+    value: int
+    owner: str  # seen by the first doubler
+    cube: str | None
+    level: int = 0
+    extra: str | None = None
 
 
 @dataclass
@@ -81,6 +73,8 @@ class _Window:
     captain: str
     doubled: set[str] = field(default_factory=set)
     single: bool = False
+    extras: list[Extra] = field(default_factory=list)
+    extras_doubled: set[str] = field(default_factory=set)
 
 
 @dataclass
@@ -89,12 +83,32 @@ class _Walk:
 
     number: int
     jacoby: bool
+    beavers: bool = False
+    raccoons: bool = False
     decisions: list[Decision] = field(default_factory=list)
     window: _Window | None = None
-    offers: dict[str, tuple[str, str, Position, int, str]] = field(default_factory=dict)
+    offers: dict[str, _Offer] = field(default_factory=dict)
+    #: The box's double of each member's cube this turn: (position, value, owner), for extras.
+    box_doubles: dict[str, tuple[Position, int, str]] = field(default_factory=dict)
+    #: An open window for extras: (lone taker, possible givers, givers who gave).
+    extras: tuple[str, tuple[str, ...], set[str]] | None = None
+    #: The members' cubes as the decision being noted saw them.
+    cubes: dict[str, MemberCube] = field(default_factory=dict)
 
     def add(self, **fields: Any) -> None:
-        self.decisions.append(Decision(self.number, len(self.decisions), jacoby=self.jacoby, **fields))
+        cube: dict[str, Any] = {} if fields["kind"] == MOVE else {"beavers": self.beavers,
+                                                                  "raccoons": self.raccoons}
+        self.decisions.append(Decision(self.number, len(self.decisions), jacoby=self.jacoby,
+                                       cubes=_cube_rows(self.cubes), **cube, **fields))
+
+
+def _cube_rows(cubes: Mapping[str, MemberCube]) -> tuple[tuple[Any, ...], ...]:
+    rows = []
+    for member, cube in cubes.items():
+        offer = cube.cube.offer
+        rows.append((member, cube.value, cube.owner, cube.status, offer.value if offer else None,
+                     cube.to_answer, offer.kind if offer else None))
+    return tuple(rows)
 
 
 def game_decisions(settings: Settings | Mapping[str, Any] | None,
@@ -119,8 +133,10 @@ def game_decisions(settings: Settings | Mapping[str, Any] | None,
             continue
         walk = walks.get(game.number)
         if walk is None:
-            walk = walks[game.number] = _Walk(game.number, final.settings_for(game.number).jacoby)
+            rules = final.settings_for(game.number)
+            walk = walks[game.number] = _Walk(game.number, rules.jacoby, rules.beavers, rules.raccoons)
         _note(walk, event, before, state.game, single)
+        _extras_window(walk, state.game)
     finished = {r.number for r in final.games if not r.voided and r.mode == BOARD}
     return {n: w.decisions for n, w in walks.items()
             if n in finished and any(d.kind == MOVE for d in w.decisions)}
@@ -129,6 +145,7 @@ def game_decisions(settings: Settings | Mapping[str, Any] | None,
 def _note(walk: _Walk, event: dict[str, Any], before: Game, after: Game | None, single: bool) -> None:
     """Add the decisions ``event`` completed."""
     kind = event.get("type")
+    walk.cubes = before.cubes
     if kind == "move" and before.dice is not None and before.position is not None:
         _close(walk)
         _play(walk, before, after, str(event["move"]), single)
@@ -137,17 +154,39 @@ def _note(walk: _Walk, event: dict[str, Any], before: Game, after: Game | None, 
         if after is not None and after.dice is None and after.position is not None and before.on_roll:
             # No legal play: the turn passed by itself; a dance is no decision.
             _open(walk, after, single)
-    elif kind == "double" and not event.get("extra") and before.position is not None:
+    elif kind == "double" and event.get("extra") and before.position is not None:
+        _double_extra(walk, event, before)
+    elif kind == "double" and before.position is not None:
         _double(walk, event, before, single)
-    elif kind in ANSWERS and not event.get("extra"):
-        offer = walk.offers.pop(str(event.get("cube")), None)
+    elif kind in ANSWERS:
+        key = _key(event)
+        offer = walk.offers.pop(key, None)
         if offer is not None:
-            answerer, side, position, value, owner = offer
-            walk.add(kind=ANSWER, player=answerer, side=side, position_id=position.id,
-                     played=ANSWERS[str(kind)], value=value, owner=owner,
-                     cube=None if event.get("cube") == "team" else str(event.get("cube")))
+            _answer(walk, offer, str(kind), key, single)
+    elif kind == "extra" and walk.extras is not None:
+        _extra(walk, str(event.get("from")), str(event.get("to")))
     if after is None:
         _close(walk)
+        _extras_window(walk, None)
+
+
+def _key(event: Mapping[str, Any]) -> str:
+    """The offer an answer answers: a member's cube, the team's single cube, an extra."""
+    return f"extra:{event['extra']}" if event.get("extra") else str(event.get("cube"))
+
+
+def _answer(walk: _Walk, offer: _Offer, answer: str, key: str, single: bool) -> None:
+    """An answer; a beaver (a raccoon) waits for the other side's answer in turn."""
+    walk.add(kind=ANSWER, player=offer.answerer, side=offer.side, position_id=offer.position.id,
+             played=answer, value=offer.value, owner=offer.owner, cube=offer.cube,
+             level=offer.level, extra=offer.extra)
+    if answer in ("beaver", "raccoon"):
+        # With a single cube the box answers the captain's beaver of its double as the team's.
+        after = "team" if single and offer.extra is None else key
+        walk.offers[after] = replace(offer, answerer=offer.doubler, side=offer.doubler_side,
+                                     doubler=offer.answerer, doubler_side=offer.side,
+                                     level=offer.level + 1,
+                                     cube=None if after == "team" else offer.cube)
 
 
 def _play(walk: _Walk, before: Game, after: Game | None, text: str, single: bool) -> None:
@@ -192,8 +231,9 @@ def _open(walk: _Walk, game: Game, single: bool) -> None:
     """A turn starts (the position seen by the side on roll): its cube decisions open."""
     if game.on_roll is None or game.position is None:
         return
-    walk.window = _Window("box" if game.on_roll == "box" else "team", game.position, dict(game.cubes), game.acting_captain,
-                          single=single)
+    walk.window = _Window("box" if game.on_roll == "box" else "team", game.position, dict(game.cubes),
+                          game.acting_captain, single=single,
+                          extras=[e for e in game.extras if e.status == LIVE])
 
 
 def _double(walk: _Walk, event: dict[str, Any], before: Game, single: bool) -> None:
@@ -207,7 +247,9 @@ def _double(walk: _Walk, event: dict[str, Any], before: Game, single: bool) -> N
                                                              if before.cubes[m].is_live]]
         for member in answering:
             cube = before.cubes[member]
-            walk.offers[member] = (member, "team", position, cube.value, _relative(cube, "box"))
+            walk.offers[member] = _Offer(member, "team", "box", "box", position, cube.value,
+                                         _relative(cube, "box"), member)
+            walk.box_doubles[member] = (position, cube.value, _relative(cube, "box"))
         if single and answering:
             _cube_decision(walk, position, before.cubes[answering[0]], "box", "box", True, None)
         else:
@@ -215,8 +257,8 @@ def _double(walk: _Walk, event: dict[str, Any], before: Game, single: bool) -> N
                 _cube_decision(walk, position, before.cubes[member], "box", "box", True, member)
     else:
         cube = before.cubes.get(by) or next(c for c in before.cubes.values() if c.is_live)
-        walk.offers["team" if single else by] = ("box", "box", position, cube.value,
-                                                 _relative(cube, "team"))
+        walk.offers["team" if single else by] = _Offer("box", "box", by, "team", position, cube.value,
+                                                       _relative(cube, "team"), None if single else by)
         _cube_decision(walk, position, cube, by, "team", True, None if single else by)
     if window is not None:
         window.doubled.update(answering if by == "box" else [by])
@@ -232,8 +274,23 @@ def _close(walk: _Walk) -> None:
     window, walk.window = walk.window, None
     if window is None:
         return
+    now, walk.cubes = walk.cubes, window.cubes
+    try:
+        _close_window(walk, window)
+    finally:
+        walk.cubes = now
+
+
+def _close_window(walk: _Walk, window: _Window) -> None:
     open_cubes = [(m, c) for m, c in window.cubes.items()
                   if c.is_live and c.to_answer is None and _can_double(c, window.side)]
+    holder = BOX_SIDE if window.side == "box" else MEMBER_SIDE
+    for extra in window.extras:
+        if extra.cube.owner in (None, holder) and extra.giver not in window.extras_doubled:
+            player = extra.giver if window.side == "box" else extra.taker
+            walk.add(kind=DOUBLE, player=player, side=window.side, position_id=window.position.id,
+                     played="no double", value=extra.value, owner=_extra_owner(extra, window.side),
+                     extra=extra.giver)
     if window.single:
         if open_cubes and not window.doubled:
             player = "box" if window.side == "box" else window.captain
@@ -252,4 +309,64 @@ def _cube_decision(walk: _Walk, position: Position, cube: MemberCube, player: st
              owner=_relative(cube, side), cube=member)
 
 
-__all__ = ["ANSWER", "CENTRE", "DOUBLE", "MOVE", "ON_ROLL", "OPPONENT", "Decision", "game_decisions"]
+def _extra_owner(extra: Extra, side: str) -> str:
+    if extra.cube.owner is None:
+        return CENTRE
+    return ON_ROLL if extra.cube.owner == (BOX_SIDE if side == "box" else MEMBER_SIDE) else OPPONENT
+
+
+def _double_extra(walk: _Walk, event: dict[str, Any], before: Game) -> None:
+    """The holder of an extra cube redoubles it: the taker on the team's turn, the giver on the box's."""
+    giver = str(event.get("extra"))
+    extra = next((e for e in before.extras if e.giver == giver), None)
+    window = walk.window
+    position = window.position if window else before.position
+    if extra is None or position is None:
+        return
+    by = str(event.get("by"))
+    side = "team" if by == extra.taker else "box"
+    owner = _extra_owner(extra, side)
+    walk.add(kind=DOUBLE, player=by, side=side, position_id=position.id, played="double",
+             value=extra.value, owner=owner, extra=giver)
+    other, other_side = (extra.giver, "box") if side == "team" else (extra.taker, "team")
+    walk.offers[f"extra:{giver}"] = _Offer(other, other_side, by, side, position, extra.value, owner,
+                                           None, extra=giver)
+    if window is not None:
+        window.extras_doubled.add(giver)
+
+
+def _extra(walk: _Walk, giver: str, taker: str) -> None:
+    """A member gives the lone taker an extra cube (judged on the box's double of the taker)."""
+    assert walk.extras is not None
+    walk.extras[2].add(giver)
+    _extra_decision(walk, giver, taker, "extra")
+
+
+def _extra_decision(walk: _Walk, giver: str, taker: str, played: str) -> None:
+    found = walk.box_doubles.get(taker)
+    if found is None:
+        return
+    position, value, owner = found
+    walk.add(kind=EXTRA, player=giver, side="box", position_id=position.id, played=played,
+             value=value, owner=owner, cube=taker)
+
+
+def _extras_window(walk: _Walk, game: Game | None) -> None:
+    """The window for extras opens after a lone take; when it closes, each member who could
+    give an extra and did not decided not to."""
+    open_now = game.extras_open if game is not None else None
+    if open_now is not None:
+        given = walk.extras[2] if walk.extras is not None else set()
+        walk.extras = (open_now[0], tuple(open_now[1]), given)
+        return
+    if walk.extras is not None:
+        taker, givers, given = walk.extras
+        walk.extras = None
+        for giver in givers:
+            if giver not in given:
+                _extra_decision(walk, giver, taker, "no extra")
+    if game is not None and game.dice is not None:
+        walk.box_doubles.clear()
+
+
+__all__ = ["ANSWER", "CENTRE", "DOUBLE", "EXTRA", "MOVE", "ON_ROLL", "OPPONENT", "Decision", "game_decisions"]

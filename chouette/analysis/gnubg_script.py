@@ -6,7 +6,7 @@ and the JSON output written to ``CHOUETTE_ANALYSIS_OUT``. It imports only the st
 and gnubg's own module.
 
 Input: ``{"games": [{"key": K, "mat": ".mat text of the game", "jacoby": false, "cube": [{"position_id": ...,
-"value": 2, "owner": "centre" | "on_roll" | "opponent", "jacoby": false}, ...]}]}``.
+"value": 2, "owner": "centre" | "on_roll" | "opponent", "jacoby": false, "beavers": false}, ...]}]}``.
 Output: ``{"games": [{"key": K, "moves": [...], "cube": [...]}], "error": null}``: each
 checker play of the game as gnubg's own ``analyse match`` judged it (default analysis level,
 2-ply), and each cube decision as ``cfevaluate`` gives it at the analysis's cube level.
@@ -61,7 +61,9 @@ def _moves(mat_text: str, folder: str, jacoby: bool) -> list[dict[str, Any]]:
 def _cube(decision: dict[str, Any]) -> dict[str, Any]:
     gnubg.command("set jacoby " + ("on" if decision.get("jacoby") else "off"))
     board = gnubg.positionfromid(decision["position_id"])
-    info = gnubg.cubeinfo(int(decision["value"]), OWNERS[decision["owner"]], 0)
+    info = dict(gnubg.cubeinfo(int(decision["value"]), OWNERS[decision["owner"]], 0))
+    # gnubg's own verdict then names a beaver where one is right ("No double, beaver").
+    info["beavers"] = 1 if decision.get("beavers") else 0
     context = {"cubeful": 1, "plies": 2, "deterministic": 1, "prune": 1, "noise": 0.0}
     optimal, no_double, take, drop, _, text = gnubg.cfevaluate(board, info, context)
     return {"optimal": optimal, "no_double": no_double, "take": take, "drop": drop, "text": text}

@@ -6,6 +6,19 @@ acting captain). Cube decisions: ``cfevaluate`` at 2-ply of each member's cube a
 at its value and owner. Errors are in EMG (equity normalised to a one-cube money game), >= 0.
 Rates are in mEMG per decision as gnubg counts them: checker error per unforced play, cube error
 per close or actual cube decision (gnubg's "close": the best action is within 0.16 of doubling).
+
+Beavers and raccoons (where the table plays them) are judged from the same three equities
+``cfevaluate`` gives for the double (no double ND, double/take DT, double/pass DP, the doubler's,
+normalised to the cube before the double), as gnubg decides them: a beaver is right when the
+taker's equity after a take is positive (DT <= 0, gnubg's "beaver" verdicts). After a beaver the
+cube is worth twice as much with the same owner, so the doubler's equity is 2 DT if the doubler
+takes it, -2 if the doubler drops it (paying the value before the beaver), and, where raccoons
+are played, min(4 DT, 4) after a raccoon (the beaverer takes it, or drops paying 4). Each answer
+is judged against the best of its choices; a double against the best answer to it (with beavers,
+a double the taker should beaver is worth max(2 DT, -2) to the doubler: gnubg's "No double,
+beaver" when that is below ND). An extra cube (docs/rules.md 2.7) is a 2-cube the giver holds on
+the box's side, owned by the taker, for a fee of one point: worth DT - 1 to the giver (DT of the
+box's double of the taker), against 0 for giving none.
 """
 
 from __future__ import annotations
@@ -14,7 +27,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from chouette.analysis.decisions import ANSWER, DOUBLE, MOVE, Decision, game_decisions
+from chouette.analysis.decisions import ANSWER, DOUBLE, EXTRA, MOVE, Decision, game_decisions
 from chouette.records import write_mat
 from chouette.records.tables import table_records
 from chouette.table import Settings, fold
@@ -33,10 +46,14 @@ class Judged:
     error: float
     counted: bool  # an unforced play; a close or actual cube decision
     equities: tuple[float, ...] = ()  # play: (best, played); cube: (no double, take, drop)
+    verdict: str = ""  # gnubg's own words on a cube decision ("No double, beaver")
 
     def to_dict(self) -> dict[str, Any]:
-        return {**self.decision.to_dict(), "best": self.best, "error": self.error,
-                "counted": self.counted, "equities": list(self.equities)}
+        found = {**self.decision.to_dict(), "best": self.best, "error": self.error,
+                 "counted": self.counted, "equities": list(self.equities)}
+        if self.verdict:
+            found["verdict"] = self.verdict
+        return found
 
 
 def request_for(settings: Settings | Mapping[str, Any] | None, events: Sequence[Mapping[str, Any]],
@@ -56,8 +73,8 @@ def request_for(settings: Settings | Mapping[str, Any] | None, events: Sequence[
     request: dict[str, Any] = {"games": []}
     for number, decisions in found.items():
         records = table_records(settings, events, games=[number])
-        cube = [{"position_id": d.position_id, "value": d.value, "owner": d.owner, "jacoby": d.jacoby}
-                for d in decisions if d.kind != MOVE]
+        cube = [{"position_id": d.position_id, "value": d.value, "owner": d.owner, "jacoby": d.jacoby,
+                 "beavers": d.beavers} for d in decisions if d.kind != MOVE]
         request["games"].append({"key": number, "mat": write_mat(records[0]) if records else "",
                                  "jacoby": bool(records and records[0].jacoby), "cube": cube})
     return request, found
@@ -100,18 +117,63 @@ def _play(decision: Decision, row: dict[str, Any] | None, number: int) -> Judged
 def _cube(decision: Decision, row: dict[str, Any]) -> Judged:
     optimal = float(row["optimal"])
     no_double, take, drop = float(row["no_double"]), float(row["take"]), float(row["drop"])
-    doubled = min(take, drop)  # the doubler's equity after the right answer
     equities = (no_double, take, drop)
+    verdict = str(row.get("text") or "")
+    if decision.kind == EXTRA:
+        # The giver's equity: the box's side of a 2-cube the taker owns, less the fee of 1.
+        choices = {"extra": take - 1.0, "no extra": 0.0}
+        best, error = _best(choices, decision.played)
+        return Judged(decision, best, error, decision.played == "extra" or error > 0
+                      or abs(take - 1.0) < CLOSE, equities, verdict)
+    doubled = answered(take, drop, decision.beavers, decision.raccoons)
     if decision.kind == DOUBLE:
         best = "double" if doubled > no_double else "no double"
         played = doubled if decision.played == "double" else no_double
         error = max(0.0, max(no_double, doubled) - played)
         close = optimal - min(take, 1.0) < CLOSE
-        return Judged(decision, best, error, decision.played == "double" or close or error > 0, equities)
+        return Judged(decision, best, error, decision.played == "double" or close or error > 0,
+                      equities, verdict)
     assert decision.kind == ANSWER
-    best = "take" if take <= drop else "drop"
-    played = take if decision.played == "take" else drop
-    return Judged(decision, best, max(0.0, played - doubled), True, equities)
+    best, error = _best(answer_choices(decision, take, drop), decision.played)
+    return Judged(decision, best, error, True, equities, verdict)
+
+
+def _beavered(take: float, drop: float, raccoons: bool) -> float:
+    """The first doubler's equity after a beaver, answered at best (take, drop, raccoon)."""
+    return max(answer_choices_of(1, take, drop, False, raccoons).values())
+
+
+def answered(take: float, drop: float, beavers: bool, raccoons: bool) -> float:
+    """The doubler's equity after a double answered at best (take, drop, beaver)."""
+    found = min(take, drop)
+    return min(found, _beavered(take, drop, raccoons)) if beavers else found
+
+
+def answer_choices(decision: Decision, take: float, drop: float) -> dict[str, float]:
+    """The answering side's equity for each answer it could give (normalised to the cube before
+    the double): to a double (level 0), to a beaver (1), to a raccoon (2)."""
+    return answer_choices_of(decision.level, take, drop, decision.beavers, decision.raccoons)
+
+
+def answer_choices_of(level: int, take: float, drop: float, beavers: bool,
+                      raccoons: bool) -> dict[str, float]:
+    if level == 0:
+        choices = {"take": -take, "drop": -drop}
+        if beavers:
+            choices["beaver"] = -_beavered(take, drop, raccoons)
+        return choices
+    if level == 1:  # the first doubler: the cube at twice its value, owned by the beaverer
+        choices = {"take": 2 * take, "drop": -2.0 * drop}
+        if raccoons:
+            choices["raccoon"] = min(4 * take, 4.0 * drop)
+        return choices
+    return {"take": -4 * take, "drop": -4.0 * drop}  # the beaverer answers the raccoon
+
+
+def _best(choices: dict[str, float], played: str) -> tuple[str, float]:
+    """The best choice and the error (>= 0) of ``played``."""
+    best = max(choices, key=lambda name: choices[name])
+    return best, max(0.0, choices[best] - choices.get(played, choices[best]))
 
 
 def totals(judged: dict[int, list[Judged]]) -> dict[str, dict[str, Any]]:
@@ -154,4 +216,4 @@ def _named(decision: Decision, box: str | None) -> Decision:
     return replace(decision, player=box)
 
 
-__all__ = ["Judged", "analyse_log", "judge", "request_for", "totals"]
+__all__ = ["Judged", "analyse_log", "answer_choices", "answered", "judge", "request_for", "totals"]

@@ -19,6 +19,7 @@ import hashlib
 import json
 import logging
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import timedelta
 from typing import Any
 
@@ -30,7 +31,7 @@ from chouette.analysis.decisions import Decision, game_decisions
 from chouette.analysis.judge import judge, request_for, totals
 from chouette.extensions import db
 from chouette.models import AnalysisRequest, ChouetteTable, GameAnalysis, PlayerAnalysis, TableEvent, utcnow
-from chouette.services import identity
+from chouette.services import analysis, identity
 from chouette.services.tables import queue_analysis
 from chouette.table import Settings
 
@@ -87,8 +88,10 @@ def claim(worker: str, lease: float = LEASE) -> tuple[int, int] | None:
 
 
 def fingerprint(decisions: list[Decision]) -> str:
-    """What a game's analysis judged: its decisions, as a digest."""
-    text = json.dumps([d.to_dict() for d in decisions], sort_keys=True)
+    """What a game's analysis judged: its decisions, as a digest (the cubes drawn beside a
+    decision are no part of what gnubg judges)."""
+    text = json.dumps([{k: v for k, v in d.to_dict().items() if k != "cubes"} for d in decisions],
+                      sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()
 
 
@@ -147,7 +150,14 @@ def _renew(table_id: int, worker: str, lease: float) -> None:
 
 def _store(table_id: int, night_id: int, number: int, mark: str, verdict: list[Any],
            members: dict[str, int]) -> None:
-    """One game's results in one transaction, replacing an older analysis of the game."""
+    """One game's results in one transaction, replacing an older analysis of the game. A
+    member renamed while the game was judged is stored under the name he has now."""
+    now = analysis.current_names(members.values())
+    renamed = {name: now[m] for name, m in members.items() if m in now and now[m] != name}
+    if renamed:
+        verdict = [replace(item, decision=replace(item.decision, player=renamed.get(
+            item.decision.player, item.decision.player))) for item in verdict]
+        members = {renamed.get(name, name): m for name, m in members.items()}
     figures = totals({number: verdict})
     try:
         db.session.execute(delete(GameAnalysis).where(GameAnalysis.table_id == table_id,

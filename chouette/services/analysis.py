@@ -1,5 +1,9 @@
 """GNU Backgammon's analysis as the pages read it: each player's figures for a night, a season,
-over nights; each game's decisions; the worst of a night (``chouette.analysis`` writes them)."""
+over nights; each game's decisions; the worst of a night (``chouette.analysis`` writes them).
+
+A member's figures are his by id (``PlayerAnalysis.member_id``): a rename re-attributes them
+to the new name (``reattribute``, called with the ledger's ``identity.rewrite_history``), and a
+member's page adds up his rows by id, so nothing stays behind under a former name."""
 
 from __future__ import annotations
 
@@ -8,10 +12,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from chouette.extensions import db
-from chouette.models import ChouetteTable, GameAnalysis, Night, PlayerAnalysis, Season
+from chouette.models import ChouetteTable, GameAnalysis, Member, Night, PlayerAnalysis, Season
 
 
 @dataclass
@@ -74,12 +78,15 @@ def _sums() -> tuple[Any, ...]:
             func.count(PlayerAnalysis.id))
 
 
-def player_nights(name: str) -> list[NightFigures]:
-    """The player's figures night by night, oldest first."""
+def player_nights(name: str, member_id: int | None = None) -> list[NightFigures]:
+    """The player's figures night by night, oldest first: a member's rows by id (whatever name
+    they were stored under), a guest's by name."""
+    whose = (PlayerAnalysis.member_id == member_id if member_id is not None
+             else (PlayerAnalysis.name == name) & PlayerAnalysis.member_id.is_(None))
     rows = db.session.execute(
         select(Night.id, Night.name, Night.date, *_sums())
         .join(PlayerAnalysis, PlayerAnalysis.night_id == Night.id)
-        .where(PlayerAnalysis.name == name).group_by(Night.id, Night.name, Night.date)
+        .where(whose).group_by(Night.id, Night.name, Night.date)
         .order_by(Night.date, Night.id)).all()
     found = []
     for night_id, night, date, *sums in rows:
@@ -144,3 +151,27 @@ def worst(games: Iterable[JudgedGame], count: int = 5, names: set[str] | None = 
 def has_analysis() -> bool:
     """Whether any game was analysed here."""
     return db.session.scalar(select(GameAnalysis.id).limit(1)) is not None
+
+
+def reattribute(member_id: int, name: str) -> None:
+    """A member was renamed: his figures and the decisions stored under a former name take
+    ``name`` (inside the caller's transaction)."""
+    old = set(db.session.scalars(select(PlayerAnalysis.name).where(
+        PlayerAnalysis.member_id == member_id, PlayerAnalysis.name != name)))
+    if not old:
+        return
+    # The games' ids first: PostgreSQL compares no JSON column for a DISTINCT.
+    ids = set(db.session.scalars(select(PlayerAnalysis.game_id).where(
+        PlayerAnalysis.member_id == member_id, PlayerAnalysis.name.in_(old))))
+    for game in db.session.scalars(select(GameAnalysis).where(GameAnalysis.id.in_(ids))):
+        game.decisions = [{**d, "player": name} if d.get("player") in old else d for d in game.decisions]
+    db.session.execute(update(PlayerAnalysis).where(PlayerAnalysis.member_id == member_id)
+                       .values(name=name))
+
+
+def current_names(member_ids: Iterable[int]) -> dict[int, str]:
+    """Members' names as they are now, by id."""
+    ids = sorted(set(member_ids))
+    if not ids:
+        return {}
+    return dict(db.session.execute(select(Member.id, Member.name).where(Member.id.in_(ids))).all())

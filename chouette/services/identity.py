@@ -331,6 +331,9 @@ def rewrite_history(member: Member, old_name: str) -> list[int]:
                        .values(player=member.name))
     db.session.execute(update(Payment).where(Payment.payer_id == member.id).values(payer=member.name))
     db.session.execute(update(Payment).where(Payment.payee_id == member.id).values(payee=member.name))
+    from chouette.services import analysis
+
+    analysis.reattribute(member.id, member.name)  # GNU Backgammon's figures of his games
     tables = tables_of(member.id)
     if tables:
         # Caches of the logs folded under the old labels: dropping them changes no answer.

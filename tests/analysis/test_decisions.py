@@ -67,3 +67,45 @@ def test_a_game_in_play_is_not_judged_yet():
     log = cube_game().log
     log["events"] = log["events"][:-1]
     assert game_decisions(log["table"], log["events"]) == {}
+
+
+def test_a_beaver_and_a_raccoon_wait_for_their_answers_each_by_the_right_player():
+    from tests.analysis.games import beaver_game
+
+    log = beaver_game().log
+    (decisions,) = game_decisions(log["table"], log["events"]).values()
+    rows = [(d.kind, d.player, d.played, d.cube, d.level) for d in decisions if d.kind == "answer"]
+    assert rows == [
+        ("answer", "B", "beaver", "B", 0), ("answer", "C", "take", "C", 0),
+        ("answer", "box", "take", "B", 1),  # the box answers B's beaver
+        ("answer", "box", "beaver", "C", 0), ("answer", "C", "raccoon", "C", 1),
+        ("answer", "box", "take", "C", 2),  # the box, the beaverer, answers C's raccoon
+        ("answer", "box", "drop", "B", 0), ("answer", "C", "drop", "C", 0)]
+
+
+def test_extras_given_or_not_and_the_extras_own_cube_decisions():
+    from tests.analysis.games import extras_game
+
+    (decisions,) = game_decisions(extras_game().log["table"], extras_game().log["events"]).values()
+    found = [(d.kind, d.player, d.played, d.extra) for d in decisions if d.kind == "extra" or d.extra]
+    assert found == [("extra", "B", "extra", None), ("extra", "C", "no extra", None),
+                     ("double", "D", "double", "B"), ("answer", "B", "take", "B"),
+                     ("double", "B", "double", "B"), ("answer", "D", "drop", "B")]
+
+
+def test_a_single_cubes_beavers_are_the_captains_and_the_box_answers_the_teams():
+    from tests.analysis.games import Log
+
+    log = Log({"cube_mode": "single", "beavers": True, "raccoons": True}, ("A", "B", "C", "D"))
+    log.add({"type": "opening_roll", "box": 3, "team": 1}).play(3, 1).play(4, 2)
+    log.add({"type": "double", "by": "box"}).add({"type": "beaver", "cube": "B"})
+    log.add({"type": "take", "cube": "C"}).add({"type": "drop", "cube": "D"})
+    log.add({"type": "take", "cube": "team"})  # the box takes the captain's beaver for the team
+    log.play(2, 1)
+    log.add({"type": "double", "by": "B"}).add({"type": "beaver", "cube": "team"})
+    log.add({"type": "drop", "cube": "team"})  # the captain drops the box's beaver: the game ends
+    (decisions,) = game_decisions(log.log["table"], log.log["events"]).values()
+    answers = [(d.player, d.played, d.cube, d.level, d.value) for d in decisions if d.kind == "answer"]
+    assert answers == [("B", "beaver", "B", 0, 1), ("C", "take", "C", 0, 1), ("D", "drop", "D", 0, 1),
+                       ("box", "take", None, 1, 1),
+                       ("box", "beaver", None, 0, 4), ("B", "drop", None, 1, 4)]

@@ -8,7 +8,8 @@ import datetime as dt
 import pytest
 
 from chouette.models import Season
-from tests.analysis.night import analysed_night
+from tests.analysis.games import beaver_game
+from tests.analysis.night import PLAYERS, analysed_night
 from tests.factories import save
 
 pytestmark = [pytest.mark.gnubg, pytest.mark.sqlite_only]
@@ -24,7 +25,8 @@ def test_a_player_sees_his_own_analysis_and_not_anothers(app, client, auth):
     night = client.get(f"/analysis/nights/{night_id}").get_data(as_text=True)
     # His own row and decisions only.
     assert ">Bob</a>" in night and ">Ann</a>" not in night
-    assert "Ann" not in night.split('id="analysis-night-page"')[1]
+    own = night.split('id="analysis-night-page"')[1]
+    assert "<td>Ann</td>" not in own and "<h3>Ann:" not in own
 
 
 def test_organizers_see_everyone_and_the_table_sorts(app, client, auth):
@@ -50,6 +52,40 @@ def test_organizers_see_everyone_and_the_table_sorts(app, client, auth):
 def test_the_club_may_open_the_analysis_to_every_member(app, client, auth):
     with app.app_context():
         analysed_night()
-    app.config["MONEY_VISIBILITY"] = "members"
+    app.config["ANALYSIS_VISIBILITY"] = "members"
     auth.login("bob")
     assert client.get("/analysis/players/Ann").status_code == 200
+
+
+def test_the_worst_five_show_every_members_cube_with_the_position_id_and_xgid(app, client, auth):
+    with app.app_context():
+        night_id = analysed_night()
+    auth.login("olga")
+    page = client.get(f"/analysis/nights/{night_id}").get_data(as_text=True)
+    cards = page.split('class="card analysis-position"')[1:]
+    assert len(cards) == 5
+    for card in cards:
+        card = card.split("</article>")[0]
+        # Each member's cube as the table's page draws it: on the board's rail and in the list.
+        assert card.count('class="cube-badge') == 2
+        assert 'title="Bob: cube 1' in card and 'title="Cy: cube 1' in card
+        assert 'class="cube owner-' in card.split("<svg")[1]  # drawn on the rail too
+        assert "Position ID: <code>" in card and "XGID: <code>XGID=" in card
+    # The box's double waiting for its answers shows on the cubes of the answers' positions.
+    answers = [c for c in cards if "Drop</strong>" in c.split("Played")[1][:80]]
+    assert answers
+    for card in answers:
+        assert "1 → 2?" in card
+
+
+@pytest.mark.parametrize(("language", "words"), [
+    ("en", ("Beaver", "Answer to the beaver", "Raccoon", "Answer to the raccoon")),
+    ("it", ("Beaver", "Risposta al beaver", "Raccoon", "Risposta al raccoon")),
+])
+def test_a_nights_beavers_and_raccoons_are_named_in_its_decisions(app, client, auth, language, words):
+    with app.app_context():
+        night_id = analysed_night(beaver_game(PLAYERS))
+    auth.login("olga")
+    page = client.get(f"/analysis/nights/{night_id}", headers={"Accept-Language": language}).get_data(as_text=True)
+    for word in words:
+        assert word in page, word

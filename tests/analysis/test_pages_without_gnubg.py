@@ -33,11 +33,20 @@ def test_an_answer_is_drawn_with_the_doubler_on_roll(app):
     position = Position.initial()
     answer = {"kind": "answer", "side": "team", "player": "Bob", "position_id": position.id, "dice": None,
               "value": 1, "owner": "centre", "jacoby": False, "played": "take", "best": "drop", "error": 0.2}
-    with app.test_request_context():
-        drawn = _drawn(JudgedGame("Table 1", 1, 1, [answer]), answer)
-    assert "Box on roll" in str(drawn["board"])
-    assert drawn["xgid"].endswith(":0:0:1:D:0:0:0:0:10")
+    labels = {"box": "Box", "team": "Team"}
+
+    def drawn(decision):
+        with app.test_request_context():
+            return _drawn(JudgedGame("Table 1", 1, 1, [decision]), decision, 1, labels)
+
+    found = drawn(answer)
+    assert "Box on roll" in str(found["board"]["board_svg"])
+    assert found["xgid"].endswith(":0:0:1:D:0:0:0:0:10")
+    # An analysis stored before the cubes were kept: the decision's own cube is drawn.
+    assert 'title="Bob: cube 1, in the middle"' in str(found["board"]["cube_list"])
+    # The first doubler's answer to a beaver: the doubler (the one answering) is on roll.
+    found = drawn({**answer, "side": "box", "player": "Ann", "level": 1, "played": "take"})
+    assert "Box on roll" in str(found["board"]["board_svg"])
     play = {**answer, "kind": "move", "dice": [3, 1], "side": "team"}
-    with app.test_request_context():
-        drawn = _drawn(JudgedGame("Table 1", 1, 1, [play]), play)
-    assert "Team on roll" in str(drawn["board"]) and ":1:31:" in drawn["xgid"]
+    found = drawn(play)
+    assert "Team on roll" in str(found["board"]["board_svg"]) and ":1:31:" in found["xgid"]

@@ -13,7 +13,8 @@ club's treasurer is an organizer); an admin.
 Whose money a page shows, per role: ``-`` nobody's; ``o`` the viewer's own only (it appears
 when he has money there, nobody else's does); ``a`` everyone's; ``.`` not looked at (a refusal,
 a redirect, a stream, a static file). Under ``MONEY_VISIBILITY=private`` (the default) and under
-``members``.
+``members``, with ``ANALYSIS_VISIBILITY`` (the analysis's own setting) set alike: ``403/200``
+on ``/analysis/players`` is that setting's (tests/analysis/test_privacy.py sets them apart).
 """
 
 from __future__ import annotations
@@ -212,7 +213,7 @@ def _read(client: FlaskClient, url: str, stream: bool, htmx: bool):
 @pytest.mark.parametrize("visibility", ["private", "members"])
 @pytest.mark.parametrize("role", ROLES)
 def test_every_read_answers_each_role_and_shows_only_the_money_the_rule_allows(tmp_path, role, visibility):
-    app = make_app(tmp_path, MONEY_VISIBILITY=visibility)
+    app = make_app(tmp_path, MONEY_VISIBILITY=visibility, ANALYSIS_VISIBILITY=visibility)
     try:
         club = _club(app)
         table = _table()
