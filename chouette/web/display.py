@@ -17,8 +17,6 @@ the choice. The tables where nobody is seated are one line each at the screen's 
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
@@ -29,11 +27,11 @@ from flask_babel import get_locale
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
-from chouette import push
+from chouette import caches, push
 from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable, Night
 from chouette.point_words import points_text
-from chouette.services import base, commands, display
+from chouette.services import base, deciders, display, table_states
 from chouette.standings import Points, money
 from chouette.table import TableState
 from chouette.table.cubes import BOX_SIDE, Extra
@@ -45,7 +43,7 @@ from chouette.web.board_svg import render_board
 from chouette.web.catalog import gettext as _
 from chouette.web.errors import error_page
 from chouette.web.house_rules import money as format_money
-from chouette.web.htmx import RenderCache, render_if_changed
+from chouette.web.htmx import render_if_changed
 from chouette.web.qr import qr_svg
 from chouette.web.quiet_screens import ENVIRON_KEY
 
@@ -110,40 +108,15 @@ class TableView:
     stake_cents: int = 0  # the stake in force (the house rules may change between games)
 
 
-class _SeqCache:
-    """Values per state of a table's log, per process (a state never changes); keys start
-    with the database, as a process may serve several in tests."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._found: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[Any, ...]) -> Any:
-        """The value stored under ``(database, *key)``, or None."""
-        with self._lock:
-            return self._found.get((str(db.engine.url), *key))
-
-    def clear(self) -> None:
-        """Forget everything."""
-        with self._lock:
-            self._found.clear()
-
-    def put(self, key: tuple[Any, ...], value: Any) -> None:
-        """Store ``value``; the oldest values go beyond the cache's size."""
-        with self._lock:
-            self._found[(str(db.engine.url), *key)] = value
-            while len(self._found) > self._size:
-                self._found.popitem(last=False)
-
-
-#: Each table drawn, per state of its log, language, address and what it shows of its night.
-_table_html = _SeqCache(256)
-
-
-#: Each screen drawn (page or fragment), per display version, address and language: after a
-#: push every TV fetches the same version, and only the first one draws it.
-_screens = RenderCache(64)
+TABLE_DRAWINGS = caches.declare(
+    "display_tables", 256,
+    "a table drawn for the screens, (html, nobody seated), by (table id, its last event's "
+    "marks, night name, currency, language, address, several nights shown, money shown)")
+SCREENS = caches.declare(
+    "display_screens", 64,
+    "a screen drawn (page or fragment), by its ETag's text (display version, address, money "
+    "shown, tables chosen, fragment or page, language): after a push every TV fetches the "
+    "same version, and only the first one draws it")
 
 
 @dataclass(frozen=True)
@@ -158,18 +131,13 @@ class BoardParts:
     tables: dict[int, str]
 
 
-#: The screens' pushed fragments, per night shown, display version, address, language and
-#: money shown: after a command, the first stream of a process draws, the others take it.
-_board_parts = _SeqCache(16)
+BOARD_PARTS = caches.declare(
+    "display_board_parts", 16,
+    "a screen's pushed fragment in parts (BoardParts), by (night shown, display version, "
+    "address, language, money shown, tables chosen): after a command, the first stream of "
+    "a process draws, the others take it")
 #: Who is drawing which of them now (``gate.Once``).
 _making = gate.Once()
-
-
-def clear_cache() -> None:
-    """Forget every table and screen drawn (tests; after a restore)."""
-    _table_html.clear()
-    _screens.clear()
-    _board_parts.clear()
 
 
 def seat_rows(state: TableState, guests: frozenset[str] = frozenset()
@@ -299,8 +267,8 @@ def _qr(url: str) -> Markup:
 
 def table_view(table_id: int) -> TableView:
     """The screen's view of one table, from its folded log."""
-    played = commands.load_play(table_id)
-    rows, gone = seat_rows(played.state, commands.guests_of(table_id, played.state))
+    played = table_states.load_play(table_id)
+    rows, gone = seat_rows(played.state, deciders.guests_of(table_id, played.state))
     url = url_for("tables.show", table_id=table_id, _external=True)
     return TableView(played.table, played.table.night, played.seq, rows, gone,
                      table_status(played.state), board_of(played.state), _qr(url), url,
@@ -400,7 +368,7 @@ class Screen:
         for table, night in self.tables:
             key = (table.id, *marks[table.id], night.name, night.currency,
                    *context)
-            found = _table_html.get(key)
+            found = caches.cache(TABLE_DRAWINGS).get(key)
             if found is None:
                 gate.checkpoint()  # between two tables' drawings, the process's commands first
                 view = table_view(table.id)
@@ -409,7 +377,7 @@ class Screen:
                     signed_money=signed_money, signed_points=signed_points, show_money=show_money)),
                     not view.rows)
                 # A command made meanwhile is drawn too: the next poll draws it again.
-                _table_html.put(key, found)
+                caches.cache(TABLE_DRAWINGS).put(key, found)
             drawn.append((table.id, *found))
         return drawn
 
@@ -428,7 +396,7 @@ def signed_points(points: Points) -> str:
 
 def _parts_context(night_id: int | None, version: str,
                    chosen: tuple[int, ...] | None = None) -> tuple[Any, ...]:
-    """What a screen's drawing at ``version`` depends on: the key of ``_board_parts``."""
+    """What a screen's drawing at ``version`` depends on: its key in ``BOARD_PARTS``."""
     return (night_id, version, request.host_url, str(get_locale()), privacy.display_shows_money(),
             chosen)
 
@@ -440,7 +408,7 @@ def _parts(night_id: int | None, version: str,
     if version == push.GONE:
         return None
     context = _parts_context(night_id, version, chosen)
-    found = _board_parts.get(context)
+    found = caches.cache(BOARD_PARTS).get(context)
     if found is None:
         screen = Screen(night_id, chosen)
         html = render_template("display/_board.html", screen=screen, display_version=version)
@@ -451,7 +419,7 @@ def _parts(night_id: int | None, version: str,
                        for table, _night in screen.all_tables))
         found = BoardParts(version, frame, html,
                            {table_id: str(html) for table_id, html, _empty in drawn})
-        _board_parts.put(context, found)
+        caches.cache(BOARD_PARTS).put(context, found)
     return found
 
 
@@ -480,7 +448,8 @@ def pushed_drawing(night_id: int | None,
             context = _parts_context(night_id, version, chosen)
         finally:
             db.session.remove()  # nothing held while waiting
-        parts = _making.get(context, lambda: _board_parts.get(context), lambda: make(version))
+        drawn = caches.cache(BOARD_PARTS)
+        parts = _making.get(context, lambda: drawn.get(context), lambda: make(version))
         if parts is None:
             return None
         if parts.frame != sent["frame"]:
@@ -517,7 +486,8 @@ def _screen(night_id: int | None) -> BaseResponse:
         etag_version, "display/index.html", "display/_board.html",
         screen=Screen(night_id, chosen), poll_url=here, poll_seconds=POLL_SECONDS,
         poll_timeout_ms=POLL_TIMEOUT_MS, display_version=version,
-        stream_url=url_for("streams.display", night_id=night_id, tables=query), shared=_screens,
+        stream_url=url_for("streams.display", night_id=night_id, tables=query),
+        shared=caches.cache(SCREENS),
     )
 
 

@@ -15,7 +15,7 @@ import pytest
 from chouette.extensions import db
 from chouette.models import Member
 from chouette.ops import OpsError, check_database, sqlite_database
-from chouette.services import base, commands
+from chouette.services import base, commands, table_states
 from chouette.services import tables as tables_service
 from tests.factories import gen_member, gen_table
 from tests.production.helpers import (
@@ -58,7 +58,7 @@ def _write_commands(app, organizer_id: int, tables: list[int], stop: threading.E
             table_id = rng.choice(tables)
             try:
                 actor = db.session.get(Member, organizer_id)
-                current = commands.load_play(table_id)
+                current = table_states.load_play(table_id)
                 commands.play(table_id, current.seq, next_command(current.state, rng), actor)
                 played.append(table_id)
             except (base.ServiceError, ValueError):
@@ -106,7 +106,7 @@ def test_backup_taken_while_commands_are_written_is_consistent_and_restores_to_a
     # The last one restored is a working app: a table loads and takes the next command.
     with copy.app_context():
         organizer = db.session.get(Member, organizer_id)
-        played_after = commands.load_play(tables[0])
+        played_after = table_states.load_play(tables[0])
         commands.play(tables[0], played_after.seq, {"type": "join", "player": "Newcomer"}, organizer)
         assert tables_service.last_seq(tables[0]) == played_after.seq + 1
         db.session.remove()
@@ -121,7 +121,7 @@ def test_restore_replaces_the_database_and_keeps_the_replaced_one(club, tmp_path
     with app.app_context():
         organizer = db.session.get(Member, organizer_id)
         for _ in range(3):
-            current = commands.load_play(tables[0])
+            current = table_states.load_play(tables[0])
             commands.play(tables[0], current.seq, {"type": "result", "winner": "box", "kind": "single"}, organizer)
         after_seq = tables_service.last_seq(tables[0])
         db.session.remove()
