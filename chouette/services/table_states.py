@@ -188,8 +188,8 @@ def resume_table(table: ChouetteTable, seq: int) -> TableState:
     query = (select(TableEvent.seq, TableEvent.type, TableEvent.payload)
              .where(TableEvent.table_id == table.id, TableEvent.seq <= seq)
              .order_by(TableEvent.seq))
-    matches: dict[int, int] = {at: member_id for at, member_id in db.session.execute(
-        select(SeatMember.seq, SeatMember.member_id).where(SeatMember.table_id == table.id))}
+    matches: dict[int, int] = dict(db.session.execute(
+        select(SeatMember.seq, SeatMember.member_id).where(SeatMember.table_id == table.id)).all())
     log = identity.relabel_log((_matched_join(kind, payload or {}, matches.get(at))
                                 for at, kind, payload in db.session.execute(query)),
                                identity.relabels_of([table.id])[table.id])

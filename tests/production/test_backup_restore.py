@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import Member
 from chouette.ops import OpsError, check_database, sqlite_database
@@ -126,9 +127,14 @@ def test_restore_replaces_the_database_and_keeps_the_replaced_one(club, tmp_path
         after_seq = tables_service.last_seq(tables[0])
         db.session.remove()
         db.engine.dispose()
+    assert len(caches.cache(table_states.TABLE_STATES, app))  # the states of the replaced database
+    assert app.test_client().get("/display").status_code == 200
+    assert len(caches.cache("display_screens", app))
     result = app.test_cli_runner().invoke(args=["restore", "--yes", str(backup)])
     assert result.exit_code == 0, result.output
     assert "restored" in result.output and "before-restore" in result.output
+    # Nothing cached of the replaced database is served after the restore: every cache is empty.
+    assert {name: len(caches.cache(name, app)) for name in caches.CACHES} == dict.fromkeys(caches.CACHES, 0)
     with app.app_context():
         assert tables_service.last_seq(tables[0]) == after_seq - 3
         db.session.remove()
