@@ -11,6 +11,7 @@ from chouette.models import SeatMember, TableEvent
 from chouette.services import commands, deciders, table_states, tables
 from tests.conftest import dispose, make_app
 from tests.factories import gen_member, gen_table
+from tests.serving.test_database import sqlite_only
 
 
 def _seat(table_id, organizer, names):
@@ -20,6 +21,7 @@ def _seat(table_id, organizer, names):
                   organizer)
 
 
+@sqlite_only  # two databases: two SQLite files (the PostgreSQL run has one database)
 def test_two_apps_in_one_process_do_not_share_a_tables_cached_state(tmp_path):
     """Two databases with a table of the same id at the same seq, other players: each app
     folds and keeps its own (the cache belongs to the app, its keys carry no address)."""
