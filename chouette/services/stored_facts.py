@@ -2,9 +2,9 @@
 
 The facts of a table (``chouette.services.facts``) are cached in the app's ``table_facts``
 cache (``chouette.caches``), keyed by the table and its last seq, and stored in the
-``table_facts`` rows (a projection of the log, keyed by the seq it was folded at), so a cold process reads them instead of folding: a table is folded again
-only when its log moved, and a closed night's tables never move (their facts are stored when
-the night closes).
+``table_facts`` rows (a projection of the log, keyed by the seq it was folded at), so a cold
+process reads them instead of folding: a table is folded again only when its log moved, and
+a closed night's tables never move (their facts are stored when the night closes).
 """
 
 from __future__ import annotations

@@ -6,13 +6,13 @@ the language and the viewer). Even that answer costs Flask's whole request (cont
 login, locale, hooks): a hundred screens took 15% of a core, against the 10% goal of docs/performance.md 8.
 
 ``QuietScreens`` is a WSGI middleware that remembers (the app's ``screen_etags`` cache,
-``chouette.caches``), per ETag it saw the app give a screen,
-the display version the ETag was made from and the headers of the answer. When the same screen
-(same address, language, headers) comes back with that ETag, it reads the version again (the
-same single query, in an application context) and, if it has not moved, answers the ``304``
-itself with the remembered headers. Anything else goes to Flask untouched: a request with a
-cookie (a signed-in viewer: his ETag covers him), anything that is not a plain GET of a
-display page, an ETag it did not see, a version that moved, a night that is gone.
+``chouette.caches``), per ETag it saw the app give a screen, the display version the ETag
+was made from and the headers of the answer. When the same screen (same address, language,
+headers) comes back with that ETag, it reads the version again (the same single query, in an
+application context) and, if it has not moved, answers the ``304`` itself with the
+remembered headers. Anything else goes to Flask untouched: a request with a cookie (a
+signed-in viewer: his ETag covers him), anything that is not a plain GET of a display page,
+an ETag it did not see, a version that moved, a night that is gone.
 
 It is only a shortcut: the answer it gives is the one Flask gives (the tests compare them),
 and it never replays a cookie or a body.
