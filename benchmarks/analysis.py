@@ -71,7 +71,7 @@ def add_board_night(app, logs: list[dict]) -> int:
 
     from chouette.extensions import db
     from chouette.models import Member
-    from chouette.services import commands, nights, tables
+    from chouette.services import nights, table_states, tables
     from chouette.table import Settings
 
     with app.app_context():
@@ -82,7 +82,7 @@ def add_board_night(app, logs: list[dict]) -> int:
             settings = Settings.from_dict(log["table"]).to_dict()
             table = tables.create_table(night.id, name=f"Board {number}", settings=settings, actor=organizer_row)
             tables.append_events(table.id, 0, log["events"], organizer_row, (),
-                                 commands.log_snapshots(settings, log["events"]))
+                                 table_states.log_snapshots(settings, log["events"]))
         night_id = night.id
         db.session.commit()
         db.engine.dispose()

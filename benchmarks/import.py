@@ -85,7 +85,7 @@ def prepare(database: Path) -> tuple[Any, int]:
     (the app, the other table's id)."""
     from app import create_app
     from chouette.extensions import db
-    from chouette.services import commands, members, nights, tables
+    from chouette.services import members, nights, table_states, tables
     from chouette.table import new_table
     from chouette.table.simulate import random_night
 
@@ -103,8 +103,8 @@ def prepare(database: Path) -> tuple[Any, int]:
         rng = random.Random(SEED + 1)
         state, events = random_night(SETTINGS, NAMES, 20, rng.choice, lambda: rng.randint(1, 6))
         tables.append_events(table.id, 0, events, organizer,
-                               commands.ledger_changes(new_table(SETTINGS), state),
-                               commands.log_snapshots(SETTINGS, events))
+                               table_states.ledger_changes(new_table(SETTINGS), state),
+                               table_states.log_snapshots(SETTINGS, events))
         table_id = table.id
         db.session.commit()
         db.engine.dispose()
@@ -152,7 +152,7 @@ def phone(url: str, table_id: int, stop: threading.Event, record: Latencies) -> 
 def tablet(app: Any, url: str, table_id: int, stop: threading.Event, record: Latencies) -> None:
     """The other table's organizer: a legal command every ``COMMAND_EVERY`` s."""
     from chouette.extensions import db, read_only
-    from chouette.services import commands
+    from chouette.services import table_states
     from tests.production.helpers import next_command
 
     rng = random.Random(SEED + 2)
@@ -161,7 +161,7 @@ def tablet(app: Any, url: str, table_id: int, stop: threading.Event, record: Lat
     while not stop.is_set():
         with app.app_context():
             read_only()
-            played = commands.load_play(table_id)
+            played = table_states.load_play(table_id)
             event, seq = next_command(played.state, rng), played.seq
             db.session.remove()
         path, fields = command_form(table_id, event)

@@ -62,7 +62,7 @@ def prepare(database: Path):
     """Build the night; return (app, night id, table ids, organizer username, player usernames)."""
     from app import create_app
     from chouette.extensions import db
-    from chouette.services import commands, members, nights, tables
+    from chouette.services import members, nights, table_states, tables
     from chouette.table import new_table
     from chouette.table.simulate import random_night
 
@@ -81,8 +81,8 @@ def prepare(database: Path):
             names = [p.name for p in players[number * SEATED:(number + 1) * SEATED]]
             rng = random.Random(20261121 + number)
             state, events = random_night(SETTINGS, names, GAMES, rng.choice, lambda rng=rng: rng.randint(1, 6))
-            tables.append_events(table.id, 0, events, organizer, commands.ledger_changes(new_table(table.settings), state),
-                                   commands.log_snapshots(table.settings, events))
+            tables.append_events(table.id, 0, events, organizer, table_states.ledger_changes(new_table(table.settings), state),
+                                   table_states.log_snapshots(table.settings, events))
             table_ids.append(table.id)
         usernames = [p.username for p in players]
         night_id = night.id
@@ -145,7 +145,7 @@ def organizer(app, url: str, username: str, table_id: int, stop: threading.Event
               seed: int, ready: threading.Barrier) -> None:
     """A tablet running one table: a legal command every 2-4 s."""
     from chouette.extensions import db, read_only
-    from chouette.services import commands
+    from chouette.services import table_states
     from tests.production.helpers import next_command
 
     rng = random.Random(seed)
@@ -155,7 +155,7 @@ def organizer(app, url: str, username: str, table_id: int, stop: threading.Event
     while not stop.wait(rng.uniform(2, 4)):
         with app.app_context():
             read_only()
-            played = commands.load_play(table_id)
+            played = table_states.load_play(table_id)
             event, seq = next_command(played.state, rng), played.seq
             db.session.remove()
         path, fields = command_form(table_id, event)

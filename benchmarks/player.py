@@ -3,7 +3,7 @@
 Builds a fresh SQLite database in a temporary folder: ``--nights`` nights of two tables each,
 every table a seeded random night (``chouette.table.simulate.random_night``, score-sheet
 games; ``--board`` tables of board games too) written through ``services.append_events`` with
-the ledger rows of ``commands.ledger_changes``. Ann plays every game. Then it requests
+the ledger rows of ``table_states.ledger_changes``. Ann plays every game. Then it requests
 ``/players/Ann`` through the Flask test client, signed in, and prints the median and the 95th
 percentile:
 
@@ -36,9 +36,10 @@ from sqlalchemy import delete, select
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
 from app import create_app
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableFactsRow
-from chouette.services import commands, stored_facts, tables
+from chouette.services import commands, table_states, tables
 from chouette.table import fold, new_table
 from chouette.table.actions import legal_actions
 from chouette.table.simulate import random_night
@@ -62,9 +63,9 @@ def build(nights: int, games: int, board_tables: int, seed: int) -> int:
             table = gen_table(night, name=f"Table {table_number}", settings=settings)
             state, events = random_night(settings, NAMES, games, rng.choice,
                                          lambda: rng.randint(1, 6), board=board)
-            rows = commands.ledger_changes(new_table(settings), fold(settings, events))
+            rows = table_states.ledger_changes(new_table(settings), fold(settings, events))
             tables.append_events(table.id, 0, events, organizer, rows,
-                                   commands.log_snapshots(settings, events))
+                                   table_states.log_snapshots(settings, events))
             total += sum(1 for g in state.games if not g.voided)
     db.session.commit()
     return total
@@ -78,15 +79,14 @@ def measure(client, runs: int, cold: bool, stored: bool = True, moved: int | Non
     rng = random.Random(7)
     for _ in range(runs):
         if moved is not None:
-            played = commands.load_play(moved)
+            played = table_states.load_play(moved)
             organizer = db.session.scalar(select(Member).where(Member.username == "org"))
             commands.play(moved, played.seq, rng.choice(legal_actions(played.state)), organizer)
         if not stored:
             db.session.execute(delete(TableFactsRow))
             db.session.commit()
         if cold:
-            stored_facts.clear_player_cache()
-            commands.clear_cache()
+            caches.clear_all()
         start = time.perf_counter()
         response = client.get("/players/Ann")
         times.append((time.perf_counter() - start) * 1000)

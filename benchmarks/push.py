@@ -121,7 +121,7 @@ def prepare(url: str) -> tuple[Any, int, list[int], list[list[str]]]:
     """Build the night on ``url``; return (app, night id, table ids, usernames per table)."""
     from app import create_app
     from chouette.extensions import db
-    from chouette.services import commands, members, nights, tables
+    from chouette.services import members, nights, table_states, tables
     from chouette.table import new_table
     from chouette.table.simulate import random_night
 
@@ -147,8 +147,8 @@ def prepare(url: str) -> tuple[Any, int, list[int], list[list[str]]]:
             ids = {p.name: p.id for p in players}
             events = [{**e, "member_id": ids[e["player"]]} if e["type"] == "join" else e for e in events]
             tables.append_events(table.id, 0, events, organizer,
-                                   commands.ledger_changes(new_table(table.settings), state),
-                                   commands.log_snapshots(table.settings, events))
+                                   table_states.ledger_changes(new_table(table.settings), state),
+                                   table_states.log_snapshots(table.settings, events))
             table_ids.append(table.id)
             seated.append([p.username for p in players])
         night_id = night.id
@@ -176,7 +176,7 @@ def organizer(app: Any, urls: list[str], username: str, table_id: int, stop: Any
               done: list[Command], errors: Errors, seed: int, ready: Any) -> None:
     """A tablet running one table: a legal command every 2-4 s, to each node in turn."""
     from chouette.extensions import db, read_only
-    from chouette.services import commands
+    from chouette.services import table_states
     from tests.production.helpers import next_command
 
     rng = random.Random(seed)
@@ -194,7 +194,7 @@ def organizer(app: Any, urls: list[str], username: str, table_id: int, stop: Any
             return
         with app.app_context():
             read_only()
-            played = commands.load_play(table_id)
+            played = table_states.load_play(table_id)
             event, seq = next_command(played.state, rng), played.seq
             db.session.remove()
         try:

@@ -23,6 +23,7 @@ import time
 
 sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent.parent))
 
+from chouette import caches
 from chouette.ledger import settle_up
 from chouette.table import apply_event, fold, resume
 from chouette.table.actions import legal_actions
@@ -95,15 +96,15 @@ def cold_commands(tables: int = 40) -> dict[str, list[float]]:
     from app import create_app
     from chouette.extensions import db
     from chouette.models import Member, TableSnapshot
-    from chouette.services import commands
+    from chouette.services import commands, table_states
     from chouette.services import tables as tables_service
     from chouette.table import new_table
     from tests.factories import TEST_HASH, gen_member, gen_night, gen_table
 
     settings = {**tables_service.TABLE_DEFAULTS, **SETTINGS}
     state, events = night()
-    rows = commands.ledger_changes(new_table(settings), fold(settings, events))
-    snapshots = commands.log_snapshots(settings, events)
+    rows = table_states.ledger_changes(new_table(settings), fold(settings, events))
+    snapshots = table_states.log_snapshots(settings, events)
     command = next(a for a in legal_actions(state) if a["type"] == "double")
     figures: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as folder:
@@ -125,7 +126,7 @@ def cold_commands(tables: int = 40) -> dict[str, list[float]]:
                     db.session.commit()
                 times = []
                 for table_id in table_ids:
-                    commands.clear_cache()
+                    caches.clear_all(app)
                     db.session.remove()
                     organizer = db.session.get(Member, organizer_id)
                     db.session.commit()

@@ -76,7 +76,7 @@ def prepare(database: Path) -> list[int]:
                    env=environment(database), check=True, capture_output=True, timeout=120)
     from app import create_app
     from chouette.extensions import db
-    from chouette.services import commands, members, nights
+    from chouette.services import members, nights, table_states
     from chouette.services import tables as tables_service
     from chouette.table import new_table
     from chouette.table.simulate import random_night
@@ -94,9 +94,9 @@ def prepare(database: Path) -> list[int]:
             rng = random.Random(20261121 + number)
             state, events = random_night(SETTINGS, NAMES, GAMES, rng.choice,
                                          lambda rng=rng: rng.randint(1, 6))
-            rows = commands.ledger_changes(new_table(table.settings), state)
+            rows = table_states.ledger_changes(new_table(table.settings), state)
             tables_service.append_events(table.id, 0, events, organizer, rows,
-                                   commands.log_snapshots(table.settings, events))
+                                   table_states.log_snapshots(table.settings, events))
             table_ids.append(table.id)
         db.session.commit()
         db.engine.dispose()
@@ -368,11 +368,11 @@ def current_state(database: Path, table_id: int) -> tuple[Any, int]:
     """The table's state and seq, folded here from the database."""
     from app import create_app
     from chouette.extensions import db
-    from chouette.services import commands
+    from chouette.services import table_states
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": SECRET_KEY})
     with app.app_context():
-        played = commands.load_play(table_id)
+        played = table_states.load_play(table_id)
         db.session.commit()
         db.engine.dispose()
     return played.state, played.seq
@@ -463,7 +463,7 @@ def in_process_latency(database: Path, table_ids: list[int], count: int) -> dict
     """The fallback: ``commands.play`` timed in-process (no HTTP, no page)."""
     from app import create_app
     from chouette.extensions import db
-    from chouette.services import commands, members
+    from chouette.services import commands, members, table_states
 
     app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": SECRET_KEY})
     times = []
@@ -471,14 +471,14 @@ def in_process_latency(database: Path, table_ids: list[int], count: int) -> dict
         organizer = members.list_members()[0]
         for number in range(count + 10):
             table_id = table_ids[number % len(table_ids)]
-            played = commands.load_play(table_id)
+            played = table_states.load_play(table_id)
             event = next_event(played.state)
             start = time.perf_counter()
             commands.play(table_id, played.seq, event, organizer)
             db.session.commit()
             if number >= 10:
                 times.append(time.perf_counter() - start)
-        games = sorted(len(commands.load_play(t).state.games) for t in table_ids)
+        games = sorted(len(table_states.load_play(t).state.games) for t in table_ids)
         db.session.commit()
         db.engine.dispose()
     return {"times": times, "refused": 0, "games": f"{games[0]}-{games[-1]}"}

@@ -91,6 +91,17 @@ class Lru:
                 del self._making[key]
         return found
 
+    def update(self, key: Hashable, change: Callable[[Any], Any]) -> Any:
+        """Store ``change(value under key, or None)`` in one step (no other thread's change
+        between its read and its write) and return it; ``change`` must be quick."""
+        with self._lock:
+            value = change(self._entries.get(key))
+            self._entries[key] = value
+            self._entries.move_to_end(key)
+            while len(self._entries) > self.size:
+                self._entries.popitem(last=False)
+            return value
+
     def discard(self, key: Hashable) -> None:
         """Forget ``key`` if it is held."""
         with self._lock:

@@ -21,7 +21,7 @@ from sqlalchemy import func, select
 from chouette.engine import apply_move, legal_moves
 from chouette.extensions import db
 from chouette.models import Member
-from chouette.services import base, commands, nights
+from chouette.services import base, chance, commands, nights, table_states
 from chouette.services import members as members_service
 from chouette.services import tables as tables_service
 
@@ -72,11 +72,11 @@ class _Table:
 
     def state(self) -> Any:
         """The table's current state."""
-        return commands.load_play(self.table_id).state
+        return table_states.load_play(self.table_id).state
 
     def play(self, event: Mapping[str, Any]) -> None:
         """One command, made at the current seq."""
-        current = commands.load_play(self.table_id)
+        current = table_states.load_play(self.table_id)
         commands.play(self.table_id, current.seq, event, self.actor)
 
     def die(self) -> int:
@@ -88,7 +88,7 @@ class _Table:
         for name in names:
             self.play({"type": "join", "player": name})
         while not self.state().ordered:
-            self.play(commands.order_roll_event(self.state(), self.die))
+            self.play(chance.order_roll_event(self.state(), self.die))
 
     def sheet_game(self, choose: Callable[[list[str]], dict[str, Any]]) -> None:
         """A game on the score sheet: the box doubles every cube, ``choose`` says the answers
@@ -103,12 +103,12 @@ class _Table:
     def board_turns(self, turns: int) -> None:
         """Roll and move ``turns`` times on the board (the opening roll first)."""
         while self.state().game is None or self.state().game.position is None:
-            self.play(commands.dice_event(self.state(), self.die))
+            self.play(chance.dice_event(self.state(), self.die))
         played = 0
         while played < turns:
             game = self.state().game
             if game.dice is None:
-                self.play(commands.dice_event(self.state(), self.die))
+                self.play(chance.dice_event(self.state(), self.die))
                 continue
             plays = legal_moves(game.position, game.dice)
             if plays:

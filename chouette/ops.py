@@ -223,14 +223,12 @@ def restore_command(path: Path, yes: bool) -> None:
         restored = restore(path, database)
     except OpsError as error:
         raise click.ClickException(str(error)) from error
-    from chouette.services.commands import clear_cache
-    from chouette.web.display import clear_cache as clear_display_cache
+    from chouette import caches
     from chouette.web.live import clear_cache as clear_live_cache
 
     # Folded states and drawn tables cached in this process belong to the old database.
-    clear_cache()
-    clear_display_cache()
-    clear_live_cache()
+    caches.clear_all()
+    clear_live_cache()  # the live room's own caches, until they move to chouette.caches
     kept = database.with_name(database.name + ".before-restore")
     click.echo(f"restored: {restored.describe()}")
     if kept.exists():

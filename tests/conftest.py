@@ -60,9 +60,11 @@ def make_app(tmp_path: Path, **config: Any) -> Flask:
     """A test app with its own empty database."""
     postgres = os.environ.get("DATABASE_URL")
     if postgres:
-        # One shared database, emptied per test, where ids start again at 1: a URL of its own
-        # per test (a harmless libpq parameter), so caches keyed by the URL never serve rows
-        # of an earlier test, as each test's own SQLite file ensures on SQLite.
+        # One shared database, emptied per test, where ids start again at 1. The app's caches
+        # (chouette.caches) are each app's own; the live room's (chouette/web/live.py) are
+        # still the process's, keyed by the database's URL: a URL of its own per test (a
+        # harmless libpq parameter) keeps them from serving rows of an earlier test. It goes
+        # when they move to chouette.caches.
         uri = postgres + f"{'&' if '?' in postgres else '?'}application_name=chouette-test-{next(_apps)}"
     else:
         database = tmp_path / "test.sqlite"

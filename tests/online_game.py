@@ -2,7 +2,7 @@
 
 With the joins of A, B, C, D and their order, then ``GAME``, the team (B, the captain) is on
 roll after 45 events; with ``DICE_SEED`` = ``SEED`` the server rolls them 3-6 there
-(``commands.server_event``: the seed and the event count), whose one legal play is ``FORCED``.
+(``chance.server_event``: the seed and the event count), whose one legal play is ``FORCED``.
 Among its rolls is one with no legal play (the team's 1-6: the turn passed by itself).
 """
 

@@ -75,3 +75,24 @@ def test_each_app_holds_its_own_caches_and_clear_all_empties_them(app):
     assert caches.cache(name, app).size == 8
     caches.clear_all(app)
     assert caches.cache(name, app).get("key") is None
+
+
+def test_update_changes_a_value_in_one_step_however_many_threads_change_it():
+    lru = Lru(4)
+    start = threading.Barrier(8)
+
+    def plus_one(held: int | None) -> int:
+        time.sleep(0)  # another thread runs between the read and the write, if it can
+        return (held or 0) + 1
+
+    def add() -> None:
+        start.wait()
+        for _ in range(200):
+            lru.update("count", plus_one)
+
+    threads = [threading.Thread(target=add) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert lru.get("count") == 8 * 200

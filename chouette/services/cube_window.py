@@ -31,7 +31,7 @@ from sqlalchemy.exc import IntegrityError
 from chouette.extensions import begin_writing, db
 from chouette.models import Member, TableEvent, TurnWindow, utcnow
 from chouette.refusals import say
-from chouette.services import base, commands, tables
+from chouette.services import base, chance, deciders, table_states, tables
 from chouette.services.game_lines import changed_lines
 from chouette.services.window_rules import (  # noqa: F401 - the window's rules, used from here
     HOLD,
@@ -58,13 +58,13 @@ def read_row(table_id: int) -> TurnWindow | None:
     return db.session.get(TurnWindow, table_id)
 
 
-def _last_event_at(played: commands.TablePlay) -> datetime | None:
+def _last_event_at(played: table_states.TablePlay) -> datetime | None:
     """When the table's last event was written: the decision waited for now began then."""
     return db.session.scalar(select(TableEvent.at).where(
         TableEvent.table_id == played.table.id, TableEvent.seq == played.seq))
 
 
-def read_view(played: commands.TablePlay) -> Window | None:
+def read_view(played: table_states.TablePlay) -> Window | None:
     """The window of an online table as stored now (for pages and checks: nothing written)."""
     if phase_of(played.state, played.seq) is None:
         return None
@@ -90,7 +90,7 @@ def _locked_row(table_id: int) -> TurnWindow:
     return row
 
 
-def _synced(played: commands.TablePlay, row: TurnWindow) -> Phase | None:
+def _synced(played: table_states.TablePlay, row: TurnWindow) -> Phase | None:
     """Bring the row to the decision the table waits for now: a new decision starts its clock
     at its first event's time (the table's last event) with no answers."""
     phase = phase_of(played.state, played.seq)
@@ -101,8 +101,8 @@ def _synced(played: commands.TablePlay, row: TurnWindow) -> Phase | None:
     return phase
 
 
-def _write(played: commands.TablePlay, events: list[dict[str, Any]], actor: Member | None
-           ) -> commands.TablePlay:
+def _write(played: table_states.TablePlay, events: list[dict[str, Any]], actor: Member | None
+           ) -> table_states.TablePlay:
     """Apply ``events`` (made by the window, not typed by anyone) and append them with what
     they change, in the caller's transaction (``tables.append_events`` commits it)."""
     state, snapshots = played.state, {}
@@ -112,9 +112,9 @@ def _write(played: commands.TablePlay, events: list[dict[str, Any]], actor: Memb
             snapshots[seq] = after.snapshot()
         state = after
     written = tables.append_events(played.table.id, played.seq, events, actor,
-                                   commands.ledger_changes(played.state, state), snapshots or None,
+                                   table_states.ledger_changes(played.state, state), snapshots or None,
                                    changed_lines(played.state, state))
-    return commands.TablePlay(played.table, state, played.seq + len(events), played.generation,
+    return table_states.TablePlay(played.table, state, played.seq + len(events), played.generation,
                               played.matched, played.member_names, tuple(written))
 
 
@@ -126,7 +126,7 @@ def _timeout_answers(state: TableState, rule: str) -> list[dict[str, Any]]:
         game = state.game
         if game is None or not (game.pending or game.pending_extras):
             break
-        answers = [e for e in commands.candidate_decisions(state) if e["type"] in TIMEOUT_ANSWERS]
+        answers = [e for e in deciders.candidate_decisions(state) if e["type"] in TIMEOUT_ANSWERS]
         chosen = ([e for e in answers if e["type"] == rule] or answers)[:1]
         if not chosen:
             break
@@ -135,8 +135,8 @@ def _timeout_answers(state: TableState, rule: str) -> list[dict[str, Any]]:
     return events
 
 
-def _after(played: commands.TablePlay, row: TurnWindow, actor: Member | None, now: datetime,
-           *, time_up: bool = False) -> commands.TablePlay | None:
+def _after(played: table_states.TablePlay, row: TurnWindow, actor: Member | None, now: datetime,
+           *, time_up: bool = False) -> table_states.TablePlay | None:
     """What the window's state now makes happen, written at once: on expiry the unanswered
     roll (and the roller's roll) or the table's rule for the offers; a closed window whose
     roller said "roll" rolls the server's dice. Returns the table written, or None."""
@@ -158,7 +158,7 @@ def _after(played: commands.TablePlay, row: TurnWindow, actor: Member | None, no
         window = view(played.state, row, seq=played.seq)
         assert window is not None
     if window.closed and window.roller and window.answers.get(window.roller) == ROLL:
-        return _write(played, [commands.server_event(played.state, "roll")], actor)
+        return _write(played, [chance.server_event(played.state, "roll")], actor)
     return None
 
 
@@ -169,12 +169,12 @@ def _after(played: commands.TablePlay, row: TurnWindow, actor: Member | None, no
 class Outcome:
     """A window command's result: the table (written to if ``rolled``), and what to say."""
 
-    played: commands.TablePlay
+    played: table_states.TablePlay
     rolled: bool
     message: str | None = None
 
 
-def _commit(played: commands.TablePlay, written: commands.TablePlay | None,
+def _commit(played: table_states.TablePlay, written: table_states.TablePlay | None,
             message: str | None = None) -> Outcome:
     if written is None:
         db.session.commit()
@@ -182,27 +182,27 @@ def _commit(played: commands.TablePlay, written: commands.TablePlay | None,
     return Outcome(written, True, message)
 
 
-def _decides_for(actor: Member | None, played: commands.TablePlay, name: str) -> bool:
+def _decides_for(actor: Member | None, played: table_states.TablePlay, name: str) -> bool:
     """Whether ``actor`` answers for ``name``: their own seat (or a proxy's, docs/rules.md 2.12),
     or the organizer who runs the table."""
-    if commands.may_run(actor, played.table):
+    if deciders.may_run(actor, played.table):
         return True
     state = played.state
     by = "box" if name == state.box else name
-    seat = commands.seat_name(actor, played.table.id, state)
-    return seat is not None and commands.decider(state, {"type": "double", "by": by}) == seat
+    seat = deciders.seat_name(actor, played.table.id, state)
+    return seat is not None and deciders.decider(state, {"type": "double", "by": by}) == seat
 
 
 def _start(table_id: int, actor: Member | None, name: str | None
-           ) -> tuple[commands.TablePlay, TurnWindow, Phase | None, str]:
-    played = commands.load_play(table_id)
+           ) -> tuple[table_states.TablePlay, TurnWindow, Phase | None, str]:
+    played = table_states.load_play(table_id)
     if not played.state.settings.online:
         raise base.ServiceError(_("This table plays at the club: it has no cube window."))
     begin_writing()  # a command that read as a reader (the table's commands) writes now
     row = _locked_row(table_id)
-    played = commands.load_play(table_id)  # read again under the lock
+    played = table_states.load_play(table_id)  # read again under the lock
     phase = _synced(played, row)
-    who = name or commands.seat_name(actor, table_id, played.state) or ""
+    who = name or deciders.seat_name(actor, table_id, played.state) or ""
     return played, row, phase, who
 
 
@@ -220,7 +220,7 @@ def answer_roll(table_id: int, actor: Member | None, name: str | None = None) ->
     if who not in window.asked and who != window.roller:
         raise base.ServiceError(_("%(name)s is not asked to roll or double now.", name=who or "…"))
     if not _decides_for(actor, played, who):
-        raise commands.NotAllowed(_("That is not your decision: players make their own decisions "
+        raise deciders.NotAllowed(_("That is not your decision: players make their own decisions "
                                     "at the table, and the organizer runs it."))
     row.answers = {**(row.answers or {}), who: ROLL}
     written = _after(played, row, actor, now)
@@ -239,7 +239,7 @@ def hold(table_id: int, actor: Member | None, name: str | None = None) -> Outcom
     if window is None or phase is None or phase.kind != "window" or who not in window.eligible:
         raise base.ServiceError(_("Nothing to hold: %(name)s may not double now.", name=who or "…"))
     if not _decides_for(actor, played, who):
-        raise commands.NotAllowed(_("That is not your decision: players make their own decisions "
+        raise deciders.NotAllowed(_("That is not your decision: players make their own decisions "
                                     "at the table, and the organizer runs it."))
     if window.answers.get(who) == ROLL:
         raise base.ServiceError(_("%(name)s has already said roll.", name=who))
@@ -254,7 +254,7 @@ def set_auto_roll(table_id: int, actor: Member | None, on: bool, name: str | Non
     if not who or not played.state.is_seated(who):
         raise base.ServiceError(_("Only a player seated at the table has an auto-roll."))
     if not _decides_for(actor, played, who):
-        raise commands.NotAllowed(_("That is not your decision: players make their own decisions "
+        raise deciders.NotAllowed(_("That is not your decision: players make their own decisions "
                                     "at the table, and the organizer runs it."))
     row.auto_roll = {**(row.auto_roll or {}), who: bool(on)}
     if on and (row.answers or {}).get(who) == HOLD:
@@ -266,8 +266,8 @@ def time_up(table_id: int, actor: Member | None, *, force: bool = False) -> Outc
     """A page's countdown reached zero (or, ``force``, the runner closes the decision now):
     what the time limit decides is written if the deadline has passed; else nothing."""
     played, row, _phase, _who = _start(table_id, actor, None)
-    if force and not commands.may_run(actor, played.table):
-        raise commands.NotAllowed(_("Only the organizer who runs the table closes a decision."))
+    if force and not deciders.may_run(actor, played.table):
+        raise deciders.NotAllowed(_("Only the organizer who runs the table closes a decision."))
     return _commit(played, _after(played, row, actor, utcnow(), time_up=force))
 
 
@@ -276,7 +276,7 @@ def settle(table_id: int, actor: Member | None) -> Outcome:
     return time_up(table_id, actor)
 
 
-def roll_refusal(played: commands.TablePlay) -> str | None:
+def roll_refusal(played: table_states.TablePlay) -> str | None:
     """Why the dice may not be rolled now at an online table (the window is still open), or
     None. An expired window counts as closed (its unanswered members roll)."""
     phase = phase_of(played.state, played.seq)
@@ -289,7 +289,7 @@ def roll_refusal(played: commands.TablePlay) -> str | None:
              names=", ".join(window.waiting))
 
 
-def overdue(played: commands.TablePlay) -> bool:
+def overdue(played: table_states.TablePlay) -> bool:
     """Whether a deadline of this online table has passed with something for it to decide
     (a command then settles it first): a window to roll, offers to answer."""
     window = read_view(played)
@@ -307,18 +307,18 @@ def answer_all(table_id: int, expected_seq: int, actor: Member | None,
         raise base.TableChanged(table_id, expected_seq)
     state = played.state
     box = state.box
-    waiting = {str(e["cube"]): e for e in commands.waiting_for(box, state)
-               if e["type"] in commands.ANSWERS and "cube" in e}
+    waiting = {str(e["cube"]): e for e in deciders.waiting_for(box, state)
+               if e["type"] in deciders.ANSWERS and "cube" in e}
     if not waiting:
         raise base.ServiceError(_("No cube waits for the box's answer."))
-    missing = [cube for cube in waiting if answers.get(cube) not in commands.ANSWERS]
+    missing = [cube for cube in waiting if answers.get(cube) not in deciders.ANSWERS]
     if missing:
         raise base.ServiceError(_("Choose an answer for every cube: %(cubes)s.", cubes=", ".join(missing)))
     events = []
     for cube in waiting:
         event = {"type": answers[cube], "cube": cube}
         try:
-            commands.authorize(actor, state, event, played.table)
+            deciders.authorize(actor, state, event, played.table)
             state = apply_event(state, event)
         except TableError as refused:
             raise base.ServiceError(say(refused)) from refused

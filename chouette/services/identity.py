@@ -255,7 +255,7 @@ def relabel(event: Mapping[str, Any], names: Mapping[str, str]) -> dict[str, Any
 # --------------------------------------------------------------------------- one open table
 
 
-#: A table's state by its id (``commands.load_play(...).state``): passed in by the callers,
+#: A table's state by its id (``table_states.load_play(...).state``): passed in by the callers,
 #: which sit above this module (the commands fold tables; identity only reads who sits where).
 StateOf = Callable[[int], Any]
 

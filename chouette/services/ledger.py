@@ -23,10 +23,10 @@ from chouette.models import (
     LedgerEntry,
     Night,
 )
-from chouette.services.commands import load_play
 from chouette.services.game_lines import Lines, lines_of, store_lines, stored_lines
 from chouette.services.night_rows import get_night
 from chouette.services.points import fraction_sums, from_json, joined, total
+from chouette.services.table_states import load_play
 from chouette.standings import Points
 
 Key = tuple[int, int, str]  # (table id, game number, player)

@@ -13,6 +13,7 @@ from flask_babel import gettext as _
 from sqlalchemy import delete, func, select, text
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import (
     ROLES,
@@ -21,7 +22,7 @@ from chouette.models import (
     MemberSession,
     utcnow,
 )
-from chouette.services import commands, identity
+from chouette.services import identity, table_states
 from chouette.services.base import (
     AlreadySetUp,
     LoginRefused,
@@ -184,7 +185,7 @@ def update_member(
             _end_sessions_of(member.id)
         if name != old_name:
             identity.refuse_rename_clash(member, name,
-                                         lambda table_id: commands.load_play(table_id).state)
+                                         lambda table_id: table_states.load_play(table_id).state)
             member.name = name
             db.session.flush()
             identity.rewrite_history(member, old_name)
@@ -192,9 +193,7 @@ def update_member(
         member.locale = locale
         member.active = active
     if name != old_name:
-        from chouette.services.commands import clear_cache
-
-        clear_cache()  # this process's folded states; the others see the rename generation move
+        caches.clear_all()  # this process's folded states; the others see the rename generation move
     return member
 
 

@@ -25,10 +25,10 @@ from chouette.models import (
     utcnow,
 )
 from chouette.services.base import NightClosed, ServiceError, transaction
-from chouette.services.commands import load_play
 from chouette.services.night_rows import CURRENCY_RE, get_night, lock_night
 from chouette.services.season_checks import locked_season, refuse_night_in_closed_season, season_of
 from chouette.services.stored_facts import store_night_facts
+from chouette.services.table_states import load_play
 
 #: The longest reason for reopening a night.
 MAX_REOPEN_REASON = 200
@@ -78,7 +78,7 @@ def open_nights() -> list[Night]:
 def may_close_night(member: Any, night: Night) -> bool:
     """Whether ``member`` may close ``night``: an admin, or the organizer who opened it (a night
     with no opener recorded, made outside the app's pages, by any organizer), as
-    ``commands.may_run`` for its tables."""
+    ``deciders.may_run`` for its tables."""
     role = getattr(member, "role", None)
     if role == "admin":
         return True

@@ -50,7 +50,7 @@ class TableSheet:
 
 def _state(table: ChouetteTable) -> TableState:
     """The table's folded state (through the commands' cache)."""
-    from chouette.services.commands import load_play
+    from chouette.services.table_states import load_play
 
     return load_play(table.id).state
 

@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, SeatRequest, TableAdmission, utcnow
-from chouette.services import commands, table_close
+from chouette.services import commands, deciders, table_close, table_states
 from chouette.services.base import NotFound, ServiceError, TableChanged, TableClosed, transaction
 
 #: How often an admission's join is tried again when the table moved meanwhile.
@@ -28,13 +28,13 @@ def admits_by_itself(table: ChouetteTable) -> bool:
     """Whether a member who asks sits down at once (the runner's word, else the default of
     the table's kind: a club table yes, an online table no)."""
     row = db.session.get(TableAdmission, table.id)
-    return row.auto if row is not None else not commands.load_play(table.id).state.settings.online
+    return row.auto if row is not None else not table_states.load_play(table.id).state.settings.online
 
 
 def set_admission(table: ChouetteTable, auto: bool, actor: Member) -> None:
     """The runner says whether the table admits members by itself. Raises NotAllowed."""
-    if not commands.may_run(actor, table):
-        raise commands.NotAllowed(_("Only the table's organizer decides who sits down."))
+    if not deciders.may_run(actor, table):
+        raise deciders.NotAllowed(_("Only the table's organizer decides who sits down."))
     with transaction():
         row = db.session.get(TableAdmission, table.id)
         if row is None:
@@ -73,8 +73,8 @@ def ask(table: ChouetteTable, expected_seq: int, member: Member) -> Asked:
     if not table.is_open:
         raise TableClosed(_("This table is closed: it no longer changes. Its organizer "
                             "can reopen it."))
-    state = commands.load_play(table.id).state
-    name = commands.seat_name(member, table.id, state)
+    state = table_states.load_play(table.id).state
+    name = deciders.seat_name(member, table.id, state)
     if name is not None and state.is_seated(name):
         raise ServiceError(_("You already sit at this table."))
     if admits_by_itself(table):
@@ -91,8 +91,8 @@ def ask(table: ChouetteTable, expected_seq: int, member: Member) -> Asked:
 
 
 def _request(table: ChouetteTable, request_id: int, actor: Member) -> SeatRequest:
-    if not commands.may_run(actor, table):
-        raise commands.NotAllowed(_("Only the table's organizer decides who sits down."))
+    if not deciders.may_run(actor, table):
+        raise deciders.NotAllowed(_("Only the table's organizer decides who sits down."))
     request = db.session.get(SeatRequest, request_id)
     if request is None or request.table_id != table.id:
         raise NotFound(_("No such request."))
@@ -110,8 +110,8 @@ def admit(table: ChouetteTable, request_id: int, actor: Member) -> SeatRequest:
     member = db.session.get(Member, request.member_id)
     assert member is not None  # a foreign key
     for attempt in range(1, ATTEMPTS + 1):
-        loaded = commands.load_play(table.id)
-        name = commands.seat_name(member, table.id, loaded.state)
+        loaded = table_states.load_play(table.id)
+        name = deciders.seat_name(member, table.id, loaded.state)
         if name is not None and loaded.state.is_seated(name):
             break  # seated meanwhile (by the runner's Join card, or an earlier admission)
         try:

@@ -1,17 +1,16 @@
-"""Table facts cached per process and stored in the ``table_facts`` rows.
+"""Table facts cached by the app and stored in the ``table_facts`` rows.
 
-The facts of a table (``chouette.services.facts``) are cached per process, keyed by the table
-and its last seq, and stored in the ``table_facts`` rows (a projection of the log, keyed by the
-seq it was folded at), so a cold process reads them instead of folding: a table is folded again
-only when its log moved, and a closed night's tables never move (their facts are stored when
-the night closes).
+The facts of a table (``chouette.services.facts``) are cached in the app's ``table_facts``
+cache (``chouette.caches``), keyed by the table and its last seq, and stored in the
+``table_facts`` rows (a projection of the log, keyed by the seq it was folded at), so a cold
+process reads them instead of folding: a table is folded again only when its log moved, and
+a closed night's tables never move (their facts are stored when the night closes).
 """
 
 from __future__ import annotations
 
 import logging
-import threading
-from collections import OrderedDict, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, cast
 
@@ -19,6 +18,7 @@ from sqlalchemy import Table, func, insert, or_, select, tuple_
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import SQLAlchemyError
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import (
     ChouetteTable,
@@ -35,7 +35,6 @@ from chouette.table import (
     can_resume,
 )
 
-_CACHE_SIZE = 4096
 #: The format of the stored facts (``TableFacts.to_dict``); rows of another version are
 #: folded again (bump it when the facts' shape, or what the rules make of a log, changes).
 FACTS_VERSION = 4  # 4: a deal counts in the seats' won and lost (issue 25 item 6)
@@ -43,39 +42,9 @@ FACTS_VERSION = 4  # 4: a deal counts in the seats' won and lost (issue 25 item 
 log = logging.getLogger(__name__)
 
 
-class _FactsCache:
-    """Table facts per (database, table, last seq, settings); safe for threaded servers."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._facts: OrderedDict[tuple[str, int, int, str], TableFacts] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: tuple[str, int, int, str]) -> TableFacts | None:
-        with self._lock:
-            found = self._facts.get(key)
-            if found is not None:
-                self._facts.move_to_end(key)
-            return found
-
-    def put(self, key: tuple[str, int, int, str], facts: TableFacts) -> None:
-        with self._lock:
-            self._facts[key] = facts
-            self._facts.move_to_end(key)
-            while len(self._facts) > self._size:
-                self._facts.popitem(last=False)
-
-    def clear(self) -> None:
-        with self._lock:
-            self._facts.clear()
-
-
-_cache = _FactsCache(_CACHE_SIZE)
-
-
-def clear_player_cache() -> None:
-    """Forget every table's cached facts (tests; benchmarks measuring a cold page)."""
-    _cache.clear()
+TABLE_FACTS = caches.declare(
+    "table_facts", 4096,
+    "a table's facts (TableFacts) by (table id, last seq, its settings and the rename generation)")
 
 
 #: Facts folded by a read, to be stored: table id -> (seq, settings, facts).
@@ -94,16 +63,16 @@ def facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]
     """
     from chouette.services.identity import relabel_log, relabels_of, rename_generation
 
-    database = str(db.engine.url)
+    cache = caches.cache(TABLE_FACTS)
     # A rename anywhere moves the generation: facts cached in memory are read again.
     generation = rename_generation()
     found: dict[int, TableFacts] = {}
     folded: Folded = {}
-    missing: dict[int, tuple[tuple[str, int, int, str], ChouetteTable]] = {}
+    missing: dict[int, tuple[tuple[int, int, str], ChouetteTable]] = {}
     for table in tables:
-        key = (database, table.id, seqs.get(table.id, 0),
+        key = (table.id, seqs.get(table.id, 0),
                f"{sorted(table.settings.items())!r}#{generation}")
-        cached = _cache.get(key)
+        cached = cache.get(key)
         if cached is not None:
             found[table.id] = cached
         else:
@@ -112,11 +81,11 @@ def facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]
     stored = stored_facts({table_id: table.settings for table_id, (_key, table) in missing.items()})
     for table_id, (seq, facts) in stored.items():
         key = missing[table_id][0]
-        if seq == key[2]:
-            _cache.put(key, facts)
+        if seq == key[1]:
+            cache.put(key, facts)
             found[table_id] = facts
             del missing[table_id]
-        elif seq < key[2]:
+        elif seq < key[1]:
             stale[table_id] = (seq, facts)
     if missing:
         logs: dict[int, list[dict[str, Any]]] = defaultdict(list)
@@ -125,7 +94,7 @@ def facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]
                  .where(TableEvent.table_id.in_(missing))
                  .order_by(TableEvent.table_id, TableEvent.seq))
         for table_id, seq, kind, payload in db.session.execute(query):
-            if seq <= missing[table_id][0][2]:
+            if seq <= missing[table_id][0][1]:
                 logs[table_id].append({"type": kind, **(payload or {})})
         # A renamed member's old labels read as his name (``identity.relabels_of``).
         for table_id, names in relabels_of(list(missing)).items():
@@ -135,9 +104,9 @@ def facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]
             {table_id: (stale[table_id], missing[table_id][1], logs[table_id]) for table_id in stale})
         for table_id, (key, table) in missing.items():
             facts = since.get(table_id) or table_facts(table.settings, logs[table_id])
-            _cache.put(key, facts)
+            cache.put(key, facts)
             found[table_id] = facts
-            folded[table_id] = (key[2], dict(table.settings), facts)
+            folded[table_id] = (key[1], dict(table.settings), facts)
     return found, folded
 
 

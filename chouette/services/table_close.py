@@ -20,8 +20,10 @@ from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, utcnow
 from chouette.services import identity
 from chouette.services.base import NightClosed, ServiceError, TableClosed, transaction
-from chouette.services.commands import TablePlay, load_play, may_run, play, seat_name
+from chouette.services.commands import play
+from chouette.services.deciders import may_run, seat_name
 from chouette.services.night_rows import lock_night
+from chouette.services.table_states import TablePlay, load_play
 from chouette.services.tables import get_table
 
 

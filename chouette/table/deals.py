@@ -11,7 +11,7 @@ seats).
 
 A **proxy** hands an absent member's cube decisions for the rest of the game to a teammate
 still playing; the rules do not change (the money stays the absent member's): only who may
-make those decisions does (``chouette.services.commands.decider``).
+make those decisions does (``chouette.services.deciders.decider``).
 
 Handlers as in :mod:`chouette.table.rules`: check the event, raise TableError, or change the
 state in place.

@@ -23,7 +23,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from chouette import push
 from chouette.extensions import db
 from chouette.models import utcnow
-from chouette.services import base, commands
+from chouette.services import base, deciders, table_states
 from chouette.services import cube_window as windows
 from chouette.table import TableState
 from chouette.web.catalog import gettext as _
@@ -33,9 +33,9 @@ from chouette.web.htmx import is_htmx, see_other
 bp = Blueprint("cube_window", __name__)
 
 
-def _load(table_id: int) -> commands.TablePlay:
+def _load(table_id: int) -> table_states.TablePlay:
     try:
-        return commands.load_play(table_id)
+        return table_states.load_play(table_id)
     except base.NotFound:
         abort(404)
 
@@ -47,8 +47,8 @@ def _box_answers(state: TableState, me: str | None, runs: bool) -> list[dict[str
     if not box or not (runs or me == box):
         return []
     cubes: dict[str, list[str]] = {}
-    for event in commands.waiting_for(box, state):
-        if event["type"] in commands.ANSWERS and "cube" in event:
+    for event in deciders.waiting_for(box, state):
+        if event["type"] in deciders.ANSWERS and "cube" in event:
             cubes.setdefault(str(event["cube"]), []).append(str(event["type"]))
     game = state.game
     found = []
@@ -58,15 +58,15 @@ def _box_answers(state: TableState, me: str | None, runs: bool) -> list[dict[str
     return found
 
 
-def card_context(played: commands.TablePlay, *, error: str | None = None,
+def card_context(played: table_states.TablePlay, *, error: str | None = None,
                  message: str | None = None) -> dict[str, Any]:
     """What ``tables/_cube_window.html`` draws for the signed-in viewer."""
     table, state = played.table, played.state
     row = windows.read_row(table.id)
     window = windows.read_view(played) if table.is_open else None
-    me = (commands.seat_name(current_user, table.id, state)
+    me = (deciders.seat_name(current_user, table.id, state)
           if current_user.is_authenticated else None)
-    runs = commands.may_run(current_user, table) and table.is_open
+    runs = deciders.may_run(current_user, table) and table.is_open
     now = utcnow()
     game = state.game
     mine: dict[str, Any] = {}
@@ -102,13 +102,13 @@ def card_context(played: commands.TablePlay, *, error: str | None = None,
 
 
 @bp.app_template_global()
-def cube_window_card(played: commands.TablePlay | None = None, table: Any = None,
+def cube_window_card(played: table_states.TablePlay | None = None, table: Any = None,
                      state: TableState | None = None, seq: int | None = None) -> Markup:
     """The card, for the table page (tables/show.html): empty at a table that plays at the club."""
     if state is None or table is None or not state.settings.online:
         return Markup("")
     return Markup(render_template("tables/_cube_window.html", **card_context(
-        played or commands.TablePlay(table, state, seq or 0))))
+        played or table_states.TablePlay(table, state, seq or 0))))
 
 
 def _card(table_id: int, status: int = 200, **context: Any) -> BaseResponse:
@@ -131,17 +131,17 @@ def _run(table_id: int, action: Any, *, runner_only: bool = False) -> BaseRespon
     the organizer who runs the table and the players seated at it post here (``runner_only``:
     the organizer alone, whatever the table)."""
     played = _load(table_id)
-    runs = commands.may_run(current_user, played.table)
+    runs = deciders.may_run(current_user, played.table)
     if runner_only and not runs:
         db.session.rollback()
         return error_page(403, _("Only the organizer who runs the table does this."))
-    if not (runs or commands.seat_name(current_user, table_id, played.state) is not None):
+    if not (runs or deciders.seat_name(current_user, table_id, played.state) is not None):
         db.session.rollback()
         return error_page(403, _("That is not your decision: players make their own decisions "
                                  "at the table, and the organizer runs it."))
     try:
         outcome = action()
-    except commands.NotAllowed as refused:
+    except deciders.NotAllowed as refused:
         db.session.rollback()
         return error_page(403, str(refused))
     except base.TableChanged:

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import threading
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import Any
 
@@ -12,7 +10,7 @@ from flask import Response, make_response, render_template, request, url_for
 from flask_babel import get_locale
 from flask_login import current_user
 
-from chouette.extensions import db
+from chouette.caches import Lru
 from chouette.web import gate
 
 
@@ -53,41 +51,15 @@ def see_other(endpoint: str, **values: Any) -> Response:
     return response
 
 
-class RenderCache:
-    """The latest drawings of a page shared by many viewers (the big screens), per process:
-    after a push, ten screens fetch the same version and only the first one draws it."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._drawn: OrderedDict[str, str] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, key: str) -> str | None:
-        """The drawing stored under ``key``, or None."""
-        with self._lock:
-            return self._drawn.get(key)
-
-    def put(self, key: str, html: str) -> None:
-        """Store a drawing; the oldest go beyond the cache's size."""
-        with self._lock:
-            self._drawn[key] = html
-            while len(self._drawn) > self._size:
-                self._drawn.popitem(last=False)
-
-    def clear(self) -> None:
-        """Forget every drawing (tests; after a restore)."""
-        with self._lock:
-            self._drawn.clear()
-
-
-def render_if_changed(version: str, page: str, fragment: str, *, shared: RenderCache | None = None,
+def render_if_changed(version: str, page: str, fragment: str, *, shared: Lru | None = None,
                       drawn: Callable[[], str] | None = None, **context: Any) -> Response:
     """``render_page`` behind an ETag: ``304 Not Modified``, without rendering, while the
     client already has this ``version`` (for the fragments that screens poll).
 
     The ETag also covers page-or-fragment, the language and the viewer, which change the HTML.
     ``shared``: the page is the same for every viewer (no form, no token, nothing personal):
-    its drawing of each version is kept there and served to the next viewer as it is.
+    its drawing of each version is kept in that cache (one of ``chouette.caches``) and
+    served to the next viewer as it is; the first of the viewers asking at once draws it.
     ``drawn``: how to draw the fragment for this viewer (``live.shared_live_html``).
     """
     viewer = "-" if shared is not None or not current_user.is_authenticated else current_user.get_id()
@@ -98,11 +70,8 @@ def render_if_changed(version: str, page: str, fragment: str, *, shared: RenderC
     elif drawn is not None:
         response = make_response(drawn(), 200)
     elif shared is not None:
-        stored = f"{db.engine.url}|{key}"
-        html = shared.get(stored)
-        if html is None:
-            html = render_template(fragment if is_htmx() else page, **context)
-            shared.put(stored, html)
+        html = shared.get_or_make(key, lambda: render_template(fragment if is_htmx() else page,
+                                                               **context))
         response = make_response(html, 200)
         response.vary.add("HX-Request")
     else:

@@ -29,7 +29,7 @@ from chouette.amounts import money_locale
 from chouette.engine.position import XgidFields
 from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable, Member, TableEvent
-from chouette.services import base, commands, identity, take_back
+from chouette.services import base, chance, deciders, identity, table_states, take_back
 from chouette.services.sheet import table_games
 from chouette.standings import games_money, money
 from chouette.table import TableError, TableState, apply_event, match_rules
@@ -49,14 +49,14 @@ KINDS = ("single", "gammon", "backgammon")
 
 def _runs(table: ChouetteTable) -> bool:
     """Whether the signed-in member runs this table."""
-    return current_user.is_authenticated and commands.may_run(current_user, table)
+    return current_user.is_authenticated and deciders.may_run(current_user, table)
 
 
 def _me(table_id: int, state: TableState) -> str | None:
     """The signed-in member's seat name at this table, if he plays here (by his id)."""
     if not current_user.is_authenticated:
         return None
-    return commands.seat_name(current_user, table_id, state)
+    return deciders.seat_name(current_user, table_id, state)
 
 
 class _PerState:
@@ -103,7 +103,7 @@ _recent_lock = threading.Lock()
 def _recent(table_id: int, seq: int, generation: int,
             players: tuple[str, str] | None = None) -> list[dict[str, Any]]:
     """The latest log lines up to ``seq``, newest first, each said in words, with who recorded
-    them (``generation``: the club's renames, ``commands.TablePlay.generation``); ``players``:
+    them (``generation``: the club's renames, ``table_states.TablePlay.generation``); ``players``:
     a match's two players, its lines said with their names (``match_players``).
 
     The log is only ever appended to, so the lines up to a seq never change: the ones read
@@ -136,7 +136,7 @@ def match_players(state: TableState) -> tuple[str, str] | None:
     return match_rules.players(state) if state.settings.is_match else None
 
 
-def note_written(played: commands.TablePlay, who: str | None) -> None:
+def note_written(played: table_states.TablePlay, who: str | None) -> None:
     """A command's own events (``played.written``, recorded by ``who``) put in its table's
     latest log lines when they follow the lines kept: the command's answer reads no log.
     With renames in the club the names are read again (``_recent``)."""
@@ -216,13 +216,13 @@ def player_tables(member: Member, nights: list[Any]) -> list[dict[str, Any]]:
         for table in night.tables:
             if table.closed_at is not None:
                 continue
-            state = commands.load_play(table.id).state
-            name = commands.seat_name(member, table.id, state)
+            state = table_states.load_play(table.id).state
+            name = deciders.seat_name(member, table.id, state)
             seat = seat_of(state, name) if name is not None else None
             if seat is None:
                 continue
             found.append({"table": table, "night": night, "seat": seat,
-                          "waiting": bool(commands.waiting_for(name, state))})
+                          "waiting": bool(deciders.waiting_for(name, state))})
     return found
 
 
@@ -248,7 +248,7 @@ def _answer_words() -> dict[str, str]:
 
 
 def _actions(state: TableState, legal: list[dict[str, Any]]) -> dict[str, Any]:
-    """The legal actions (``commands.candidate_decisions``), grouped the way the page shows them."""
+    """The legal actions (``deciders.candidate_decisions``), grouped the way the page shows them."""
     grouped: dict[str, Any] = {"partner": [], "draw": False, "box_cubes": [], "box_double": False,
                                "member_doubles": [], "answers": {}, "extras": [], "results": [],
                                "extra_cubes": {}}
@@ -267,7 +267,7 @@ def _actions(state: TableState, legal: list[dict[str, Any]]) -> dict[str, Any]:
                 grouped["box_cubes"].append(cubes[0])
         elif kind == "double":
             grouped["member_doubles"].append(event["by"])
-        elif kind in commands.ANSWERS:
+        elif kind in deciders.ANSWERS:
             grouped["answers"].setdefault(event["cube"], []).append(kind)
         elif kind == "extra":
             grouped["extras"].append(event)
@@ -313,16 +313,16 @@ def _take_back(table_id: int, state: TableState, me: str) -> list[dict[str, Any]
 
 def my_decision(table_id: int, state: TableState, me: str,
                 waiting: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The decisions waiting for ``me`` (``commands.waiting_for``), each with its sentence and
+    """The decisions waiting for ``me`` (``deciders.waiting_for``), each with its sentence and
     its buttons (``tables/_my_decision.html``): one item per cube, extra cube or offer."""
     game = state.game
     items: list[dict[str, Any]] = []
     by_cube: dict[str, list[dict[str, Any]]] = {}
     by_extra: dict[str, list[dict[str, Any]]] = {}
     for event in waiting:
-        if event["type"] in commands.ANSWERS and "extra" in event:
+        if event["type"] in deciders.ANSWERS and "extra" in event:
             by_extra.setdefault(event["extra"], []).append(event)
-        elif event["type"] in commands.ANSWERS:
+        elif event["type"] in deciders.ANSWERS:
             by_cube.setdefault(event["cube"], []).append(event)
     for cube, events in by_cube.items():
         assert game is not None
@@ -515,7 +515,7 @@ def _remember(key: tuple[Any, ...] | None, html: str) -> None:
             _history_cache.popitem(last=False)
 
 
-def settings_form_html(played: commands.TablePlay, typed: dict[str, str]) -> Markup:
+def settings_form_html(played: table_states.TablePlay, typed: dict[str, str]) -> Markup:
     """The house-rules form of the organizers who run the table (``tables/_settings_form.html``).
 
     Drawn again after every command of the organizer, it changes only with the rules and
@@ -542,7 +542,7 @@ def settings_form_html(played: commands.TablePlay, typed: dict[str, str]) -> Mar
                   .replace(str(GAME_MARK), str(number)))
 
 
-def live_context(played: commands.TablePlay, *, error: str | None = None,
+def live_context(played: table_states.TablePlay, *, error: str | None = None,
                  typed: dict[str, str] | None = None, move_value: str = "",
                  shared: bool = False, join_question: dict[str, Any] | None = None) -> dict[str, Any]:
     """Everything ``tables/_live.html`` needs (``shared``: for ``shared_live_html``, drawn
@@ -559,7 +559,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     show_money = privacy.may_see_night_money(current_user, night)
     game = state.game
     members: Sequence[str] = ()
-    if runs:  # the Join card's list, read with the table (``commands.load_play(names=True)``)
+    if runs:  # the Join card's list, read with the table (``table_states.load_play(names=True)``)
         members = (played.member_names if played.member_names is not None else
                    identity.split_names(db.session.scalar(select(identity.active_names_column(
                        db.session.get_bind().dialect.name)))))
@@ -567,18 +567,18 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     # The live table shows the latest games; the whole history is one click away (a night's
     # sixty games redrawn after every command would cost most of the command's time).
     full_history = request.args.get("history") == "all"
-    legal = (_per_state.get(state, "legal", lambda: commands.candidate_decisions(state))
+    legal = (_per_state.get(state, "legal", lambda: deciders.candidate_decisions(state))
              if (runs or me) and table.is_open else [])
     # A player's own decisions: the buttons he sees (the organizer sees them all), and the
     # ones that wait for him stand at the top of the table (tables/_my_decision.html).
-    mine = commands.decisions_of(me, state, legal)
-    waiting = [e for e in mine if e["type"] in commands.WAITING_KINDS]
+    mine = deciders.decisions_of(me, state, legal)
+    waiting = [e for e in mine if e["type"] in deciders.WAITING_KINDS]
     decision = my_decision(table.id, state, me, waiting) if me and waiting else []
     if me and table.is_open and state.effective and state.effective[-1].get("type") == "drop":
         decision += _take_back(table.id, state, me)
     may_roll = me != SHARED_ME and online_play.may_roll(table, state, me)
     actions = _actions(state, legal) if legal else _actions_none()
-    guests = commands.guests_of(table.id, state)  # marked on the seats and in the history
+    guests = deciders.guests_of(table.id, state)  # marked on the seats and in the history
     gate.checkpoint()
     return {
         "table": table, "night": night, "state": state, "seq": played.seq, "game": game,
@@ -608,7 +608,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
                       if runs and state.effective else None),
         "board": _board(table, state, runs=runs or may_roll, move_value=move_value,
                         seq=played.seq, me=me),
-        "forced_play": commands.forced_play(state) if (runs or may_roll) and state.settings.online
+        "forced_play": chance.forced_play(state) if (runs or may_roll) and state.settings.online
         else None,
         "passed": online_play.passed(state),
         # A match lists its games in its own card (tables/_match.html).
@@ -677,7 +677,7 @@ def _personal(html: str, me: str | None, doubles: frozenset[str] = frozenset()) 
     return _MARKED.sub(mark, html).replace(CSRF_MARK, generate_csrf())
 
 
-def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Callable[[], str] | None:
+def shared_live_html(played: table_states.TablePlay, *, pushed: bool = False) -> Callable[[], str] | None:
     """How to draw the live fragment for a viewer who neither runs the table nor has a decision
     of his own now but his doubles of the box (most phones, most of the time), or None for
     anyone else.
@@ -700,8 +700,8 @@ def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Cal
     me = _me(table.id, state)
     if me is not None:
         privacy.note_played(current_user, night)  # seated here: he plays this night
-    mine = commands.decisions_of(
-        me, state, _per_state.get(state, "legal", lambda: commands.candidate_decisions(state))
+    mine = deciders.decisions_of(
+        me, state, _per_state.get(state, "legal", lambda: deciders.candidate_decisions(state))
     ) if me and table.is_open else []
     if not all(_member_double(event) for event in mine):  # an offer to answer, an extra...
         return None
@@ -742,7 +742,7 @@ def pushed_drawing(table_id: int) -> Callable[[str], str | None]:
                 if not current_user.is_authenticated:
                     return None
                 try:
-                    played = commands.load_play(table_id)
+                    played = table_states.load_play(table_id)
                 except base.NotFound:
                     return None
                 shared = shared_live_html(played, pushed=True)
@@ -768,7 +768,7 @@ def _actions_none() -> dict[str, Any]:
             "member_doubles": [], "answers": {}, "extras": [], "results": [], "extra_cubes": {}}
 
 
-def page_context(played: commands.TablePlay, **live: Any) -> dict[str, Any]:
+def page_context(played: table_states.TablePlay, **live: Any) -> dict[str, Any]:
     """The table page's context: the live table, and the house-rules card when the whole page
     is drawn (an htmx answer swaps the live table only: the card would be drawn for nothing)."""
     table = played.table

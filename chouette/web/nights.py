@@ -15,7 +15,7 @@ from werkzeug.wrappers import Response as BaseResponse
 from wtforms import BooleanField, StringField
 
 from chouette.models import Night
-from chouette.services import base, commands, display, night_rows, nights, table_close
+from chouette.services import base, display, night_rows, nights, table_close, table_states
 from chouette.web.auth import has_role, role_required
 from chouette.web.forms import NightForm
 from chouette.web.htmx import is_htmx, render_page, see_other
@@ -95,7 +95,7 @@ def table_rows(night_id: int) -> list[dict[str, Any]]:
     night page's list, fetched again whenever the night's push stream says a table moved)."""
     rows = []
     for table in table_close.open_tables(night_id):
-        state = commands.load_play(table.id).state
+        state = table_states.load_play(table.id).state
         rows.append({"table": table, "box": state.box, "captain": state.captain,
                      "players": len(state.seated), "games": len(state.games),
                      "in_game": state.game is not None})

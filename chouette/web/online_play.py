@@ -9,22 +9,22 @@ from __future__ import annotations
 from typing import Any
 
 from chouette.models import ChouetteTable
-from chouette.services import commands
+from chouette.services import deciders
 from chouette.table import TableState
 
 
 def may_roll(table: ChouetteTable, state: TableState, me: str | None) -> bool:
     """Whether the seated viewer rolls and moves from their own device now: at a match table
-    or one that plays online, the player of the side on roll (commands.decider); the opening
+    or one that plays online, the player of the side on roll (deciders.decider); the opening
     roll, either match player, or the box or the (acting) captain online."""
     if not (me and table.is_open and state.ordered):
         return False
     game = state.game
     opening = game is None or game.position is None
     if state.settings.is_match:
-        return opening or commands.match_mover(state) == me
+        return opening or deciders.match_mover(state) == me
     if state.settings.online:
-        return me in commands.opening_rollers(state) if opening else commands.match_mover(state) == me
+        return me in deciders.opening_rollers(state) if opening else deciders.match_mover(state) == me
     return False
 
 

@@ -10,8 +10,8 @@ was typed stays in the form. The context those answers are drawn with
 is built in ``chouette.web.live``.
 
 Who may: the admins, the organizer who opened the night and the one who created the table run
-it (``commands.may_run``); a signed-in player seated at the table makes his own decisions from
-his phone (``commands.decider``: his answers, his doubles, a partnership offered to him, an
+it (``deciders.may_run``); a signed-in player seated at the table makes his own decisions from
+his phone (``deciders.decider``: his answers, his doubles, a partnership offered to him, an
 extra he gives); everyone signed in watches.
 """
 
@@ -32,7 +32,7 @@ from chouette.extensions import db, end_writing, reads_first
 from chouette.ledger import LedgerError, parse_cents
 from chouette.names import display_name
 from chouette.refusals import say
-from chouette.services import base, commands, cube_window, near_names, tables
+from chouette.services import base, chance, commands, cube_window, deciders, near_names, table_states, tables
 from chouette.table import TableError, TableState
 from chouette.web import house_rules, log_lines, privacy
 from chouette.web.board_svg import render_board
@@ -69,11 +69,11 @@ class NameQuestion(Exception):
 # --------------------------------------------------------------------------- loading
 
 
-def _load(table_id: int) -> commands.TablePlay:
+def _load(table_id: int) -> table_states.TablePlay:
     """The table and its state (404 when there is no such table); for an organizer, with the
     members' names his Join card lists, in the same query."""
     try:
-        return commands.load_play(table_id, names=commands.is_organizer(current_user))
+        return table_states.load_play(table_id, names=deciders.is_organizer(current_user))
     except base.NotFound:
         abort(404)
 
@@ -107,7 +107,7 @@ def _rolled_back() -> None:
     end_writing()
 
 
-def _settled(table_id: int, played: commands.TablePlay) -> commands.TablePlay:
+def _settled(table_id: int, played: table_states.TablePlay) -> table_states.TablePlay:
     """An online table whose time limit ran out decides what it makes first (the unanswered
     roll, the table's rule for unanswered doubles: ``cube_window.settle``), then the command
     is judged on the table as that left it."""
@@ -124,7 +124,7 @@ def _settled(table_id: int, played: commands.TablePlay) -> commands.TablePlay:
 # --------------------------------------------------------------------------- the fragment
 
 
-def _live_response(played: commands.TablePlay, status: int = 200, *, changed: bool = False,
+def _live_response(played: table_states.TablePlay, status: int = 200, *, changed: bool = False,
                    **live: Any) -> BaseResponse:
     """The live fragment for htmx, the whole table page otherwise."""
     response = render_page("tables/show.html", "tables/_live.html", status=status,
@@ -139,20 +139,20 @@ def _live_response(played: commands.TablePlay, status: int = 200, *, changed: bo
 
 def _command(table_id: int, build: Callable[[TableState], dict[str, Any] | list[dict[str, Any]]],
              *, player_may: bool = False, keep: tuple[str, ...] = (),
-             then: Callable[[commands.TablePlay], dict[str, Any] | None] | None = None
+             then: Callable[[table_states.TablePlay], dict[str, Any] | None] | None = None
              ) -> BaseResponse:
     """Check the role, build the event from the form (or the events an organizer's shortcut
     writes at once: ``commands.play_all``), play it, answer.
 
     ``player_may``: a player seated at the table may post it when it is his own decision
-    (``commands.authorize`` decides); a form from him that is no decision at all is not his
+    (``deciders.authorize`` decides); a form from him that is no decision at all is not his
     either (403, like someone else's).
     ``keep``: the fields to give back to the form when the action is refused.
     ``then``: the event that follows by itself from the table the command left, if any
     (``forced_play_after_roll``), written next as the same member's command.
     """
     played = _settled(table_id, _load(table_id))
-    runs = commands.may_run(current_user, played.table)
+    runs = deciders.may_run(current_user, played.table)
     if not runs and (not player_may or _me(table_id, played.state) is None):
         abort(403)
     typed = {name: request.form.get(name, "")[:MAX_FIELD] for name in keep}
@@ -184,7 +184,7 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any] | list[
     except base.TableChanged as changed:
         _rolled_back()
         return _live_response(_load(table_id), 409, error=str(changed))
-    except commands.NotAllowed as refused:
+    except deciders.NotAllowed as refused:
         _rolled_back()
         return error_page(403, str(refused))
     except (BadInput, TableError, RulesError, base.ServiceError) as refused:
@@ -204,7 +204,7 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any] | list[
     return see_other("tables.show", table_id=table_id)
 
 
-def _followed(after: commands.TablePlay, event: dict[str, Any]) -> commands.TablePlay:
+def _followed(after: table_states.TablePlay, event: dict[str, Any]) -> table_states.TablePlay:
     """``after`` with ``event`` played on it (a command's own follow-up); the table as
     ``after`` left it if the follow-up is refused (the first command stands)."""
     try:
@@ -215,16 +215,16 @@ def _followed(after: commands.TablePlay, event: dict[str, Any]) -> commands.Tabl
     return replace(played, written=(*after.written, *played.written))
 
 
-def forced_play_after_roll(after: commands.TablePlay) -> dict[str, Any] | None:
+def forced_play_after_roll(after: table_states.TablePlay) -> dict[str, Any] | None:
     """The move that follows a roll by itself: at a table that plays online, the one legal
     play of the player who rolled for their own side, if they asked for that on their account
     page (``Member.auto_forced_moves``)."""
     state = after.state
     if not state.settings.online or not getattr(current_user, "auto_forced_moves", False):
         return None
-    if commands.match_mover(state) != _me(after.table.id, state):
+    if deciders.match_mover(state) != _me(after.table.id, state):
         return None
-    forced = commands.forced_play(state)
+    forced = chance.forced_play(state)
     return {"type": "move", "move": forced} if forced is not None else None
 
 
@@ -286,7 +286,7 @@ def order(table_id: int) -> BaseResponse:
     def build(state: TableState) -> dict[str, Any]:
         how = request.form.get("how")
         if how == "roll":
-            return commands.server_event(state, "order_roll")
+            return chance.server_event(state, "order_roll")
         if how == "dice":
             names, dice = request.form.getlist("player"), request.form.getlist("die")
             if len(names) != len(dice) or not names or len(names) > 100:
@@ -308,7 +308,7 @@ def partner(table_id: int) -> BaseResponse:
     def build(state: TableState) -> dict[str, Any] | list[dict[str, Any]]:
         answer = request.form.get("answer")
         if answer == "draw":
-            return commands.server_event(state, "partner_draw")
+            return chance.server_event(state, "partner_draw")
         if answer == "nobody":
             return commands.nobody_accepts(state)
         if answer not in ("accept", "decline"):
@@ -343,7 +343,7 @@ def answer(table_id: int) -> BaseResponse:
     """Take, drop, beaver or raccoon: a player may answer his own cube from his phone."""
     def build(state: TableState) -> dict[str, Any]:
         kind = request.form.get("answer")
-        if kind not in commands.ANSWERS:
+        if kind not in deciders.ANSWERS:
             raise BadInput(_("Unknown action."))
         extra = _field("extra")
         if extra:
@@ -455,7 +455,7 @@ def deal(table_id: int) -> BaseResponse:
 @login_required
 def proxy(table_id: int) -> BaseResponse:
     """The organizer records a proxy: an absent member's cube decisions go to a teammate; a
-    member may hand their own before stepping away (``commands.own_hand_over``)."""
+    member may hand their own before stepping away (``deciders.own_hand_over``)."""
     return _command(table_id, lambda state: {"type": "proxy", "player": _field("player"),
                                              "to": _field("to")}, keep=("player", "to"),
                     player_may=True)
@@ -467,12 +467,12 @@ def roll(table_id: int) -> BaseResponse:
     """The dice: rolled by the server, or the physical dice typed (the opening roll first)."""
     def build(state: TableState) -> dict[str, Any]:
         if request.form.get("how") != "dice":
-            return commands.roll_event(state)
+            return chance.roll_event(state)
         try:
-            commands.no_typed_dice(state)
+            chance.no_typed_dice(state)
         except TableError as refused:  # said to a seated player too (not "not your decision")
             raise Refused(say(refused)) from None
-        return commands.roll_event(state, (_die(_field("die1")), _die(_field("die2"))))
+        return chance.roll_event(state, (_die(_field("die1")), _die(_field("die2"))))
     # An online table's roll waits for its cube window to close (services.cube_window).
     played = _load(table_id)
     # The roller's tap on Roll is the roller's "roll" in the window: the dice come when the
@@ -480,12 +480,12 @@ def roll(table_id: int) -> BaseResponse:
     # anyone else hears whose roll it is (403, from _command).
     refusal = cube_window.roll_refusal(played)
     me = _me(table_id, played.state)
-    if refusal is not None and me is not None and me == commands.decider(played.state, {"type": "roll"}):
+    if refusal is not None and me is not None and me == deciders.decider(played.state, {"type": "roll"}):
         return _roll_in_window(table_id)
-    if refusal is not None and commands.may_run(current_user, played.table):
+    if refusal is not None and deciders.may_run(current_user, played.table):
         return _live_response(played, 422, error=refusal)
     # At a match table, or one that plays online, the side on roll rolls from its own device
-    # (commands.decider); a forced play then plays by itself if the roller asked for it.
+    # (deciders.decider); a forced play then plays by itself if the roller asked for it.
     return _command(table_id, build, keep=("die1", "die2"), player_may=True,
                     then=forced_play_after_roll)
 
@@ -494,7 +494,7 @@ def _roll_in_window(table_id: int) -> BaseResponse:
     """The roller says "roll" in the open cube window (``cube_window.answer_roll``)."""
     try:
         outcome = cube_window.answer_roll(table_id, current_user)
-    except (base.ServiceError, commands.NotAllowed) as refused:
+    except (base.ServiceError, deciders.NotAllowed) as refused:
         db.session.rollback()
         return _live_response(_load(table_id), 422, error=str(refused))
     after = outcome.played
@@ -541,7 +541,7 @@ def undo(table_id: int) -> BaseResponse:
             return {"type": "undo"} if count == 1 else [{"type": "undo"}] * count
         return _command(table_id, build)
     played = _load(table_id)
-    if not commands.may_run(current_user, played.table):
+    if not deciders.may_run(current_user, played.table):
         abort(403)
     players = match_players(played.state)
     recent = [log_lines.describe(event, players) for event in played.state.effective[-UNDO_MOST:]][::-1]

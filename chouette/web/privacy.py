@@ -68,7 +68,7 @@ def played(member: Any, night: Night) -> bool:
 
 
 def note_played(member: Any, night: Night) -> None:
-    """``member`` holds a seat at a table of ``night`` now (``commands.seat_name``): he played
+    """``member`` holds a seat at a table of ``night`` now (``deciders.seat_name``): he played
     it, as ``played`` would find by reading (a seat at one of its tables); remembered for the
     request, so his table's page reads nothing more to know he may see its money."""
     if getattr(member, "is_authenticated", False):
@@ -79,7 +79,7 @@ def _played(member_id: int, night: Night) -> bool:
     """``played`` without the memory, by the member's id (never his name: another account of
     that name is not him): his ledger rows first (one indexed query), then the tables whose
     log seated him, folded to be sure he still sits there (an undone join is no seat)."""
-    from chouette.services.commands import load_play
+    from chouette.services.table_states import load_play
 
     booked = db.session.scalar(select(LedgerEntry.id).where(
         LedgerEntry.night_id == night.id, LedgerEntry.member_id == member_id).limit(1))

@@ -5,13 +5,14 @@ A TV at the club asks for the display fragment every two seconds; almost every a
 the language and the viewer). Even that answer costs Flask's whole request (context, session,
 login, locale, hooks): a hundred screens took 15% of a core, against the 10% goal of docs/performance.md 8.
 
-``QuietScreens`` is a WSGI middleware that remembers, per ETag it saw the app give a screen,
-the display version the ETag was made from and the headers of the answer. When the same screen
-(same address, language, headers) comes back with that ETag, it reads the version again (the
-same single query, in an application context) and, if it has not moved, answers the ``304``
-itself with the remembered headers. Anything else goes to Flask untouched: a request with a
-cookie (a signed-in viewer: his ETag covers him), anything that is not a plain GET of a
-display page, an ETag it did not see, a version that moved, a night that is gone.
+``QuietScreens`` is a WSGI middleware that remembers (the app's ``screen_etags`` cache,
+``chouette.caches``), per ETag it saw the app give a screen, the display version the ETag
+was made from and the headers of the answer. When the same screen (same address, language,
+headers) comes back with that ETag, it reads the version again (the same single query, in an
+application context) and, if it has not moved, answers the ``304`` itself with the
+remembered headers. Anything else goes to Flask untouched: a request with a cookie (a
+signed-in viewer: his ETag covers him), anything that is not a plain GET of a display page,
+an ETag it did not see, a version that moved, a night that is gone.
 
 It is only a shortcut: the answer it gives is the one Flask gives (the tests compare them),
 and it never replays a cookie or a body.
@@ -19,13 +20,13 @@ and it never replays a cookie or a body.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask
 from sqlalchemy.engine import Engine
+
+from chouette import caches
 
 #: Where the display view leaves what its ETag was made from: ``(night id or None, version)``.
 ENVIRON_KEY = "chouette.screen_version"
@@ -36,8 +37,10 @@ KEPT_HEADERS = frozenset({"etag", "cache-control", "vary", "x-content-type-optio
 KEY_PARTS = ("PATH_INFO", "QUERY_STRING", "SCRIPT_NAME", "HTTP_HOST", "SERVER_NAME",
              "SERVER_PORT", "wsgi.url_scheme", "HTTP_ACCEPT_LANGUAGE", "HTTP_HX_REQUEST",
              "HTTP_HX_BOOSTED")
-#: How many (screen, ETag) pairs each process remembers.
-REMEMBERED = 1024
+SCREEN_ETAGS = caches.declare(
+    "screen_etags", 1024,
+    "a screen's last answer: (night id, display version, the 304's headers) by (ETag, the "
+    "request's KEY_PARTS)")
 
 StartResponse = Callable[..., Any]
 
@@ -50,8 +53,7 @@ class QuietScreens:
         self.app = app
         self.wsgi_app = wsgi_app
         self.prefix = prefix
-        self._known: OrderedDict[tuple[Any, ...], tuple[int | None, str, list[tuple[str, str]]]] = OrderedDict()
-        self._lock = threading.Lock()
+        self._known = caches.cache(SCREEN_ETAGS, app)
         #: How many polls were answered here (the tests read it; a counter, not a clock).
         self.answered = 0
         self._engine: Engine | None = None
@@ -71,8 +73,7 @@ class QuietScreens:
             return self.wsgi_app(environ, start_response)
         asked = environ.get("HTTP_IF_NONE_MATCH")
         if asked:
-            with self._lock:
-                known = self._known.get(self._key(environ, asked))
+            known = self._known.get(self._key(environ, asked))
             if known is not None and self._version(known[0]) == known[1]:
                 self.answered += 1
                 start_response("304 Not Modified", list(known[2]))
@@ -96,12 +97,7 @@ class QuietScreens:
         if etag is None:
             return
         kept = [(name, value) for name, value in headers if name.lower() in KEPT_HEADERS]
-        with self._lock:
-            key = self._key(environ, etag)
-            self._known[key] = (made_from[0], made_from[1], kept)
-            self._known.move_to_end(key)
-            while len(self._known) > REMEMBERED:
-                self._known.popitem(last=False)
+        self._known.put(self._key(environ, etag), (made_from[0], made_from[1], kept))
 
     def _version(self, night_id: int | None) -> str | None:
         """The display version now (None when the night is gone): the view's own query, on a

@@ -33,7 +33,7 @@ from chouette import push
 from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable, Member
 from chouette.refusals import say
-from chouette.services import base, commands, identity, seat_requests, social
+from chouette.services import base, deciders, identity, seat_requests, social, table_states
 from chouette.table import TableError, TableState
 from chouette.table.cubes import LIVE
 from chouette.web.catalog import gettext as _
@@ -77,10 +77,10 @@ def _hand_over_to(state: TableState, me: str | None) -> list[str]:
 def panel_context(table: ChouetteTable, *, error: str | None = None,
                   typed: str = "") -> dict[str, Any]:
     """Everything ``tables/_social.html`` shows to the signed-in viewer."""
-    played = commands.load_play(table.id)
+    played = table_states.load_play(table.id)
     state = played.state
-    me = commands.seat_name(current_user, table.id, state)
-    runs = commands.may_run(current_user, table)
+    me = deciders.seat_name(current_user, table.id, state)
+    runs = deciders.may_run(current_user, table)
     members = identity.seat_members(table.id)
     here = social.present(table.id)
     seats = [{"name": name, "role": _role(state, name), "member": name in members,
@@ -181,8 +181,8 @@ def post_message(table_id: int) -> BaseResponse:
     """A message to the viewer's consulting channel."""
     table = _table(table_id)
     text = request.form.get("text", "")
-    state = commands.load_play(table_id).state
-    me = commands.seat_name(current_user, table_id, state)
+    state = table_states.load_play(table_id).state
+    me = deciders.seat_name(current_user, table_id, state)
     if me is None:  # not a player of this table: like any table command of someone else's
         abort(403)
     try:
@@ -212,7 +212,7 @@ def _answer_request(table_id: int, request_id: int, answer: str) -> BaseResponse
     act = seat_requests.admit if answer == "admit" else seat_requests.refuse
     try:
         request_row = act(table, request_id, current_user)
-    except commands.NotAllowed:
+    except deciders.NotAllowed:
         db.session.rollback()
         abort(403)
     except base.NotFound:
@@ -233,14 +233,14 @@ def _answer_request(table_id: int, request_id: int, answer: str) -> BaseResponse
 def admission(table_id: int) -> BaseResponse:
     """The runner says whether the table seats a member who asks at once."""
     table = _table(table_id)
-    if not commands.may_run(current_user, table):
+    if not deciders.may_run(current_user, table):
         abort(403)
     value = request.form.get("auto", "")
     if value not in ("0", "1"):
         return _answer(table, _("Choose whether the table admits members by itself."))
     try:
         seat_requests.set_admission(table, value == "1", current_user)
-    except commands.NotAllowed:
+    except deciders.NotAllowed:
         db.session.rollback()
         abort(403)
     return _answer(table, done=_("Saved."))

@@ -67,11 +67,11 @@ def new(night_id: int) -> BaseResponse:
 @login_required
 def show(table_id: int) -> BaseResponse:
     """A table: the live table (chouette.web.play), its QR code, its house-rules card."""
-    from chouette.services import commands
+    from chouette.services import table_states
     from chouette.web.live import page_context
 
     table = get_table(table_id)
-    played = commands.load_play(table_id)
+    played = table_states.load_play(table_id)
     context = page_context(played)
     context.update(house_rules.card(played.state, table.night.currency))
     return render_page("tables/show.html", "tables/_rules_card.html", **context)
@@ -81,10 +81,10 @@ def show(table_id: int) -> BaseResponse:
 @login_required
 def rules(table_id: int) -> str:
     """The printable house-rules card, in English and in Italian side by side."""
-    from chouette.services import commands
+    from chouette.services import table_states
 
     table = get_table(table_id)
-    state = commands.load_play(table_id).state
+    state = table_states.load_play(table_id).state
     cards = []
     for locale in ("en", "it"):
         with force_locale(locale):
@@ -149,11 +149,11 @@ def sit(table_id: int) -> BaseResponse:
     """The signed-in member sits down at the table (from its QR code or the home page), or
     asks its runner to admit them where the table does not admit members by itself
     (``web.social.ask_to_sit``)."""
-    from chouette.services import commands, seat_requests
+    from chouette.services import deciders, seat_requests
     from chouette.web import social
 
     table = get_table(table_id)
-    if not seat_requests.admits_by_itself(table) and not commands.may_run(current_user, table):
+    if not seat_requests.admits_by_itself(table) and not deciders.may_run(current_user, table):
         seq = _seq_posted()
         if seq is None:
             flash(_("This page is out of date: reload it."), "error")

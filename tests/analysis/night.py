@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 
 from chouette.analysis import queue
-from chouette.services import commands, tables
+from chouette.services import table_states, tables
 from chouette.table import Settings
 from tests.analysis.games import Log, short_game
 from tests.factories import gen_member, gen_night, gen_table
@@ -27,7 +27,7 @@ def analysed_night(game: Log | None = None) -> int:
     settings = Settings.from_dict(log["table"]).to_dict()
     table = gen_table(night, name="Table 1", settings=settings)
     tables.append_events(table.id, 0, log["events"], None,
-                         snapshots=commands.log_snapshots(settings, log["events"]))
+                         snapshots=table_states.log_snapshots(settings, log["events"]))
     claimed = queue.claim("test")
     assert claimed is not None
     queue.analyse_table(*claimed, "test")

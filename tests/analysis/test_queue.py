@@ -17,7 +17,7 @@ from sqlalchemy import func, select
 from chouette.analysis import queue
 from chouette.extensions import db
 from chouette.models import AnalysisRequest, GameAnalysis, PlayerAnalysis
-from chouette.services import commands, tables
+from chouette.services import table_states, tables
 from chouette.table import Settings
 from tests.analysis.games import short_game
 from tests.factories import gen_table
@@ -30,7 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def _append(table_id, settings, events, seq, new):
     """Append ``new`` after the first ``seq`` of ``events`` as a command does: with the
     snapshots of the games it ends."""
-    snapshots = {n: s for n, s in commands.log_snapshots(settings, [*events[:seq], *new]).items() if n > seq}
+    snapshots = {n: s for n, s in table_states.log_snapshots(settings, [*events[:seq], *new]).items() if n > seq}
     tables.append_events(table_id, seq, new, None, snapshots=snapshots)
 
 

@@ -17,7 +17,7 @@ import pytest
 from playwright.sync_api import Browser, Page, Request, expect
 
 from chouette.extensions import db
-from chouette.services import commands, tables
+from chouette.services import commands, table_states, tables
 from tests.browser.conftest import OFF_SITE
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
@@ -80,7 +80,7 @@ def test_members_answering_the_same_double_at_once_are_all_taken(live_server, br
     assert posted == {name: [str(seq)] for name in answers}  # every answer carried the same seq
     assert tablet.locator(f"#table-live-{table_id}").get_attribute("data-seq") == str(seq)
     with app.app_context():
-        game = commands.load_play(table_id).state.game
+        game = table_states.load_play(table_id).state.game
         db.session.commit()
     assert {name: game.cubes[name].status for name in answers} == {
         "Bob": "live", "Cy": "dropped", "Dee": "live", "Eve": "live"}

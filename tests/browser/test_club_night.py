@@ -21,7 +21,7 @@ from playwright.sync_api import Locator, Page, expect
 
 from chouette.engine import apply_move, legal_moves
 from chouette.extensions import db
-from chouette.services import commands
+from chouette.services import commands, table_states
 from tests.browser.conftest import LiveServer, start_live_server
 
 PASSWORD = "a-long-password"
@@ -49,7 +49,7 @@ def sign_in(page: Page, base: str, username: str) -> None:
 def table_state(app, table_id: int):
     """The table as the server sees it (read through the commands, like any request)."""
     with app.app_context():
-        state = commands.load_play(table_id).state
+        state = table_states.load_play(table_id).state
         db.session.commit()
         return state
 

@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from chouette.extensions import db
 from chouette.models import Member, TurnWindow
-from chouette.services import commands, tables
+from chouette.services import commands, table_states, tables
 from chouette.services import cube_window as windows
 from tests.browser.conftest import signed_in_device
 from tests.factories import gen_member, gen_night, gen_table
@@ -122,7 +122,7 @@ def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, 
     # opens, and its clock is set back to three seconds left (Cy's page drawn again to show
     # it): nobody answers, and a phone's countdown posts "time up".
     with app.app_context():
-        state = commands.load_play(table_id).state
+        state = table_states.load_play(table_id).state
         from chouette.engine import legal_moves
         game = state.game
         assert game is not None and game.position is not None and game.dice is not None

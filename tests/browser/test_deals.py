@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from chouette.extensions import db
-from chouette.services import commands, tables
+from chouette.services import commands, table_states, tables
 from chouette.standings import money
 from tests.browser.conftest import ARTIFACTS, signed_in_device
 from tests.factories import gen_member, gen_night, gen_table
@@ -27,7 +27,7 @@ PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
 
 def table_state(app, table_id: int):
     with app.app_context():
-        state = commands.load_play(table_id).state
+        state = table_states.load_play(table_id).state
         db.session.commit()
         return state
 

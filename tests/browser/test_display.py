@@ -14,10 +14,10 @@ from flask import Flask
 from playwright.sync_api import Page, expect
 from werkzeug.serving import make_server
 
-from chouette import push
+from chouette import caches, push
 from chouette.extensions import db
 from chouette.models import Member
-from chouette.services import commands
+from chouette.services import table_states
 from chouette.services.display import display_version
 from tests.factories import gen_member, gen_night, gen_table
 from tests.web.test_display import EIGHT, board_table, busy_table, play, seat
@@ -144,7 +144,7 @@ def board_with_cubes(table_id: int, organizer: Member, names: list[str], seed: i
     """A game in progress on the app's board with cube action: on the box's turn the box has
     doubled two members and one of them took; on the team's turn a member doubled the box."""
     board_table(table_id, organizer, names, seed)
-    state = commands.load_play(table_id).state
+    state = table_states.load_play(table_id).state
     game = state.game
     if game is None or game.dice is not None:
         return
@@ -170,7 +170,7 @@ def open_tables(app: Flask, count: int) -> list[int]:
             else:
                 board_with_cubes(table_id, organizer, CLUB[number], seed=number + 3)
             tables.append(table_id)
-        commands.clear_cache()
+        caches.clear_all(app)
     return tables
 
 

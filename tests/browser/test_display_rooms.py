@@ -10,9 +10,10 @@ from typing import Any
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import Night
-from chouette.services import commands, tables
+from chouette.services import table_states, tables
 from chouette.table.actions import board_events
 from tests.browser.test_display import CLUB, board_with_cubes, in_app, organizer_of
 from tests.browser.test_live_room import PHONE, TV, Room, device, live, open_table
@@ -30,12 +31,12 @@ def extras_table(table_id: int, organizer: Any, names: list[str], givers: int = 
     seat(table_id, organizer, names)
     rng = random.Random(4)
     for _turn in range(20):
-        state = commands.load_play(table_id).state
+        state = table_states.load_play(table_id).state
         game = state.game
         if game is not None and game.mode is not None and game.on_roll == "box" and game.dice is None:
             break
         play(table_id, organizer, *board_events(state, rng.choice, lambda: rng.randint(1, 6)))
-    members = list(commands.load_play(table_id).state.game.members)
+    members = list(table_states.load_play(table_id).state.game.members)
     play(table_id, organizer, {"type": "double", "by": "box", "cubes": members},
          {"type": "take", "cube": members[0]},
          *({"type": "drop", "cube": m} for m in members[1:]),
@@ -45,10 +46,10 @@ def extras_table(table_id: int, organizer: Any, names: list[str], givers: int = 
 def emptied_table(table_id: int, organizer: Any, names: list[str]) -> None:
     """A table that played two games, then everyone left."""
     busy_table(table_id, organizer, names, 2)
-    state = commands.load_play(table_id).state
+    state = table_states.load_play(table_id).state
     play(table_id, organizer, {"type": "take", "cube": state.line[1]},
          {"type": "result", "winner": "box", "kind": "single"})
-    for name in commands.load_play(table_id).state.seated:
+    for name in table_states.load_play(table_id).state.seated:
         play(table_id, organizer, {"type": "leave", "player": name})
 
 
@@ -65,7 +66,7 @@ def night_of(app: Any, build: list[tuple[str, Any]]) -> list[int]:
             if builder is not None:
                 builder(table_id, organizer, number)
             ids.append(table_id)
-        commands.clear_cache()
+        caches.clear_all(app)
     return ids
 
 

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from chouette.extensions import db
-from chouette.services import commands, members, tables
+from chouette.services import commands, members, table_states, tables
 from tests.browser.test_night_close import _shoot, _sign_in
 from tests.factories import gen_member, gen_night, gen_table
 
@@ -43,5 +43,5 @@ def test_typing_a_members_name_at_a_second_table_names_the_first(page: Page, liv
     page.get_by_role("button", name="Sit down").click()
     expect(page.locator("#table-live, main").first).to_contain_text("Marco")
     with live_server.app.app_context():
-        assert commands.load_play(ids["red"]).state.players == ["Marco"]
+        assert table_states.load_play(ids["red"]).state.players == ["Marco"]
         db.session.remove()

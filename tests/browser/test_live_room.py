@@ -13,7 +13,7 @@ from playwright.sync_api import Browser, BrowserContext, Page, expect
 from chouette.engine import legal_moves
 from chouette.extensions import db
 from chouette.models import Member
-from chouette.services import commands, display, tables
+from chouette.services import commands, display, table_states, tables
 from tests.browser.conftest import OFF_SITE, start_live_server
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
@@ -52,7 +52,7 @@ class Room:
 
     def state(self):
         with self.server.app.app_context():
-            return commands.load_play(self.table_id).state
+            return table_states.load_play(self.table_id).state
 
     def seq(self) -> int:
         with self.server.app.app_context():

@@ -33,7 +33,7 @@ from playwright.sync_api import Browser, Page, expect
 from chouette.engine import Side, legal_moves
 from chouette.engine.movegen import apply_move
 from chouette.extensions import db
-from chouette.services import commands, tables
+from chouette.services import commands, table_states, tables
 from tests.browser.conftest import OFF_SITE, LiveServer, start_live_server
 from tests.browser.test_club_night import PHONE, board_point
 from tests.browser.test_whole_night import cents_of
@@ -137,7 +137,7 @@ def test_a_whole_online_game_on_five_pages(online_server: LiveServer, browser: B
 
     def state():
         with app.app_context():
-            played = commands.load_play(table_id)
+            played = table_states.load_play(table_id)
             db.session.commit()
             return played
 

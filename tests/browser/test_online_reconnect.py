@@ -16,7 +16,7 @@ from playwright.sync_api import Browser, expect
 
 from chouette.engine import legal_moves
 from chouette.extensions import db
-from chouette.services import commands, tables
+from chouette.services import commands, table_states, tables
 from tests.browser.conftest import LiveServer, signed_in_device, start_live_server
 from tests.factories import gen_member, gen_night, gen_table
 
@@ -62,9 +62,9 @@ def test_a_dropped_phone_catches_up_when_it_reconnects(short_streams: LiveServer
         logins = {n: m.username for n, m in members.items()}
     url = f"{base}/tables/{table_id}"
 
-    def state() -> commands.TablePlay:
+    def state() -> table_states.TablePlay:
         with app.app_context():
-            played = commands.load_play(table_id)
+            played = table_states.load_play(table_id)
             db.session.commit()
             return played
 

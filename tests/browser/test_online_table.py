@@ -32,7 +32,7 @@ def online_server(tmp_path: Path) -> Iterator[LiveServer]:
 
 
 def seeded_dice(events: int) -> tuple[int, int]:
-    """The server's roll after ``events`` events (``commands.server_event`` with the seed)."""
+    """The server's roll after ``events`` events (``chance.server_event`` with the seed)."""
     rng = random.Random(f"{SEED}:{events}")
     return rng.randint(1, 6), rng.randint(1, 6)
 

@@ -16,7 +16,7 @@ import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from chouette.extensions import db
-from chouette.services import commands, tables
+from chouette.services import commands, table_states, tables
 from tests.browser.conftest import ARTIFACTS, OFF_SITE
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
@@ -48,7 +48,7 @@ def wait_for_vibrations(page: Page, count: int, seconds: float = 10.0) -> None:
 
 def table_state(app, table_id: int):
     with app.app_context():
-        state = commands.load_play(table_id).state
+        state = table_states.load_play(table_id).state
         db.session.commit()
         return state
 

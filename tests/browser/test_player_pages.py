@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from chouette.extensions import db
-from chouette.services import commands, exports, tables
+from chouette.services import exports, table_states, tables
 from chouette.table import fold, new_table
 from chouette.table.simulate import random_night
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
@@ -36,7 +36,7 @@ def _fill(server) -> int:
                 _state, events = random_night({"beavers": True}, names, 12, rng.choice,
                                               lambda: rng.randint(1, 6))
                 settings = table.settings
-                rows = commands.ledger_changes(new_table(settings), fold(settings, events))
+                rows = table_states.ledger_changes(new_table(settings), fold(settings, events))
                 tables.append_events(table.id, 0, events, organizer, rows)
             night_id = night.id
         db.session.commit()

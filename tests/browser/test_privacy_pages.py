@@ -9,8 +9,9 @@ import datetime as dt
 import pytest
 from playwright.sync_api import Page, expect
 
+from chouette import caches
 from chouette.extensions import db
-from chouette.services import commands, seasons
+from chouette.services import seasons
 from tests.browser.test_display import CLUB
 from tests.browser.test_player_pages import SIZES, _sign_in
 from tests.factories import gen_member, gen_night, gen_table
@@ -32,7 +33,7 @@ def _club(server) -> dict[str, int]:
         busy_table(tables[1], organizer, CLUB[1], 3)
         season = seasons.create_season(name="Autumn", first=dt.date(2026, 11, 1),
                                          last=dt.date(2026, 11, 30), currency="EUR", actor=organizer)
-        commands.clear_cache()
+        caches.clear_all()
         db.session.commit()
         return {"night": night.id, "table": tables[0], "season": season.id}
 

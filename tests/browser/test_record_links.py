@@ -8,8 +8,8 @@ import json
 import pytest
 from playwright.sync_api import Browser, expect
 
+from chouette import caches
 from chouette.extensions import db
-from chouette.services import commands
 from tests.browser.conftest import ARTIFACTS, OFF_SITE
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 from tests.scenarios import SCENARIOS
@@ -27,7 +27,7 @@ def test_record_links_are_placed_well_and_download(browser: Browser, live_server
         night = gen_night()
         table = gen_table(night, name="Table 1", settings=log["table"], created_by_id=owner.id)
         write_log(table.id, log["events"], owner)
-        commands.clear_cache()
+        caches.clear_all()
         db.session.commit()
         pages = {"table": (f"/tables/{table.id}", "[id^=table-history] a[href$='.mat?game=1']"),
                  "exports": (f"/nights/{night.id}/exports", "#record-links a[href$='.sgf']"),

@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Browser, expect
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import TableEvent, utcnow
-from chouette.services import commands
 from tests.browser.conftest import ARTIFACTS, OFF_SITE
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 from tests.records.games import club_night_log
@@ -35,7 +35,7 @@ def _tables(live_server) -> tuple[int, int, int]:
         db.session.add(TableEvent(table_id=bad.id, seq=len(log["events"]) + 1, type="settings",
                                   payload={"settings": {"jacoby": True}}))
         night.closed_at = utcnow()
-        commands.clear_cache()
+        caches.clear_all()
         db.session.commit()
         return night.id, good.id, bad.id
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import Member
 from chouette.services import commands, tables
@@ -15,7 +16,7 @@ from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 @pytest.mark.browser
 def test_an_illegal_move_typed_on_the_board_is_refused_in_italian(page: Page, live_server, screenshot):
     app = live_server.app
-    commands.clear_cache()
+    caches.clear_all(app)
     with app.app_context():
         organizer = gen_member("organizer", name="Olga", locale="it")
         night = gen_night(opened_by_id=organizer.id)

@@ -9,8 +9,8 @@ import datetime as dt
 import pytest
 from playwright.sync_api import Page, expect
 
+from chouette import caches
 from chouette.extensions import db
-from chouette.services import commands
 from chouette.services import nights as nights_service
 from tests.browser.test_settle_up import PHONE, TABLET, sign_in
 from tests.factories import gen_member, gen_night, gen_table
@@ -29,7 +29,7 @@ def nights(live_server):
              *({"type": "join", "player": name} for name in ("Bob", "Cy", "Dee")),
              {"type": "order", "players": ["Bob", "Cy", "Dee"]},
              {"type": "result", "winner": "team", "kind": "single"})
-        commands.clear_cache()
+        caches.clear_all()
         for night_id in (first["night"], second.id):
             nights_service.close_night(night_id, actor=organizer)
         db.session.commit()

@@ -9,8 +9,8 @@ import datetime as dt
 import pytest
 from playwright.sync_api import Page, expect
 
+from chouette import caches
 from chouette.extensions import db
-from chouette.services import commands
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 from tests.services.test_money_services import play, play_night
 
@@ -53,7 +53,7 @@ def nights(live_server):
              *({"type": "join", "player": name} for name in ("Bob", "Cy", "Dee")),
              {"type": "order", "players": ["Bob", "Cy", "Dee"]},
              {"type": "result", "winner": "team", "kind": "single"})
-        commands.clear_cache()
+        caches.clear_all()
         ids = {"friday": friday["night"], "next": following.id}
         db.session.commit()
         db.session.remove()

@@ -14,7 +14,7 @@ from chouette.engine import apply_move, legal_moves
 from chouette.engine.matchid import MatchState
 from chouette.extensions import db
 from chouette.models import ChouetteTable, LedgerEntry, Member
-from chouette.services import commands, exports, tables
+from chouette.services import exports, table_states, tables
 from chouette.table.match_rules import match_of
 from tests.factories import gen_member, gen_night
 from tests.web.test_play_pages import HTMX, sign_in
@@ -24,7 +24,6 @@ class MatchNight:
     """A night run by Olga where Ann (a member) and Bob (a member) play a match."""
 
     def __init__(self, app: Flask) -> None:
-        commands.clear_cache()
         self.app = app
         with app.app_context():
             self.olga = gen_member("organizer", name="Olga")
@@ -60,7 +59,7 @@ class MatchNight:
 
     def state(self):
         with self.app.app_context():
-            return commands.load_play(self.table_id).state
+            return table_states.load_play(self.table_id).state
 
     def post(self, who: str, action: str, data: dict[str, Any], *, htmx: bool = False):
         form = {"seq": str(self.seq()), **data}
@@ -259,7 +258,7 @@ def test_a_night_with_a_match_exports_and_imports_to_the_same_ledger(app, night)
         assert exports.night_ledger_totals(imported.id) == before
         assert before["Ann"][1] == 1000
         copy = next(t for t in imported.tables)
-        assert match_of(commands.load_play(copy.id).state).scores == (2, 0)
+        assert match_of(table_states.load_play(copy.id).state).scores == (2, 0)
 
 
 def test_a_member_already_at_another_open_table_cannot_open_a_match_and_nothing_is_written(app, night):

@@ -15,6 +15,7 @@ from flask import Flask
 from sqlalchemy import select
 
 from app import create_app
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import ChouetteTable, LedgerEntry, TableEvent
 from chouette.services import commands
@@ -73,7 +74,7 @@ def check_consistency(app: Flask) -> dict[str, int]:
     For every table and game: the sum of the ledger rows per player equals ``games_money`` of
     the folded log, and the night's ledger sums to zero. Returns counts for the report.
     """
-    commands.clear_cache()
+    caches.clear_all(app)  # folded afresh from the database
     with app.app_context():
         tables = db.session.scalars(select(ChouetteTable)).all()
         events = 0

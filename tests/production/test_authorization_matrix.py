@@ -2,7 +2,7 @@
 land) x every role: signed out, a player, a player seated at the table, the organizer of
 another table, the table's own organizer, an admin. A refusal changes nothing in the database.
 
-The policy, as the app states it (``commands.may_run`` and the role checks):
+The policy, as the app states it (``deciders.may_run`` and the role checks):
 - sign-in, first-run setup and sign-out are public;
 - a player may change their own account, and answer their own cube at a table where they sit
   (online: say double or roll in the cube window, write to their consulting channel, which

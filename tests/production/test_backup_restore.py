@@ -12,10 +12,11 @@ from pathlib import Path
 
 import pytest
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import Member
 from chouette.ops import OpsError, check_database, sqlite_database
-from chouette.services import base, commands
+from chouette.services import base, commands, table_states
 from chouette.services import tables as tables_service
 from tests.factories import gen_member, gen_table
 from tests.production.helpers import (
@@ -58,7 +59,7 @@ def _write_commands(app, organizer_id: int, tables: list[int], stop: threading.E
             table_id = rng.choice(tables)
             try:
                 actor = db.session.get(Member, organizer_id)
-                current = commands.load_play(table_id)
+                current = table_states.load_play(table_id)
                 commands.play(table_id, current.seq, next_command(current.state, rng), actor)
                 played.append(table_id)
             except (base.ServiceError, ValueError):
@@ -106,7 +107,7 @@ def test_backup_taken_while_commands_are_written_is_consistent_and_restores_to_a
     # The last one restored is a working app: a table loads and takes the next command.
     with copy.app_context():
         organizer = db.session.get(Member, organizer_id)
-        played_after = commands.load_play(tables[0])
+        played_after = table_states.load_play(tables[0])
         commands.play(tables[0], played_after.seq, {"type": "join", "player": "Newcomer"}, organizer)
         assert tables_service.last_seq(tables[0]) == played_after.seq + 1
         db.session.remove()
@@ -121,14 +122,19 @@ def test_restore_replaces_the_database_and_keeps_the_replaced_one(club, tmp_path
     with app.app_context():
         organizer = db.session.get(Member, organizer_id)
         for _ in range(3):
-            current = commands.load_play(tables[0])
+            current = table_states.load_play(tables[0])
             commands.play(tables[0], current.seq, {"type": "result", "winner": "box", "kind": "single"}, organizer)
         after_seq = tables_service.last_seq(tables[0])
         db.session.remove()
         db.engine.dispose()
+    assert len(caches.cache(table_states.TABLE_STATES, app))  # the states of the replaced database
+    assert app.test_client().get("/display").status_code == 200
+    assert len(caches.cache("display_screens", app))
     result = app.test_cli_runner().invoke(args=["restore", "--yes", str(backup)])
     assert result.exit_code == 0, result.output
     assert "restored" in result.output and "before-restore" in result.output
+    # Nothing cached of the replaced database is served after the restore: every cache is empty.
+    assert {name: len(caches.cache(name, app)) for name in caches.CACHES} == dict.fromkeys(caches.CACHES, 0)
     with app.app_context():
         assert tables_service.last_seq(tables[0]) == after_seq - 3
         db.session.remove()

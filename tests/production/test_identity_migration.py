@@ -14,7 +14,7 @@ from sqlalchemy import select, text
 
 from chouette.extensions import db
 from chouette.models import LedgerEntry, Member, MemberName, Payment, SeatMember
-from chouette.services import commands, identity
+from chouette.services import deciders, identity, table_states
 from tests.production.test_postgres_migrations import _flask, empty_app  # noqa: F401 (the fixture)
 
 BEFORE = "8e4f5a6b7c82"  # the revision before the members by id
@@ -65,11 +65,11 @@ def test_the_upgrade_makes_names_unique_and_matches_old_seats_once(empty_app):  
             == {"Cy": 1, "marco": None}
         assert set(db.session.execute(select(Payment.payer_id, Payment.payee_id)).all()) == {(None, 1)}
         # The old code read Cy's seat as both accounts'; now it is the first Cy's only.
-        state = commands.load_play(1).state
+        state = table_states.load_play(1).state
         twin, cy = db.session.get(Member, 2), db.session.get(Member, 1)
         double = {"type": "double", "by": "Cy"}
-        assert commands.seat_name(twin, 1, state) is None and not commands.may_decide(twin, state, double, 1)
-        assert commands.seat_name(cy, 1, state) == "Cy"
+        assert deciders.seat_name(twin, 1, state) is None and not deciders.may_decide(twin, state, double, 1)
+        assert deciders.seat_name(cy, 1, state) == "Cy"
         # And the database refuses a second member of one key.
         db.session.add(Member(name="ZOE two", username="zoe3", password_hash="x", role="player"))
         try:

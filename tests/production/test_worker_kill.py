@@ -20,7 +20,7 @@ from collections import Counter
 import pytest
 
 from chouette.extensions import db, read_only
-from chouette.services import commands
+from chouette.services import table_states
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 from tests.production.helpers import (
     check_consistency,
@@ -72,7 +72,7 @@ def _play(app, base_url: str, username: str, table_id: int, seed: int, stop: thr
     while not stop.is_set():
         with app.app_context():
             read_only()
-            played = commands.load_play(table_id)
+            played = table_states.load_play(table_id)
             event, seq = next_command(played.state, rng), played.seq
             db.session.remove()
         path, fields = command_form(table_id, event)

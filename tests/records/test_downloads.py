@@ -9,8 +9,8 @@ import zipfile
 
 import pytest
 
+from chouette import caches
 from chouette.extensions import db
-from chouette.services import commands
 from tests.factories import gen_member, gen_night, gen_table
 from tests.records.games import table_log
 from tests.scenarios import SCENARIOS
@@ -29,7 +29,7 @@ def night(app):
         second = gen_table(night, name="Table 2", settings=other["table"])
         write_log(first.id, log["events"], organizer)
         write_log(second.id, other["events"], organizer)
-        commands.clear_cache()
+        caches.clear_all(app)
         db.session.commit()
         return {"night": night.id, "first": first.id, "second": second.id}
 

@@ -9,11 +9,11 @@ import zipfile
 
 import pytest
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import TableEvent
 from chouette.records import write_sgf
 from chouette.records.tables import table_records
-from chouette.services import commands
 from tests.factories import gen_member, gen_night, gen_table
 from tests.records.games import club_night_log
 from tests.records.gnubg_tool import check_with_gnubg
@@ -31,7 +31,7 @@ def night(app):
         night = gen_night(name="Friday")
         table = gen_table(night, name="Table 1", settings=log["table"])
         write_log(table.id, log["events"], organizer)
-        commands.clear_cache()
+        caches.clear_all(app)
         db.session.commit()
         return {"night": night.id, "table": table.id, "log": log}
 
@@ -85,7 +85,7 @@ def _break_the_log(app, table_id):
         db.session.add(TableEvent(table_id=table_id, seq=seq, type="settings",
                                   payload={"settings": {"jacoby": True}}))
         db.session.commit()
-        commands.clear_cache()
+        caches.clear_all(app)
     return seq
 
 

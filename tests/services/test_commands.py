@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import LedgerEntry, Member, TableEvent
-from chouette.services import base, commands, tables
+from chouette.services import base, chance, commands, deciders, table_states, tables
 from chouette.standings import money
 from chouette.table import TableError, fold
 from tests.concurrency import at_once
@@ -41,7 +42,7 @@ def setup(app):
         organizer = gen_member("organizer")
         table_id = gen_table().id
         _seat(table_id, organizer)
-        commands.clear_cache()
+        caches.clear_all(app)
         # Every transaction takes SQLite's write lock at its start: end this one (and read no
         # expired attribute afterwards, which would start another).
         db.session.commit()
@@ -103,8 +104,8 @@ def test_ledger_is_the_projection_of_the_log_after_a_cold_reload(app, setup):
                   {"type": "drop", "cube": "C"}, {"type": "result", "winner": "box", "kind": "gammon"},
                   {"type": "undo"}, {"type": "result", "winner": "team", "kind": "single"}):
         commands.play(table_id, tables.last_seq(table_id), event, organizer)
-    commands.clear_cache()
-    played = commands.load_play(table_id)
+    caches.clear_all(app)
+    played = table_states.load_play(table_id)
     assert len(played.state.games) == 1
     assert _ledger(table_id) == _projection(table_id)
 
@@ -114,9 +115,9 @@ def test_a_player_makes_his_own_decisions_only(app, setup):
     carla = gen_member("player", name="C")
     dora = gen_member("player", name="D")
     commands.play(table_id, 5, {"type": "double", "by": "box", "cubes": ["C"]}, organizer)
-    with pytest.raises(commands.NotAllowed, match="That is not your decision"):
+    with pytest.raises(deciders.NotAllowed, match="That is not your decision"):
         commands.play(table_id, 6, {"type": "take", "cube": "C"}, dora)
-    with pytest.raises(commands.NotAllowed, match="That is not your decision"):
+    with pytest.raises(deciders.NotAllowed, match="That is not your decision"):
         commands.play(table_id, 6, {"type": "double", "by": "C"}, dora)
     # Her own double is hers to make, and the rules refuse it while C's answer waits.
     with pytest.raises(TableError, match="answer the open double first"):
@@ -127,7 +128,7 @@ def test_a_player_makes_his_own_decisions_only(app, setup):
 
 def test_signed_out_actor_may_not_command(app, setup):
     table_id, _ = setup
-    with pytest.raises(commands.NotAllowed, match="That is not your decision"):
+    with pytest.raises(deciders.NotAllowed, match="That is not your decision"):
         commands.play(table_id, 5, {"type": "result", "winner": "box", "kind": "single"}, None)
 
 
@@ -139,13 +140,13 @@ def test_server_rolls_the_order_for_everyone_then_the_tied(app):
             commands.play(table.id, tables.last_seq(table.id), {"type": "join", "player": name},
                           organizer)
         for _ in range(50):
-            played = commands.load_play(table.id)
+            played = table_states.load_play(table.id)
             if played.state.ordered:
                 break
-            event = commands.server_event(played.state, "order_roll")
+            event = chance.server_event(played.state, "order_roll")
             assert set(event["rolls"]) <= set("ABCDEF")
             commands.play(table.id, played.seq, event, organizer)
-        assert commands.load_play(table.id).state.ordered
+        assert table_states.load_play(table.id).state.ordered
 
 
 def test_concurrent_commands_one_wins_each_seq(app, setup):

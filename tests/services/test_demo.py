@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 from chouette.demo import DEMO_PASSWORD, MEMBERS
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, Night, TableEvent
-from chouette.services import commands, members
+from chouette.services import members, table_states
 from chouette.services import tables as tables_service
 from tests.production.helpers import migrated_app, sqlite_only
 
@@ -36,10 +36,10 @@ def test_demo_builds_a_night_with_games_played_and_a_decision_waiting(tmp_path: 
         names = set(db.session.scalars(select(Member.name)))
         tables = {table.name: table.id for table in db.session.scalars(select(ChouetteTable))}
         for name, table_id in tables.items():
-            state = commands.load_play(table_id).state
+            state = table_states.load_play(table_id).state
             assert state.games, f"{name}: no game played"
             assert set(state.players) <= names  # every seat is a member: his phone finds it
-        live = commands.load_play(tables["By the window"]).state
+        live = table_states.load_play(tables["By the window"]).state
         assert live.game is not None and live.game.position is not None  # a board game on
         assert len(live.game.pending) >= 2  # members still to answer the box's double
         assert f"/tables/{tables['By the window']}" in result.output

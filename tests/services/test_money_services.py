@@ -9,6 +9,7 @@ import re
 import pytest
 from sqlalchemy import func, select
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.ledger import Transfer
 from chouette.models import LedgerEntry, Payment, PaymentVoid
@@ -49,7 +50,7 @@ def play_night(organizer, night=None) -> dict:
          {"type": "double", "by": "Gus"},
          {"type": "drop", "cube": "Gus"},
          {"type": "result", "winner": "team", "kind": "single"})
-    commands.clear_cache()
+    caches.clear_all()
     db.session.commit()
     return {"night": night.id, "tables": (first.id, second.id)}
 

@@ -16,7 +16,7 @@ from sqlalchemy import event, func, select, text
 
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, TableEvent, TableFactsRow
-from chouette.services import base, commands, night_rows, nights
+from chouette.services import base, commands, night_rows, nights, table_states
 from chouette.services import tables as tables_service
 from tests.concurrency import at_once, second_node
 from tests.factories import gen_member, gen_night, gen_table
@@ -131,7 +131,7 @@ def test_a_result_posted_after_the_close_on_another_node_is_refused(app):
     night_id, organizer_id, [table_id] = _night_with_tables(app, 1)
     with second_node(app) as node:
         with node.app_context():
-            played = commands.load_play(table_id)  # the node has the table cached, open
+            played = table_states.load_play(table_id)  # the node has the table cached, open
             assert played.table.night.is_open
             db.session.commit()
         with app.app_context():

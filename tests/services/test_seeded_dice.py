@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from app import create_app
-from chouette.services import commands
+from chouette.services import chance
 from chouette.table import apply_event, new_table
 from tests.conftest import dispose, make_app
 
@@ -24,7 +24,7 @@ def _rolls(app, seed_state, count: int) -> list[dict]:
     events, state = [], seed_state
     with app.app_context():
         for _ in range(count):
-            event = commands.server_event(state, "order_roll" if not state.ordered else "roll")
+            event = chance.server_event(state, "order_roll" if not state.ordered else "roll")
             events.append(event)
             state = apply_event(state, event)
     return events
@@ -41,13 +41,13 @@ def test_seeded_dice_roll_the_same_for_the_same_actions(tmp_path: Path):
         rolls = _rolls(first, state, 1)
         assert rolls == _rolls(second, state, 1)
         with first.app_context():
-            opening = [commands.server_event(state, "roll") for _ in range(5)]
+            opening = [chance.server_event(state, "roll") for _ in range(5)]
         assert len({str(event) for event in opening}) == 1  # a function of the seed and the log
         with other.app_context():
-            others = [commands.server_event(_seated("Ann", "Bob", "Cy", *"DEFGH"[:n]), "order_roll")
+            others = [chance.server_event(_seated("Ann", "Bob", "Cy", *"DEFGH"[:n]), "order_roll")
                       for n in range(5)]
         with first.app_context():
-            mine = [commands.server_event(_seated("Ann", "Bob", "Cy", *"DEFGH"[:n]), "order_roll")
+            mine = [chance.server_event(_seated("Ann", "Bob", "Cy", *"DEFGH"[:n]), "order_roll")
                     for n in range(5)]
         assert others != mine  # another seed, other dice
     finally:
@@ -58,7 +58,7 @@ def test_seeded_dice_roll_the_same_for_the_same_actions(tmp_path: Path):
 def test_without_a_seed_the_dice_are_not_repeated(app):
     state = _seated("Ann", "Bob", "Cy", "Dee", "Eve", "Fay")
     with app.app_context():
-        orders = {str(commands.server_event(state, "order_roll")) for _ in range(20)}
+        orders = {str(chance.server_event(state, "order_roll")) for _ in range(20)}
     assert len(orders) > 1  # six dice each time from secrets: 20 equal draws would be 6**-114
 
 

@@ -11,14 +11,13 @@ import random
 import pytest
 from sqlalchemy import delete, select
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import Member, TableFactsRow, TableSnapshot
-from chouette.services import commands, exports, players, tables
-from chouette.services.stored_facts import clear_player_cache
+from chouette.services import exports, players, table_states, tables
 from chouette.table import SNAPSHOT_VERSION, TableError, apply_event, fold, new_table
 from chouette.table.actions import legal_actions
 from chouette.table.simulate import seat_players
-from chouette.web import display
 from tests.factories import gen_member, gen_night, gen_table
 from tests.table.test_properties import fingerprint
 from tests.web.test_exports import KNOWN, play_log
@@ -39,8 +38,8 @@ def folded(table_id):
 
 def cold(table_id):
     """The state a process that never saw the table loads."""
-    commands.clear_cache()
-    return commands.load_play(table_id).state
+    caches.clear_all()
+    return table_states.load_play(table_id).state
 
 
 def stored(table_id):
@@ -94,7 +93,7 @@ def test_only_the_latest_snapshots_are_kept(app, known):
     with app.app_context():
         organizer = db.session.get(Member, organizer_id)
         play_log(table_id, [{"type": "result", "winner": "team", "kind": "single"}], organizer)
-        captain = commands.load_play(table_id).state.captain
+        captain = table_states.load_play(table_id).state.captain
         play_log(table_id, [{"type": "double", "by": "box", "cubes": [captain]},
                             {"type": "take", "cube": captain}], organizer)
         assert sorted(stored(table_id)) == [8, 11, 12, 13][-tables.SNAPSHOTS_KEPT:]
@@ -171,11 +170,11 @@ def test_undo_and_correct_commands_after_a_cold_load_act_on_the_whole_log(app, k
         organizer = db.session.get(Member, organizer_id)
         cold(table_id)  # resumed from seq 12, its cache used by the next commands
         play_log(table_id, [UNDO, UNDO, UNDO, UNDO], organizer)
-        assert full(commands.load_play(table_id).state) == full(folded(table_id))
+        assert full(table_states.load_play(table_id).state) == full(folded(table_id))
         cold(table_id)
         play_log(table_id, [{"type": "correct", "game": 1, "reason": "r", "void": True}],
                  organizer)
-        assert full(commands.load_play(table_id).state) == full(folded(table_id))
+        assert full(table_states.load_play(table_id).state) == full(folded(table_id))
 
 
 def test_a_snapshot_of_another_format_or_other_settings_is_not_used(app, known):
@@ -218,7 +217,7 @@ def test_the_builders_snapshots_are_those_the_commands_write(app, known):
         organizer = db.session.get(Member, organizer_id)
         other = gen_table(name="Built at once")
         tables.append_events(other.id, 0, KNOWN, organizer, (),
-                               commands.log_snapshots(other.settings, KNOWN))
+                               table_states.log_snapshots(other.settings, KNOWN))
         assert stored(other.id) == stored(table_id)
 
 
@@ -267,12 +266,10 @@ def random_commands(rng, names, steps, settings=None):
 
 def answers(table_ids, names):
     """Every answer the snapshots and stored facts could change, from a cold process."""
-    commands.clear_cache()
-    clear_player_cache()
-    display.clear_cache()
+    caches.clear_all()
     result = {}
     for table_id in table_ids:
-        result[table_id] = full(commands.load_play(table_id).state)
+        result[table_id] = full(table_states.load_play(table_id).state)
     night_id = tables.get_table(table_ids[0]).night_id
     result["sheet"] = [(sheet.players, [row.totals for row in sheet.rows], sheet.cents)
                        for sheet in exports.score_sheet(night_id)[1]]

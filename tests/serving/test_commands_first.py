@@ -16,9 +16,10 @@ from flask import Flask
 from sqlalchemy import select
 from werkzeug.test import Client
 
+from chouette import caches
 from chouette.extensions import db, read_only
 from chouette.models import Member, TableEvent
-from chouette.services import base, commands
+from chouette.services import base, commands, table_states
 from chouette.web.gate import ENVIRON_KEY, Gate, GateMiddleware, checkpoint
 from tests.conftest import dispose, make_app
 from tests.web.test_play_pages import Table, post, sign_in
@@ -28,7 +29,6 @@ WAIT = 10.0  # seconds a thread may take before the test fails (a bound, not a m
 
 @pytest.fixture
 def table(app: Flask) -> Table:
-    commands.clear_cache()
     return Table(app)
 
 
@@ -84,13 +84,13 @@ def test_a_command_overtaken_between_its_read_and_its_write_is_refused_and_write
     with app.app_context():
         read_only()
         owner = db.session.get(Member, table.owner.id)
-        assert commands.load_play(table.id).seq == seq  # the reader's view is taken here
+        assert table_states.load_play(table.id).seq == seq  # the reader's view is taken here
 
         def another_worker() -> None:
             with app.app_context():  # another thread: a session of its own
                 db.session.remove()
                 actor = db.session.get(Member, table.owner.id)
-                commands.clear_cache()
+                caches.clear_all(app)
                 commands.play(table.id, seq, {"type": "opening_roll", "box": 5, "team": 2}, actor)
                 db.session.commit()
 

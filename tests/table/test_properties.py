@@ -178,7 +178,7 @@ def _cube_after(state, number, member):
 @given(data=st.data(), table=DROP_SETTINGS)
 def test_money_booked_at_a_drop_is_what_it_contributes_at_the_end_of_its_game(data, table):
     # docs/rules.md 2.5, 2.10 and docs/rules.md: a drop is final and booked the moment it is made; the
-    # ledger rows it writes (money_changes, as commands.ledger_changes) are, for every
+    # ledger rows it writes (money_changes, as table_states.ledger_changes) are, for every
     # member whose cube it ended, exactly what that cube is worth in the game's final money.
     # And every member who dropped may leave at once (docs/rules.md 2.2).
     from chouette.ledger.games import game_cents, game_points

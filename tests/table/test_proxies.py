@@ -2,7 +2,7 @@
 the rest of the game; the money stays his (docs/rules.md 2.12, issue 14 item 2).
 
 The rules of the event are here; who may then post the absent member's decisions is
-``commands.decider`` (tests/web/test_deals_and_proxies.py).
+``deciders.decider`` (tests/web/test_deals_and_proxies.py).
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from chouette.services.commands import decider, decision_owner
+from chouette.services.deciders import decider, decision_owner
 from chouette.table import TableError, TableState, apply_event, new_table
 
 from .helpers import cents, double, drop, result, run, seated, take

@@ -9,10 +9,11 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
+from chouette import caches
 from chouette.engine import legal_moves
 from chouette.extensions import db
 from chouette.models import Member
-from chouette.services import base, commands
+from chouette.services import base, commands, table_states
 from chouette.table import TableError
 from tests.concurrency import at_once
 from tests.factories import gen_member
@@ -23,7 +24,6 @@ TEAM = "BCDE"
 
 @pytest.fixture
 def table(app) -> Table:
-    commands.clear_cache()
     table = Table(app, settings={"extras": True, "beavers": True, "partner_min_players": 9})
     table.seat("A" + TEAM)  # A the box, B the captain, then C, D, E
     return table
@@ -66,11 +66,13 @@ def test_an_answer_from_an_older_page_is_taken_in_a_process_that_never_held_that
     seq = table.seq()
     phones = _phones(app, "CD")
     with app.app_context():
-        held = commands._cache.state_at(table.id, seq, commands.load_play(table.id).generation)
+        played = table_states.load_play(table.id)
+        kept = caches.cache(table_states.TABLE_STATES).get((table.id, played.generation, played.matched))
+        held = next((state for at, state in kept if at == seq), None)
         db.session.commit()
     assert held is not None and held.game.box_double.cubes == list(TEAM)
     table.play({"type": "take", "cube": "B"})
-    commands.clear_cache()
+    caches.clear_all(app)
     assert post(phones["C"], table, "answer", {"answer": "drop", "cube": "C"}, htmx=True, seq=seq).status_code == 200
     assert post(phones["D"], table, "answer", {"answer": "take", "cube": "D"}, htmx=True, seq=seq).status_code == 200
     assert table.log()[-3:] == [{"type": "take", "cube": "B"}, {"type": "drop", "cube": "C"},
@@ -105,7 +107,7 @@ def test_an_answer_overtaken_between_its_read_and_its_write_is_judged_again_and_
     with app.app_context():
         ids = {name: gen_member("player", name=name).id for name in "CD"}
         db.session.commit()
-        read = commands.load_play(table.id)  # the table as the command read it
+        read = table_states.load_play(table.id)  # the table as the command read it
         commands.play(table.id, seq, {"type": "drop", "cube": "D"}, db.session.get(Member, ids["D"]))
         db.session.commit()
         played = commands.play(table.id, seq, {"type": "take", "cube": "C"},
@@ -210,7 +212,6 @@ def test_members_doubles_and_extras_from_the_same_page_are_all_taken(app, table)
 
 
 def test_a_partnership_answer_stands_after_a_join(app):
-    commands.clear_cache()
     table = Table(app, settings={"partner_min_players": 3})
     table.seat("ABCD")
     seq = table.seq()

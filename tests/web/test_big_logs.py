@@ -21,6 +21,7 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import (
     ChouetteTable,
@@ -32,7 +33,6 @@ from chouette.models import (
     TableSnapshot,
 )
 from chouette.services import (
-    commands,
     exports,
     import_checks,
     import_rows,
@@ -42,7 +42,6 @@ from chouette.services import (
     tables,
 )
 from chouette.services.game_lines import lines_of, stored_lines
-from chouette.services.stored_facts import clear_player_cache
 from chouette.table import fold
 from chouette.table.history import WORK
 from chouette.table.simulate import random_night
@@ -193,7 +192,7 @@ def test_a_large_import_stores_its_game_lines_and_its_ledger_folds_nothing(
         (table,) = nights.get_night(night_id).tables
         _stored_equal_folded(table.id)
         assert tables.last_seq(table.id) == len(big_log)
-    commands.clear_cache()
+    caches.clear_all(app)
     applied = WORK.events
     page = client.get(f"/nights/{night_id}/ledger")
     assert page.status_code == 200 and "Marathon" in page.data.decode()
@@ -219,8 +218,7 @@ def played(app):
 @pytest.mark.parametrize("page", ["ledger", "settle", "settle?scope=all", "ledger.csv"])
 def test_the_night_money_pages_fold_no_log(app, client, login_as, played, page):
     login_as("organizer")
-    commands.clear_cache()
-    clear_player_cache()
+    caches.clear_all(app)
     applied = WORK.events
     response = client.get(f"/nights/{played['night_id']}/{page}")
     assert response.status_code == 200
@@ -231,7 +229,7 @@ def test_a_players_ledger_folds_no_log_and_shows_the_game_in_progress(app, clien
     with app.app_context():
         member = gen_member("player", name="Ann")
     client.post("/auth/login", data={"username": member.username, "password": PASSWORD})
-    commands.clear_cache()
+    caches.clear_all(app)
     applied = WORK.events
     page = client.get(f"/nights/{played['night_id']}/ledger")
     assert page.status_code == 200 and WORK.events == applied
@@ -248,12 +246,12 @@ def test_a_table_written_without_lines_is_folded_once_then_read_from_its_rows(ap
         table_id = gen_table(night).id
         write_log(table_id, KNOWN, None)  # a builder writing a whole log: no lines
         assert stored_lines([tables.get_table(table_id)])[1] == {table_id: len(KNOWN)}
-        commands.clear_cache()
+        caches.clear_all(app)
         applied = WORK.events
         first = ledger.night_ledger(night.id)
         assert WORK.events - applied == len(KNOWN)
         _stored_equal_folded(table_id)
-        commands.clear_cache()
+        caches.clear_all(app)
         applied = WORK.events
         second = ledger.night_ledger(night.id)
         assert WORK.events == applied
@@ -269,7 +267,7 @@ def test_stored_game_lines_are_the_fold_of_the_log_through_undo_and_corrections(
         table_id = gen_table(night).id
         play_log(table_id, random_commands(rng, NAMES[:3 + seed], 120), gen_member("organizer"))
         _stored_equal_folded(table_id)
-        commands.clear_cache()
+        caches.clear_all(app)
         applied = WORK.events
         assert ledger.night_ledger(night.id).is_consistent
         assert WORK.events == applied

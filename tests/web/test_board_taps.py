@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from chouette.engine import Position, apply_move, legal_moves, match_move
 from chouette.engine.movegen import apply_steps
-from chouette.services.commands import forced_play
+from chouette.services.chance import forced_play
 from chouette.table import TableState, fold
 from chouette.web.board_svg import render_board
 from chouette.web.board_taps import (
@@ -206,7 +206,7 @@ def test_no_legal_play_gives_one_node_and_no_target():
 @SLOW
 @given(POSITIONS, DICE)
 def test_a_forced_play_is_the_one_play_the_taps_compose(position, dice):
-    """``commands.forced_play`` (the "Play the forced move" button, and the play made by itself)
+    """``chance.forced_play`` (the "Play the forced move" button, and the play made by itself)
     names a play only when the board could compose no other: the taps offered, followed any
     way, end in that play's position; with more than one legal play it names none."""
     state = _state_with(position, dice)

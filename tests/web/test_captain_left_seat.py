@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from chouette.services import commands
+from chouette.services import table_states
 from tests.factories import gen_member, gen_night
 from tests.web.test_display import new_table, play, seat
 
@@ -42,7 +42,7 @@ def test_live_page_and_screen_show_the_captain_seat_waiting(app, client, login_a
     # Once the answers are in, the best-placed live member is captain, on both.
     with app.app_context():
         play(table_id, organizer, {"type": "drop", "cube": "Dee"}, {"type": "take", "cube": "Eve"})
-        assert commands.load_play(table_id).state.captain == "Cy"
+        assert table_states.load_play(table_id).state.captain == "Cy"
     for html in (client.get(f"/tables/{table_id}/live").get_data(as_text=True),
                  client.get("/display").get_data(as_text=True)):
         assert WAITING not in html

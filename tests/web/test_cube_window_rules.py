@@ -14,7 +14,7 @@ from flask import Flask
 
 from chouette.extensions import db
 from chouette.models import Member, TurnWindow
-from chouette.services import base, commands
+from chouette.services import base, commands, deciders, table_states
 from chouette.services import cube_window as windows
 from tests.concurrency import at_once
 from tests.web.test_phone_decisions import Phones
@@ -38,7 +38,7 @@ def member(app: Flask, phones: Phones, name: str) -> Member:
 
 
 def window(phones: Phones) -> windows.Window:
-    found = windows.read_view(commands.load_play(phones.table.id))
+    found = windows.read_view(table_states.load_play(phones.table.id))
     db.session.rollback()  # a reader: another session may write next
     assert found is not None
     return found
@@ -52,8 +52,8 @@ def test_a_club_table_has_no_window(app: Flask) -> None:
     phones = Phones(app, "ABCD")
     board_game(phones)
     with in_request(app):
-        assert commands.load_play(phones.table.id).state.settings.online is False
-        assert windows.phase_of(commands.load_play(phones.table.id).state) is None
+        assert table_states.load_play(phones.table.id).state.settings.online is False
+        assert windows.phase_of(table_states.load_play(phones.table.id).state) is None
         with pytest.raises(base.ServiceError, match="at the club"):
             windows.answer_roll(phones.table.id, member(app, phones, "B"))
 
@@ -120,7 +120,7 @@ def test_the_captains_roll_waits_for_the_window(app: Flask) -> None:
         assert not outcome.rolled
         assert outcome.message == "Your roll waits for C to say double or roll."
         assert phones.table.seq() == seq
-        refusal = windows.roll_refusal(commands.load_play(table_id))
+        refusal = windows.roll_refusal(table_states.load_play(table_id))
         assert refusal == "The cube window is open: the roll waits for C to say double or roll."
         # C says roll: the window closes and the dice are rolled in the same command.
         outcome = windows.answer_roll(table_id, member(app, phones, "C"))
@@ -147,7 +147,7 @@ def test_a_member_may_answer_only_for_themselves(app: Flask) -> None:
     phones = Phones(app, "ABCD", **ONLINE)
     board_game(phones)
     with in_request(app):
-        with pytest.raises(commands.NotAllowed):
+        with pytest.raises(deciders.NotAllowed):
             windows.answer_roll(phones.table.id, member(app, phones, "C"), "B")
         with pytest.raises(base.ServiceError, match="not asked"):
             windows.answer_roll(phones.table.id, member(app, phones, "A"))
@@ -226,14 +226,14 @@ def test_the_box_answers_every_waiting_cube_at_once(app: Flask) -> None:
         phones.table.play({"type": "double", "by": name})
     with in_request(app):
         box = member(app, phones, "A")
-        seq = commands.load_play(table_id).seq
+        seq = table_states.load_play(table_id).seq
         db.session.rollback()
         with pytest.raises(base.ServiceError, match="every cube: D"):
             windows.answer_all(table_id, seq, box, {"C": "take"})
         db.session.rollback()
-        assert commands.load_play(table_id).seq == seq
+        assert table_states.load_play(table_id).seq == seq
         db.session.rollback()
-        with pytest.raises(commands.NotAllowed):
+        with pytest.raises(deciders.NotAllowed):
             windows.answer_all(table_id, seq, member(app, phones, "B"), {"C": "take", "D": "drop"})
         db.session.rollback()
         outcome = windows.answer_all(table_id, seq, box, {"C": "take", "D": "drop"})
@@ -250,7 +250,7 @@ def test_a_decision_is_timed_from_its_own_event(app: Flask) -> None:
     phones.table.play({"type": "double", "by": "box", "cubes": ["B"]})
     time.sleep(1.2)
     with in_request(app):
-        played = commands.load_play(phones.table.id)
+        played = table_states.load_play(phones.table.id)
         assert windows.overdue(played)
         db.session.rollback()
         windows.settle(phones.table.id, member(app, phones, "C"))

@@ -11,9 +11,10 @@ from typing import Any
 import pytest
 from flask import Flask
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import Member
-from chouette.services import commands, night_rows, nights, tables
+from chouette.services import commands, night_rows, nights, table_states, tables
 from chouette.table.actions import board_events
 from tests.factories import gen_member, gen_night, gen_table
 from tests.serving.test_database import sqlite_only
@@ -23,7 +24,7 @@ EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fred", "Gus", "Hal"]
 GUEST_MARK = r'(?: <small class="dt-guest">[^<]*</small>)?'
 
 
-def play(table_id: int, organizer: Member, *events: Mapping[str, Any]) -> commands.TablePlay:
+def play(table_id: int, organizer: Member, *events: Mapping[str, Any]) -> table_states.TablePlay:
     """Make each command at the table's current seq, as the live table page would."""
     played = None
     for event in events:
@@ -32,7 +33,7 @@ def play(table_id: int, organizer: Member, *events: Mapping[str, Any]) -> comman
     return played
 
 
-def seat(table_id: int, organizer: Member, names: Iterable[str]) -> commands.TablePlay:
+def seat(table_id: int, organizer: Member, names: Iterable[str]) -> table_states.TablePlay:
     """Join ``names`` and record the order as given (the first is the box)."""
     names = list(names)
     return play(table_id, organizer, *({"type": "join", "player": n} for n in names),
@@ -41,7 +42,7 @@ def seat(table_id: int, organizer: Member, names: Iterable[str]) -> commands.Tab
 
 def settle_partner(table_id: int, organizer: Member) -> None:
     """Offer the partnership until someone accepts (8 players and more have a partner)."""
-    state = commands.load_play(table_id).state
+    state = table_states.load_play(table_id).state
     if state.needs_partner():
         play(table_id, organizer, {"type": "partner", "player": state.next_partner_offer(),
                                    "accept": True})
@@ -54,13 +55,13 @@ def busy_table(table_id: int, organizer: Member, names: list[str], games: int) -
     seat(table_id, organizer, names)
     for number in range(games):
         settle_partner(table_id, organizer)
-        state = commands.load_play(table_id).state
+        state = table_states.load_play(table_id).state
         play(table_id, organizer,
              {"type": "double", "by": "box", "cubes": [state.captain, state.line[0]]},
              {"type": "take", "cube": state.captain}, {"type": "drop", "cube": state.line[0]},
              {"type": "result", "winner": "team" if number % 2 else "box", "kind": "single"})
     settle_partner(table_id, organizer)
-    state = commands.load_play(table_id).state
+    state = table_states.load_play(table_id).state
     play(table_id, organizer,
          {"type": "double", "by": "box", "cubes": [state.captain, state.line[2]]},
          {"type": "take", "cube": state.captain}, {"type": "drop", "cube": state.line[2]},
@@ -75,7 +76,7 @@ def board_table(table_id: int, organizer: Member, names: list[str], seed: int = 
     settle_partner(table_id, organizer)
     rng = random.Random(seed)
     for _turn in range(3):
-        state = commands.load_play(table_id).state
+        state = table_states.load_play(table_id).state
         play(table_id, organizer, *board_events(state, rng.choice, lambda: rng.randint(1, 6)))
 
 
@@ -224,7 +225,7 @@ def test_seats_are_listed_in_rotation_order_with_the_next_up_marked(app, client,
                                                                     night_id):
     table_id = new_table(app, night_id, "Table one", busy_table, organizer, EIGHT, 3)
     with app.app_context():
-        state = commands.load_play(table_id).state
+        state = table_states.load_play(table_id).state
         order = [state.box, state.partner, state.captain, *state.line]
         db.session.commit()
     html = client.get("/display", headers=htmx).get_data(as_text=True)
@@ -403,9 +404,9 @@ def test_a_command_at_one_table_redraws_that_table_only(app, client, htmx, organ
     # see which table was drawn again (the cache is keyed by each log's last event).
     from chouette.web import display
 
-    marked = {key: (html.replace("<span>Ann</span>", "<span>Ann (cached)</span>"), empty)
-              for key, (html, empty) in display._table_html._found.items()}
-    display._table_html._found.update(marked)
+    drawn = caches.cache(display.TABLE_DRAWINGS, app)
+    for key, (html, empty) in drawn.items():
+        drawn.put(key, (html.replace("<span>Ann</span>", "<span>Ann (cached)</span>"), empty))
     html = client.get("/display", headers={**htmx, "If-None-Match": etag_of(first)}).get_data(
         as_text=True)
     quiet_html = re.search(rf'id="display-table-{quiet}".*?</article>', html, re.DOTALL).group(0)
@@ -414,14 +415,15 @@ def test_a_command_at_one_table_redraws_that_table_only(app, client, htmx, organ
     assert "to answer" in busy_html
 
 
-def test_display_clear_cache_forgets_every_table_drawn(app, client, htmx, night_id):
+def test_clear_all_forgets_every_table_and_screen_drawn(app, client, htmx, night_id):
     from chouette.web import display
 
     new_table(app, night_id, "Table one")
     client.get("/display", headers=htmx)
-    assert display._table_html._found
-    display.clear_cache()
-    assert not display._table_html._found
+    assert len(caches.cache(display.TABLE_DRAWINGS, app)) and len(caches.cache(display.SCREENS, app))
+    caches.clear_all(app)
+    assert not len(caches.cache(display.TABLE_DRAWINGS, app))
+    assert not len(caches.cache(display.SCREENS, app))
 
 
 # --- every cube's true state, at once -----------------------------------------------------
@@ -516,10 +518,8 @@ def test_screens_fetching_the_same_version_draw_it_once(app, client, htmx, organ
     served that drawing (the page is the same for every viewer of the screen)."""
     from flask import template_rendered
 
-    from chouette.web import display
-
     new_table(app, night_id, "Table one", seat, organizer, ["Ann", "Bob", "Cy", "Dee"])
-    display.clear_cache()
+    caches.clear_all(app)
     drawn: list[str] = []
 
     def note(sender, template, context, **extra):

@@ -17,10 +17,11 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.ledger import cents_to_decimal
 from chouette.models import ChouetteTable, LedgerEntry, Member, Night, Payment, PaymentVoid, TableEvent
-from chouette.services import commands, exports, money, seasons, tables
+from chouette.services import exports, money, seasons, tables
 from chouette.services import nights as nights_service
 from tests.conftest import AuthActions, dispose, make_app
 from tests.factories import gen_member, gen_night, gen_table
@@ -49,7 +50,7 @@ def night(app: Flask) -> dict[str, Any]:
                                                             "stake_cents": 150})
         play_log(first.id, KNOWN, organizer)
         write_log(second.id, club["events"], organizer)
-        commands.clear_cache()
+        caches.clear_all(app)
         db.session.commit()
         nights_service.close_night(night.id, actor=organizer, confirm_games=True)
         transfers = money.night_settle_up(night.id).transfers

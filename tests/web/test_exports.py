@@ -11,11 +11,12 @@ import random
 import pytest
 from sqlalchemy import func, select
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.ledger import parse_cents
 from chouette.models import ChouetteTable, LedgerEntry, Night, TableEvent
 from chouette.replay import summarize
-from chouette.services import commands, exports, members, night_rows, tables
+from chouette.services import commands, exports, members, night_rows, table_states, tables
 from chouette.services import nights as nights_service
 from chouette.standings import money
 from chouette.table import fold, new_table
@@ -51,7 +52,7 @@ def write_log(table_id: int, events, actor) -> None:
     """Write a whole log at once with the ledger rows it produces (faster than command by
     command; the same sums per game and player)."""
     settings = tables.get_table(table_id).settings
-    rows = commands.ledger_changes(new_table(settings), fold(settings, events))
+    rows = table_states.ledger_changes(new_table(settings), fold(settings, events))
     tables.append_events(table_id, 0, events, actor, rows)
 
 
@@ -85,7 +86,7 @@ def night(app):
                                                              "beavers": True, "jacoby": True})
         play_log(first.id, KNOWN, organizer)
         write_log(second.id, random_log(7, 6, board=True) + [{"type": "undo"}], organizer)
-        commands.clear_cache()
+        caches.clear_all(app)
         db.session.commit()
         return {"night_id": night.id, "tables": [first.id, second.id], "organizer_id": organizer.id}
 
@@ -103,7 +104,7 @@ def test_table_log_json_is_the_replay_format_and_replays_to_the_tables_summary(a
         log = json.loads(response.data)
         assert set(log) == {"table", "events"}
         with app.app_context():
-            state = commands.load_play(table_id).state
+            state = table_states.load_play(table_id).state
         points, cents = money(state)
         assert summarize(log) == {**state.summary(), "points": points, "cents": cents}
     first = json.loads(client.get(f"/tables/{night['tables'][0]}/log.json").data)
@@ -162,7 +163,7 @@ def test_score_sheet_csv_has_one_row_per_game_and_a_column_per_player(app, clien
     assert table_1[0]["cubes"] == "Bob:2:live:member Cy:1:dropped:middle"
     assert table_1[0]["events"] == "The box doubles Bob, Cy to 2; Bob takes at 2; Cy drops and loses 1"
     with app.app_context():
-        games = len(commands.load_play(night["tables"][1]).state.games)
+        games = len(table_states.load_play(night["tables"][1]).state.games)
     assert len([r for r in rows if r["table"] == "Table 2"]) >= games
 
 

@@ -15,15 +15,28 @@ import json
 import pytest
 from sqlalchemy import select, text
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import LedgerEntry, Member, Payment, TableEvent
-from chouette.services import base, commands, exports, identity, members, money, nights, players, seasons, stored_facts
+from chouette.services import (
+    base,
+    commands,
+    deciders,
+    exports,
+    identity,
+    members,
+    money,
+    nights,
+    players,
+    seasons,
+    table_states,
+)
 from chouette.services import tables as tables_service
 from tests.conftest import csrf_token_from
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
 
-def _play(table_id: int, actor, *events) -> commands.TablePlay:
+def _play(table_id: int, actor, *events) -> table_states.TablePlay:
     played = None
     for event in events:
         played = commands.play(table_id, tables_service.last_seq(table_id), event, actor)
@@ -277,15 +290,14 @@ def test_a_renamed_member_keeps_his_history_under_the_new_name(app, client, orga
             LedgerEntry.member_id == marco.id))) == {"Marcus"}
         assert db.session.scalar(select(Payment.payee)) == "Marcus"
         # The table reads him under his new name, and a new command in it is his.
-        played = commands.load_play(table.id)
+        played = table_states.load_play(table.id)
         assert "Marcus" in played.state.players and "Marco" not in played.state.players
         assert identity.seat_members(table.id) == {"Marcus": marco.id}
         _play(table.id, organizer, {"type": "double", "by": "box", "cubes": ["Cy"]})
         history = players.player_history("Marcus")
         assert len(history.games) == 1 and history.member is not None
         seq = tables_service.last_seq(table.id)
-    commands.clear_cache()
-    stored_facts.clear_player_cache()
+    caches.clear_all(app)
     auth.login("marco")
     page = client.get(f"/tables/{table.id}").get_data(as_text=True)
     assert "Marcus" in page and "Marco<" not in page
@@ -313,7 +325,7 @@ def test_a_rename_cannot_merge_two_members(app, organizer):
         # He may take his own former name back.
         members.update_member(marco.id, name="Marco", role="player", locale=None, active=True,
                                actor=admin)
-        assert commands.load_play(table.id).state.players == ["Marco"]
+        assert table_states.load_play(table.id).state.players == ["Marco"]
 
 
 def test_a_rename_to_a_guests_name_at_his_table_is_refused(app, organizer):
@@ -369,8 +381,8 @@ def test_two_tables_seating_one_member_at_once_seat_him_once(app, organizer):
         results = at_once(app, 2, attempt, (base.ServiceError,), nodes=[app, node])
     assert sorted(results) == ["ok", "refused"], results
     with app.app_context():
-        commands.clear_cache()
-        seated = [table_id for table_id in tables if commands.load_play(table_id).state.players]
+        caches.clear_all(app)
+        seated = [table_id for table_id in tables if table_states.load_play(table_id).state.players]
         assert len(seated) == 1
 
 
@@ -411,13 +423,13 @@ def test_each_state_knows_who_sits_where_as_its_log_says_through_joins_undos_and
                 db.session.commit()
             else:
                 _play(table.id, organizer, step)
-            played = commands.load_play(table.id)
+            played = table_states.load_play(table.id)
             db.session.commit()
             fresh = identity.seat_members_of([table.id], through=played.seq)[table.id]
             for member in watched:
                 seat = next((name for name, owner in fresh.items() if owner == member.id), None)
                 expected = seat if seat is not None and seat in played.state.players else None
-                assert commands.seat_name(member, table.id, played.state) == expected, (step, member.name)
-        assert commands.seat_name(bob, table.id, played.state) == "Robert"
-        assert commands.seat_name(cy, table.id, played.state) == "Cy"
-        assert commands.seat_name(watched[-1], table.id, played.state) == "Guest"
+                assert deciders.seat_name(member, table.id, played.state) == expected, (step, member.name)
+        assert deciders.seat_name(bob, table.id, played.state) == "Robert"
+        assert deciders.seat_name(cy, table.id, played.state) == "Cy"
+        assert deciders.seat_name(watched[-1], table.id, played.state) == "Guest"

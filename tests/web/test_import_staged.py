@@ -26,6 +26,7 @@ import pytest
 from flask import Flask
 from sqlalchemy import func, select, text, update
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import (
     ChouetteTable,
@@ -303,7 +304,7 @@ def test_the_log_of_a_real_table_still_cannot_be_deleted(app, club):
 
 def test_an_imported_table_keeps_only_its_latest_snapshot_when_the_older_are_big(
         app, club, big_log, monkeypatch):
-    from chouette.services import commands
+    from chouette.services import table_states
     from chouette.table import fold
 
     monkeypatch.setattr(import_checks, "IMPORT_SNAPSHOT_BYTES", 0)  # every older snapshot is "big"
@@ -314,6 +315,6 @@ def test_an_imported_table_keeps_only_its_latest_snapshot_when_the_older_are_big
                                        .where(TableSnapshot.table_id == marathon.id)))
         # The rule spares SQLite's write lock; PostgreSQL's driver gets JSON values, kept.
         assert len(seqs) == (1 if db.engine.dialect.name == "sqlite" else SNAPSHOTS_KEPT)
-        commands.clear_cache()
-        cold = commands.load_play(marathon.id).state
+        caches.clear_all(app)
+        cold = table_states.load_play(marathon.id).state
         assert cold.snapshot() == fold({}, big_log).snapshot()

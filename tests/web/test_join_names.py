@@ -17,7 +17,7 @@ from sqlalchemy import select
 from chouette.extensions import db
 from chouette.models import LedgerEntry, Member, TableEvent
 from chouette.names import CLOSE_RATIO, close_names, closeness, loose_key
-from chouette.services import base, commands, members, near_names
+from chouette.services import base, commands, deciders, members, near_names, table_states
 from chouette.services import tables as tables_service
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
@@ -145,7 +145,7 @@ def test_confirming_the_guest_seats_a_guest(app, client, club, htmx):
     assert response.headers["HX-Trigger"] == "table-changed"
     with app.app_context():
         assert _joins(club["table"]) == [{"player": "Ann Archr"}]
-        assert commands.guests_of(club["table"], commands.load_play(club["table"]).state) == {"Ann Archr"}
+        assert deciders.guests_of(club["table"], table_states.load_play(club["table"]).state) == {"Ann Archr"}
 
 
 def test_picking_the_member_seats_the_member(app, client, club):

@@ -19,7 +19,7 @@ from sqlalchemy import func, select
 from chouette.extensions import db
 from chouette.ledger import cents_to_decimal
 from chouette.models import LedgerEntry, Member, Payment
-from chouette.services import commands, money, seasons, tables
+from chouette.services import commands, money, seasons, table_states, tables
 from chouette.table.cube_rules import MAX_CUBE
 from chouette.table.settings import MAX_STAKE_CENTS
 from tests.conftest import AuthActions
@@ -138,7 +138,7 @@ def test_at_the_highest_stake_and_cube_a_double_past_it_is_refused_and_the_game_
     table_id = _table(app, club, [("Ann", None), ("Bob", None)], stake_cents=MAX_STAKE_CENTS)
     with app.app_context():
         _play(table_id, *_doubles(MAX_CUBE, ["Bob"]))
-        state = commands.load_play(table_id).state
+        state = table_states.load_play(table_id).state
         assert state.game.cubes["Bob"].value == MAX_CUBE and state.game.cubes["Bob"].owner == "box"
         db.session.remove()
     AuthActions(client).login("boss")

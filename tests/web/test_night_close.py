@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from chouette.extensions import db
 from chouette.models import Member, Night, NightReopening, TableFactsRow
-from chouette.services import base, commands, night_rows, nights, seasons, tables
+from chouette.services import base, commands, night_rows, nights, seasons, table_states, tables
 from tests.conftest import csrf_token_from
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
@@ -73,7 +73,7 @@ def test_a_confirmed_close_closes_and_leaves_the_game_unfinished(app, club):
     with app.test_request_context():
         night = nights.close_night(club["night"], actor=_member(club["owner"]), confirm_games=True)
         assert not night.is_open and night.closed_by_id == club["owner"]
-        assert commands.load_play(club["upstairs"]).state.game is not None
+        assert table_states.load_play(club["upstairs"]).state.game is not None
         with pytest.raises(base.NightClosed, match="This night is closed"):
             commands.play(club["upstairs"], 6, {"type": "drop", "cube": "C"}, _member(club["owner"]))
 

@@ -1,6 +1,6 @@
 """A table that plays online (the ``play`` setting, issue 26): the box and the (acting) captain
 roll and move from their own devices, with the server's dice only; nobody else does; the
-organizer who runs the table still does everything (``commands.decider``, ``roll_event``).
+organizer who runs the table still does everything (``deciders.decider``, ``roll_event``).
 
 Each device sees the board from its own side, its points named buttons; a forced play is one
 tap (or plays by itself, the member's choice); a roll with no legal play is said.

@@ -9,7 +9,6 @@ from sqlalchemy import select
 
 from chouette.extensions import db
 from chouette.models import TableEvent
-from chouette.services import commands
 from tests.web.test_phone_decisions import Phones
 from tests.web.test_play_pages import HTMX, Table, post, sign_in
 
@@ -17,7 +16,6 @@ EIGHT = "ABCDEFGH"  # A the box, B the captain, C to H the line: 8 players, the 
 
 
 def test_one_tap_declines_every_offer_left_then_draws(app, client):
-    commands.clear_cache()
     table = Table(app)
     table.seat(EIGHT)
     sign_in(client, table.owner)
@@ -45,7 +43,6 @@ def test_one_tap_declines_every_offer_left_then_draws(app, client):
 
 
 def test_the_button_is_in_italian(app, client):
-    commands.clear_cache()
     table = Table(app, locale="it")
     table.seat(EIGHT)
     sign_in(client, table.owner)
@@ -64,7 +61,6 @@ def test_a_player_may_not_post_it_and_nothing_is_written(app):
 
 
 def test_an_old_page_or_no_partnership_changes_nothing(app, client):
-    commands.clear_cache()
     table = Table(app)
     table.seat(EIGHT)
     sign_in(client, table.owner)

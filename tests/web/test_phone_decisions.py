@@ -1,5 +1,5 @@
 """Players act from their phones: every decision the rules give a player is his to post, and
-nobody else's (docs/rules.md 1.7, 2.4 to 2.8; ``commands.decider``).
+nobody else's (docs/rules.md 1.7, 2.4 to 2.8; ``deciders.decider``).
 
 For each decision: the player whose decision it is may post it (303, the event written), any
 other signed-in player at the table may not (403, nothing written), signed out goes to sign-in.
@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from flask import Flask
 
-from chouette.services import commands
+from chouette.services import deciders
 from chouette.table import fold
 from tests.factories import PASSWORD, gen_member
 from tests.web.test_play_pages import HTMX, Table, post, sign_in
@@ -29,7 +29,6 @@ class Phones:
     signs in from his own phone (one test client each)."""
 
     def __init__(self, app: Flask, names: str = "ABCD", **settings: Any) -> None:
-        commands.clear_cache()
         self.app = app
         self.table = Table(app, settings)
         with app.app_context():
@@ -359,15 +358,15 @@ def test_decider_names_the_player_whose_decision_it_is(settings, events, event, 
     names = ["A", "B", "C", "D"]
     state = fold(settings, [*({"type": "join", "player": n} for n in names),
                             {"type": "order", "players": names}, *events])
-    assert commands.decider(state, event) == who
+    assert deciders.decider(state, event) == who
 
 
 def test_decisions_of_a_player_are_the_legal_ones_that_are_his(app):
     names = ["A", "B", "C", "D"]
     state = fold({}, [*({"type": "join", "player": n} for n in names), {"type": "order", "players": names},
                       {"type": "double", "by": "box", "cubes": ["C", "D"]}])
-    assert commands.decisions_of("C", state) == [{"type": "take", "cube": "C"}, {"type": "drop", "cube": "C"}]
-    assert commands.waiting_for("A", state) == [] and commands.waiting_for("B", state) == []
+    assert deciders.decisions_of("C", state) == [{"type": "take", "cube": "C"}, {"type": "drop", "cube": "C"}]
+    assert deciders.waiting_for("A", state) == [] and deciders.waiting_for("B", state) == []
 
 
 # --------------------------------------------------------------------------- the page and the home page
@@ -430,7 +429,6 @@ def test_the_home_page_of_a_member_at_no_table_has_no_seat(app, client):
 
 
 def test_the_home_page_says_who_waits_for_the_order(app):
-    commands.clear_cache()
     table = Table(app)
     with app.app_context():
         ann = gen_member("player", name="Ann")

@@ -16,7 +16,7 @@ from sqlalchemy import func, select
 
 from chouette.extensions import db
 from chouette.models import LedgerEntry, Member
-from chouette.services import commands, nights, tables
+from chouette.services import commands, deciders, nights, table_states, tables
 from tests.conftest import csrf_token_from
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
@@ -74,12 +74,11 @@ class Table:
 
     def state(self):
         with self.app.app_context():
-            return commands.load_play(self.id).state
+            return table_states.load_play(self.id).state
 
 
 @pytest.fixture
 def table(app) -> Table:
-    commands.clear_cache()
     return Table(app)
 
 
@@ -246,7 +245,6 @@ def test_an_admin_runs_any_table_with_htmx(app, client, table, login_as, name):
 
 
 def test_partner_offers_then_draw_at_random(app, client, table):
-    commands.clear_cache()
     partnered = Table(app, {"partner_min_players": 4})
     partnered.seat("ABCD")
     sign_in(client, partnered.owner)
@@ -263,7 +261,6 @@ def test_partner_offers_then_draw_at_random(app, client, table):
 
 
 def test_partner_accepted(app, client):
-    commands.clear_cache()
     partnered = Table(app, {"partner_min_players": 3})
     partnered.seat("ABC")
     sign_in(client, partnered.owner)
@@ -272,7 +269,6 @@ def test_partner_accepted(app, client):
 
 
 def test_extra_cube_given_to_the_lone_taker(app, client):
-    commands.clear_cache()
     extras = Table(app, {"extras": True})
     extras.seat("ABCD")
     extras.play({"type": "double", "by": "box", "cubes": ["B", "C", "D"]},
@@ -285,7 +281,6 @@ def test_extra_cube_given_to_the_lone_taker(app, client):
 
 
 def test_an_extra_cube_is_redoubled_and_answered(app, client):
-    commands.clear_cache()
     extras = Table(app, {"extras": True})
     extras.seat("ABCD")
     extras.play({"type": "double", "by": "box", "cubes": ["B", "C", "D"]},
@@ -333,7 +328,6 @@ def test_an_answer_to_the_boxs_double_shows_while_the_others_decide(app, client,
 
 
 def test_single_cube_team_double_is_answered_by_the_box_as_one(app, client):
-    commands.clear_cache()
     single = Table(app, {"cube_mode": "single"})
     single.seat("ABCD")
     single.play({"type": "double", "by": "B"})
@@ -345,7 +339,6 @@ def test_single_cube_team_double_is_answered_by_the_box_as_one(app, client):
 
 
 def test_same_value_same_action_refusal_is_shown(app, client):
-    commands.clear_cache()
     strict = Table(app, {"same_value_same_action": True})
     strict.seat("ABCD")
     strict.play({"type": "double", "by": "B"}, {"type": "double", "by": "C"},
@@ -558,7 +551,7 @@ def test_commands_refuse_another_tables_organizer(app, table):
     table.seat("ABCD")
     with app.app_context():
         stranger = gen_member("organizer")
-        with pytest.raises(commands.NotAllowed, match="you may watch it"):
+        with pytest.raises(deciders.NotAllowed, match="you may watch it"):
             commands.play(table.id, tables.last_seq(table.id), {"type": "double", "by": "C"}, stranger)
         db.session.rollback()
     assert table.log()[-1]["type"] == "order"
@@ -657,7 +650,6 @@ def test_history_shows_a_voided_game(app, client, table):
 
 
 def test_join_lists_members_and_takes_a_per_player_stake(app, client):
-    commands.clear_cache()
     staked = Table(app, {"per_player_stakes": True})
     with app.app_context():
         gen_member("player", name="Marta Member")
@@ -773,7 +765,6 @@ def test_position_view_refuses_a_bad_id_and_keeps_it(app, client, table, login_a
 
 
 def test_actions_need_the_csrf_token(csrf_app):
-    commands.clear_cache()
     table = Table(csrf_app)
     table.seat("AB")
     client = csrf_app.test_client()

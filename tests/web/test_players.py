@@ -9,9 +9,10 @@ import xml.etree.ElementTree as ET
 import pytest
 from sqlalchemy import select
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import Member
-from chouette.services import commands, players, stored_facts
+from chouette.services import players
 from chouette.services.facts import table_facts
 from chouette.table import fold
 from chouette.web.charts import ChartPoint, balance_chart
@@ -29,8 +30,7 @@ def known(app):
         gen_member("player", name="Bob", username="bob")
         table = gen_table(gen_night(name="Friday"), name="Table 1")
         play_log(table.id, KNOWN, organizer)
-        commands.clear_cache()
-        stored_facts.clear_player_cache()
+        caches.clear_all(app)
         db.session.commit()
         return table.id
 

@@ -20,7 +20,7 @@ from chouette.extensions import db
 from chouette.ledger import LedgerError, parse_cents
 from chouette.models import ChouetteTable, LedgerEntry, Night, TableEvent
 from chouette.refusals import say
-from chouette.services import base, commands, tables
+from chouette.services import base, tables
 from chouette.table import LogError, TableError, fold
 from tests.factories import PASSWORD
 from tests.web.test_play_pages import Table as PlayTable
@@ -40,7 +40,6 @@ class Table(PlayTable):
     """A table run by its organizer (who reads the app in ``locale``)."""
 
     def __init__(self, app: Flask, locale: str | None, settings: dict[str, Any] | None = None) -> None:
-        commands.clear_cache()
         super().__init__(app, settings, locale)
 
     def seat(self, *names: str) -> None:

@@ -10,7 +10,6 @@ from __future__ import annotations
 import html
 import re
 
-from chouette.services import commands
 from tests.web.test_play_pages import Table, post, sign_in
 from tests.web.test_settings_between_games import form
 
@@ -35,7 +34,6 @@ def _head(sheet: str) -> str:
 
 
 def test_with_extras_on_the_card_says_the_extras_replace_the_forced_drop(app, client):
-    commands.clear_cache()
     table = Table(app, {"extras": True})
     sign_in(client, table.owner)
     card = _card(client, table)
@@ -47,14 +45,12 @@ def test_with_extras_on_the_card_says_the_extras_replace_the_forced_drop(app, cl
 
 
 def test_with_extras_off_the_card_keeps_the_forced_drop(app, client):
-    commands.clear_cache()
     table = Table(app)
     sign_in(client, table.owner)
     assert _rule(_card(client, table), "all_but_one") == FORCED
 
 
 def test_a_single_cube_card_has_no_same_value_same_action(app, client):
-    commands.clear_cache()
     single = Table(app, {"cube_mode": "single"})
     multi = Table(app)
     sign_in(client, single.owner)
@@ -67,7 +63,6 @@ def test_a_single_cube_card_has_no_same_value_same_action(app, client):
 
 
 def test_a_change_to_a_single_cube_between_games_takes_the_line_off_the_card(app, client):
-    commands.clear_cache()
     table = Table(app)
     table.seat("ABC")
     table.play({"type": "result", "winner": "team", "kind": "single"})
@@ -78,7 +73,6 @@ def test_a_change_to_a_single_cube_between_games_takes_the_line_off_the_card(app
 
 
 def test_after_a_stake_change_the_night_page_and_the_sheet_show_the_new_stake(app, client):
-    commands.clear_cache()
     table = Table(app)
     table.seat("ABC")
     table.play({"type": "result", "winner": "team", "kind": "single"},
@@ -111,7 +105,6 @@ def test_after_a_stake_change_the_night_page_and_the_sheet_show_the_new_stake(ap
 
 
 def test_the_sheet_header_in_italian(app, client):
-    commands.clear_cache()
     table = Table(app, locale="it")
     table.seat("ABC")
     table.play({"type": "result", "winner": "team", "kind": "single"})

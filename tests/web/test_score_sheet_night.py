@@ -13,9 +13,10 @@ import re
 import pytest
 from markupsafe import escape
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.point_words import points_text
-from chouette.services import commands, exports, players, stored_facts, tables
+from chouette.services import exports, players, tables
 from chouette.services import sheet as sheet_service
 from tests.factories import gen_member, gen_night, gen_table
 from tests.web.test_exports import write_log
@@ -67,8 +68,7 @@ def night(app):
         night = gen_night(name="Everything night", opened_by_id=organizer.id)
         table = gen_table(night, name="Table 1", settings=dict(SETTINGS))
         write_log(table.id, NIGHT, organizer)
-        commands.clear_cache()
-        stored_facts.clear_player_cache()
+        caches.clear_all(app)
         db.session.commit()
         return {"night_id": night.id, "table_id": table.id, "organizer": organizer.username}
 
@@ -166,6 +166,6 @@ def test_a_player_who_never_played_a_game_has_no_column(app, client, login_as):
         write_log(table.id, [_join("Ann"), _join("Bob"), _join("Zed"), {"type": "leave", "player": "Zed"},
                              {"type": "order", "players": ["Ann", "Bob"]},
                              {"type": "result", "winner": "box", "kind": "single"}], organizer)
-        commands.clear_cache()
+        caches.clear_all(app)
         _night, sheets = exports.score_sheet(table.night_id)
     assert sheets[0].players == ["Ann", "Bob"]

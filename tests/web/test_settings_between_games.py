@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 from chouette.replay import summarize
-from chouette.services import commands
 from chouette.services import sheet as sheet_service
+from chouette.services import table_states
 from tests.web.test_play_pages import Table, post, sign_in
 
 #: The form as the page fills it in: the table's rules in force (the defaults).
@@ -33,7 +33,6 @@ def form(**changes: Any) -> dict[str, Any]:
 
 @pytest.fixture
 def table(app) -> Table:
-    commands.clear_cache()
     played = Table(app)
     played.seat("ABC")
     played.play({"type": "result", "winner": "team", "kind": "single"})
@@ -147,7 +146,7 @@ def test_replay_of_a_log_with_settings_events_the_card_and_the_sheet(app, client
     printed = client.get(f"{table.url}/rules").get_data(as_text=True)
     assert "From game 2." in printed and "Dalla partita 2." in printed
     with app.app_context():
-        state = commands.load_play(table.id).state
+        state = table_states.load_play(table.id).state
         assert sheet_service.table_games(state)[2].rules_changed == {"cube_mode": ("multi", "single")}
 
 

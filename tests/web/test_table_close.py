@@ -9,13 +9,13 @@ from sqlalchemy import func, select
 
 from chouette.extensions import db
 from chouette.models import ChouetteTable, LedgerEntry, Member, TableEvent
-from chouette.services import base, commands, display, table_close, tables
+from chouette.services import base, commands, deciders, display, table_close, table_states, tables
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
 RESULT = {"type": "result", "winner": "team", "kind": "single"}
 
 
-def _play(table_id: int, actor: Member, *events: dict) -> commands.TablePlay:
+def _play(table_id: int, actor: Member, *events: dict) -> table_states.TablePlay:
     played = None
     for event in events:
         played = commands.play(table_id, tables.last_seq(table_id), event, actor)
@@ -221,9 +221,9 @@ def test_signed_out_nobody_sits_down(app, client, club):
 def test_a_player_cannot_seat_or_unseat_someone_else(app, club):
     with app.test_request_context():
         marco = db.session.get(Member, club["marco"])
-        with pytest.raises(commands.NotAllowed):
+        with pytest.raises(deciders.NotAllowed):
             commands.play(club["Empty"], 0, {"type": "join", "player": "Somebody"}, marco)
-        with pytest.raises(commands.NotAllowed):
+        with pytest.raises(deciders.NotAllowed):
             commands.play(club["Upstairs"], tables.last_seq(club["Upstairs"]),
                           {"type": "leave", "player": "A"}, marco)
 

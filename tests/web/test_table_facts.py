@@ -16,13 +16,13 @@ from hypothesis import event as note
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
+from chouette import caches
 from chouette.extensions import db
 from chouette.models import Member, TableFactsRow
-from chouette.services import commands, exports, night_rows, nights, players, tables
+from chouette.services import exports, night_rows, nights, players, tables
 from chouette.services.facts import TableFacts, facts_since, table_facts
 from chouette.services.stored_facts import (
     FACTS_VERSION,
-    clear_player_cache,
     store_facts,
 )
 from chouette.table import TableError, can_resume
@@ -106,7 +106,7 @@ def test_a_cold_process_reads_the_stored_facts(app, client, known, login_as):
         row = row_of(table_id)
         row.facts = {**row.facts, "decisions": [d for d in row.facts["decisions"] if d[0] != "Bob"]}
         db.session.commit()
-        clear_player_cache()
+        caches.clear_all(app)
         assert players.player_history("Bob").decisions["take"].count == 0
 
 
@@ -143,7 +143,7 @@ def test_when_the_table_moves_its_stored_facts_follow_the_log(app, known):
         players.player_history("Bob")
         organizer = db.session.get(Member, organizer_id)
         play_log(table_id, [{"type": "result", "winner": "team", "kind": "single"}], organizer)
-        clear_player_cache()
+        caches.clear_all(app)
         assert players.player_history("Bob").decisions["take"].count == 2
         assert row_of(table_id).seq == tables.last_seq(table_id)
         assert TableFacts.from_dict(row_of(table_id).facts) == folded_facts(table_id)
@@ -161,11 +161,11 @@ def test_facts_stored_during_a_night_brought_up_to_date_equal_the_fold(app, seed
         events = random_commands(rng, names, 160)
         for start in range(0, len(events), 9):
             play_log(table_id, events[start:start + 9], organizer)
-            clear_player_cache()
+            caches.clear_all(app)
             history = players.player_history(names[start % len(names)])
             assert row_of(table_id).seq == tables.last_seq(table_id)
             assert TableFacts.from_dict(row_of(table_id).facts) == folded_facts(table_id)
-            clear_player_cache()
+            caches.clear_all(app)
             assert players.player_history(history.name) == history
 
 
@@ -187,18 +187,18 @@ def test_stored_facts_of_another_format_or_other_settings_are_folded_again(app, 
         row = row_of(table_id)
         row.facts, row.version = {**row.facts, "decisions": []}, FACTS_VERSION + 1
         db.session.commit()
-        clear_player_cache()
+        caches.clear_all(app)
         assert players.player_history("Bob").decisions["take"].count == 2
         assert row_of(table_id).version == FACTS_VERSION
         row = row_of(table_id)
         row.facts, row.settings = {**row.facts, "decisions": []}, {**row.settings, "jacoby": True}
         db.session.commit()
-        clear_player_cache()
+        caches.clear_all(app)
         assert players.player_history("Bob").decisions["take"].count == 2
         row = row_of(table_id)
         row.facts = {"decisions": "unreadable"}
         db.session.commit()
-        clear_player_cache()
+        caches.clear_all(app)
         assert players.player_history("Bob").decisions["take"].count == 2
 
 
@@ -217,8 +217,7 @@ def test_stored_facts_equal_the_fold_after_corrections_and_undos(app, client, lo
     pages = {name: page_of(client, name) for name in names}
     with app.app_context():
         assert TableFacts.from_dict(row_of(table_id).facts) == folded_facts(table_id)
-        clear_player_cache()
-        commands.clear_cache()
+        caches.clear_all(app)
     assert {name: page_of(client, name) for name in names} == pages
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 import pytest
 from flask import Flask
 
-from chouette.services import commands
 from tests.web.test_play_pages import Table, post, sign_in
 
 OPENING = ({"type": "double", "by": "box", "cubes": ["B", "C"]},
@@ -18,7 +17,6 @@ OPENING = ({"type": "double", "by": "box", "cubes": ["B", "C"]},
 
 @pytest.fixture
 def table(app: Flask) -> Table:
-    commands.clear_cache()
     return Table(app)
 
 
