@@ -12,8 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -24,7 +22,7 @@ from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup, escape
 from sqlalchemy import select
 
-from chouette import push
+from chouette import caches, push
 from chouette.amounts import money_locale
 from chouette.engine.position import XgidFields
 from chouette.extensions import db, read_only
@@ -43,7 +41,6 @@ from chouette.web.htmx import is_htmx
 from chouette.web.matches import match_context
 
 RECENT = 12  # log lines shown under the table
-RECENT_CACHE_SIZE = 512  # tables (per database, renames and language) whose lines are kept
 KINDS = ("single", "gammon", "backgammon")
 
 
@@ -59,45 +56,25 @@ def _me(table_id: int, state: TableState) -> str | None:
     return commands.seat_name(current_user, table_id, state)
 
 
-class _PerState:
-    """What a table's page derives from one state alone (its legal decisions, the latest log
-    lines, the seats in words), per process: after a push, every phone at the table fetches the
-    same state, and only the first draws these. An entry holds its state and serves only that
-    very state (a new event, an undo or another table is another state object)."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._found: OrderedDict[tuple[int, str, str], tuple[TableState, Any]] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, state: TableState, name: str, compute: Any) -> Any:
-        """``compute()``, or what it gave for this state (and language) before."""
-        key = (id(state), name, str(get_locale()))
-        with self._lock:
-            found = self._found.get(key)
-        if found is not None and found[0] is state:
-            return found[1]
-        value = compute()
-        with self._lock:
-            self._found[key] = (state, value)
-            while len(self._found) > self._size:
-                self._found.popitem(last=False)
-        return value
-
-    def clear(self) -> None:
-        """Forget everything (tests; after a restore)."""
-        with self._lock:
-            self._found.clear()
+#: What a table's page derives from one state alone (its legal decisions, the latest log
+#: lines, the seats in words, the shared drawing), by the state's identity: after a push,
+#: every phone at the table fetches the same state, and only the first draws these. An entry
+#: holds its state, so no other state can have its ``id`` while the entry lives.
+PER_STATE = caches.declare(
+    "live.per_state", 512,
+    "(id(state), what, language) -> (state, what the page derives from that state)")
+#: Each table's latest log lines said in words: (the seq they were read up to, the lines). A
+#: command appends one event, so only what came after is read and said (``_recent``).
+RECENT_LINES = caches.declare(
+    "live.recent_lines", 512,
+    "(table id, renames generation, language) -> (seq read up to, the latest log lines)")
 
 
-_per_state = _PerState(512)
-
-
-#: Each table's latest log lines, said in words, per database, renames and language: (the
-#: seq they were read up to, the lines). A command appends one event, so only what came after
-#: is read and said (``_recent``).
-_recent_lines: OrderedDict[tuple[str, int, int, str], tuple[int, list[dict[str, Any]]]] = OrderedDict()
-_recent_lock = threading.Lock()
+def per_state(state: TableState, name: str, compute: Callable[[], Any]) -> Any:
+    """``compute()``, or what it gave for this very state (and language) before; made once
+    however many phones ask at the same moment."""
+    key = (id(state), name, str(get_locale()))
+    return caches.cache(PER_STATE).get_or_make(key, lambda: (state, compute()))[1]
 
 
 def _recent(table_id: int, seq: int, generation: int,
@@ -108,9 +85,9 @@ def _recent(table_id: int, seq: int, generation: int,
 
     The log is only ever appended to, so the lines up to a seq never change: the ones read
     for an earlier seq are kept, and only the events after it are read and said."""
-    key = (str(db.engine.url), table_id, generation, str(get_locale()))
-    with _recent_lock:
-        found = _recent_lines.get(key)
+    kept = caches.cache(RECENT_LINES)
+    key = (table_id, generation, str(get_locale()))
+    found = kept.get(key)
     if found is not None and found[0] == seq:
         return found[1]
     since, known = (found if found is not None and found[0] <= seq else (0, []))
@@ -123,11 +100,7 @@ def _recent(table_id: int, seq: int, generation: int,
               "who": who, "at": e.at} for e, who in db.session.execute(query)]
     lines = (lines + known)[:RECENT]
     if found is None or found[0] <= seq:
-        with _recent_lock:
-            _recent_lines[key] = (seq, lines)
-            _recent_lines.move_to_end(key)
-            while len(_recent_lines) > RECENT_CACHE_SIZE:
-                _recent_lines.popitem(last=False)
+        kept.put(key, (seq, lines))
     return lines
 
 
@@ -137,22 +110,24 @@ def match_players(state: TableState) -> tuple[str, str] | None:
 
 
 def note_written(played: commands.TablePlay, who: str | None) -> None:
-    """A command's own events (``played.written``, recorded by ``who``) put in its table's
-    latest log lines when they follow the lines kept: the command's answer reads no log.
-    With renames in the club the names are read again (``_recent``)."""
+    """Put a command's own events (``played.written``, recorded by ``who``) in its table's
+    latest log lines when they follow the lines kept.
+
+    Why: the command's answer (``play._command``) is drawn on the command's path, whose
+    time the players wait for; with this it reads no log for its latest lines (the events
+    it wrote are in hand). With renames in the club the names are read again (``_recent``)."""
     written = played.written
     if not written or played.generation:
         return
-    key = (str(db.engine.url), played.table.id, played.generation, str(get_locale()))
-    with _recent_lock:
-        found = _recent_lines.get(key)
-        if found is None or found[0] != written[0].seq - 1:
-            return
-        players = match_players(played.state)
-        lines = [{"seq": e.seq, "type": e.type, "text": log_lines.describe(e.as_dict(), players), "who": who,
-                  "at": e.at} for e in reversed(written)]
-        _recent_lines[key] = (written[-1].seq, (lines + found[1])[:RECENT])
-        _recent_lines.move_to_end(key)
+    kept = caches.cache(RECENT_LINES)
+    key = (played.table.id, played.generation, str(get_locale()))
+    found = kept.get(key)
+    if found is None or found[0] != written[0].seq - 1:
+        return
+    players = match_players(played.state)
+    lines = [{"seq": e.seq, "type": e.type, "text": log_lines.describe(e.as_dict(), players), "who": who,
+              "at": e.at} for e in reversed(written)]
+    kept.put(key, (written[-1].seq, (lines + found[1])[:RECENT]))
 
 
 def _correctors(table_id: int) -> dict[int, str | None]:
@@ -410,17 +385,15 @@ def _board(table: ChouetteTable, state: TableState, *, runs: bool, move_value: s
 
 #: Finished games the live table shows (the latest first); ``?history=all`` shows them all.
 HISTORY_SHOWN = 5
-#: How many drawn histories and games each process remembers (a few per table and language).
-HISTORY_CACHE_SIZE = 2048
+#: Drawn histories, history games and house-rules forms (a few per table and language).
+HISTORY = caches.declare(
+    "live.history", 2048,
+    "what a drawing of the finished games, one game's rows or the house-rules form shows -> its HTML")
 #: Markers for what differs between two pages showing the same games: put in after drawing.
 SEQ_MARK, CSRF_MARK = "\x00seq\x00", "\x00csrf\x00"
 #: The game number in the house-rules form's sentence, put in afterwards (a number, as the
 #: sentence formats one; no game of a night comes near it).
 GAME_MARK = 987_654_321
-
-_history_cache: OrderedDict[tuple[Any, ...], str] = OrderedDict()
-_history_lock = threading.Lock()
-
 
 def _correcting(typed: dict[str, str] | None, state: TableState) -> bool:
     """Whether a correction form of a finished game was given back (it shows its refusal)."""
@@ -487,32 +460,12 @@ def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, run
 
 def _remembered(key: tuple[Any, ...] | None) -> str | None:
     """A drawing of the history remembered under ``key`` (None: not remembered)."""
-    if key is None:
-        return None
-    with _history_lock:
-        html = _history_cache.get(key)
-        if html is not None:
-            _history_cache.move_to_end(key)
-    return html
-
-
-def clear_cache() -> None:
-    """Forget every drawn history and game, every table's log lines and what each state gave
-    (tests: to draw afresh; after a restore)."""
-    with _history_lock:
-        _history_cache.clear()
-    with _recent_lock:
-        _recent_lines.clear()
-    _per_state.clear()
+    return None if key is None else caches.cache(HISTORY).get(key)
 
 
 def _remember(key: tuple[Any, ...] | None, html: str) -> None:
-    if key is None:
-        return
-    with _history_lock:
-        _history_cache[key] = html
-        while len(_history_cache) > HISTORY_CACHE_SIZE:
-            _history_cache.popitem(last=False)
+    if key is not None:
+        caches.cache(HISTORY).put(key, html)
 
 
 def settings_form_html(played: commands.TablePlay, typed: dict[str, str]) -> Markup:
@@ -567,7 +520,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     # The live table shows the latest games; the whole history is one click away (a night's
     # sixty games redrawn after every command would cost most of the command's time).
     full_history = request.args.get("history") == "all"
-    legal = (_per_state.get(state, "legal", lambda: commands.candidate_decisions(state))
+    legal = (per_state(state, "legal", lambda: commands.candidate_decisions(state))
              if (runs or me) and table.is_open else [])
     # A player's own decisions: the buttons he sees (the organizer sees them all), and the
     # ones that wait for him stand at the top of the table (tables/_my_decision.html).
@@ -595,7 +548,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
                          if any(item["kind"] != "take-back" for item in decision) else None),
         "leavers": _leavers(state) if runs else [],
         "settings_form_html": settings_form_html(played, typed or {}) if runs else "",
-        "seat_rows": _per_state.get(state, "seats", lambda: _seat_rows(state)),
+        "seat_rows": per_state(state, "seats", lambda: _seat_rows(state)),
         "cube_rows": _cube_rows(state) if state.ordered else [],
         "answer_words": _answer_words(),
         "unseated": state.waiting + [p for g in state.order_groups or [] for p in g],
@@ -615,7 +568,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         "history_games_html": "" if state.settings.is_match else history_games_html(
             table, state, seq=played.seq, runs=runs, typed=typed or {}, full=full_history,
             show_money=show_money, error=error, guests=guests),
-        "recent": _per_state.get(state, "recent", lambda: _recent(table.id, played.seq, played.generation,
+        "recent": per_state(state, "recent", lambda: _recent(table.id, played.seq, played.generation,
                                                                      match_players(state))),
         # A refused correction says why inside its own form (tables/_history_game.html).
         "error": None if _correcting(typed, state) else error,
@@ -701,7 +654,7 @@ def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Cal
     if me is not None:
         privacy.note_played(current_user, night)  # seated here: he plays this night
     mine = commands.decisions_of(
-        me, state, _per_state.get(state, "legal", lambda: commands.candidate_decisions(state))
+        me, state, per_state(state, "legal", lambda: commands.candidate_decisions(state))
     ) if me and table.is_open else []
     if not all(_member_double(event) for event in mine):  # an offer to answer, an extra...
         return None
@@ -720,7 +673,7 @@ def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Cal
 
     key = (f"shared:{seated}:{show_money}:{money_locale()}:{table.is_open}:{table.name}:"
            f"{night.currency}:{played.matched}")  # matched: a guest's seat claimed by a new member
-    return lambda: _personal(_per_state.get(state, key, draw), me, doubles)
+    return lambda: _personal(per_state(state, key, draw), me, doubles)
 
 
 def pushed_drawing(table_id: int) -> Callable[[str], str | None]:

@@ -882,9 +882,7 @@ def test_a_game_that_ends_draws_its_own_history_rows_only(app, client, table):
     scratch gives."""
     from flask import template_rendered
 
-    from chouette.web import live
-
-    live.clear_cache()  # an earlier test's table of the same id may have had the same games
+    from chouette import caches
     table.seat("ABCD")
     for winner in ("team", "box", "team"):
         table.play({"type": "result", "winner": winner, "kind": "single"})
@@ -903,7 +901,7 @@ def test_a_game_that_ends_draws_its_own_history_rows_only(app, client, table):
         template_rendered.disconnect(note, app)
     assert drawn.count("tables/_history_game.html") == 1
     assert drawn.count("tables/_history_games.html") == 1
-    live.clear_cache()
+    caches.clear_all(app)
     fresh = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
     # The same page but for the session's token, signed with the second it was made in.
     token = re.compile(r'(name="csrf_token" value="|name="csrf-token" content=")[^"]*"')
@@ -915,6 +913,7 @@ def test_the_latest_log_lines_read_after_each_command_are_the_ones_read_afresh(a
     """A command appends one event: the log lines under the table are the ones kept plus the
     new one's, and they are the lines a page drawn from scratch shows, through undos, a
     correction and a rename."""
+    from chouette import caches
     from chouette.services import members
     from chouette.web import live
 
@@ -937,7 +936,7 @@ def test_the_latest_log_lines_read_after_each_command_are_the_ones_read_afresh(a
         except Exception:  # noqa: BLE001 (a step the rules refuse now: the log does not move)
             continue
         kept = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
-        live.clear_cache()
+        caches.clear_all(app)
         fresh = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
         assert lines(kept) == lines(fresh) and len(lines(fresh)) >= min(live.RECENT, 5)
     assert "Olga Renamed" in fresh

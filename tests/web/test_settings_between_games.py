@@ -169,9 +169,9 @@ def test_the_house_rules_form_is_remembered_while_the_rules_and_games_stand(app,
         return html[html.index(f'id="table-settings-{table.id}"'):html.index("</details>", html.index(
             f'id="table-settings-{table.id}"'))]
 
-    from chouette.web import live
+    from chouette import caches
 
-    live.clear_cache()  # drawn by an earlier test's table of the same id and rules
+    caches.clear_all(app)  # each app holds its own caches: this one drew nothing yet
     sign_in(client, table.owner)
     template_rendered.connect(note, app)
     try:
