@@ -11,15 +11,13 @@ answer every command with this context.
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from flask import render_template, request, url_for
 from flask_babel import get_locale
 from flask_login import current_user
-from flask_wtf.csrf import generate_csrf
-from markupsafe import Markup, escape
+from markupsafe import Markup
 from sqlalchemy import select
 
 from chouette import caches, push
@@ -389,11 +387,6 @@ HISTORY_SHOWN = 5
 HISTORY = caches.declare(
     "live.history", 2048,
     "what a drawing of the finished games, one game's rows or the house-rules form shows -> its HTML")
-#: Markers for what differs between two pages showing the same games: put in after drawing.
-SEQ_MARK, CSRF_MARK = "\x00seq\x00", "\x00csrf\x00"
-#: The game number in the house-rules form's sentence, put in afterwards (a number, as the
-#: sentence formats one; no game of a night comes near it).
-GAME_MARK = 987_654_321
 
 def _correcting(typed: dict[str, str] | None, state: TableState) -> bool:
     """Whether a correction form of a finished game was given back (it shows its refusal)."""
@@ -404,19 +397,21 @@ def _correcting(typed: dict[str, str] | None, state: TableState) -> bool:
 
 def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, runs: bool,
                        typed: dict[str, str], full: bool, show_money: bool = True,
-                       error: str | None = None,
-                       guests: frozenset[str] = frozenset()) -> Markup:
+                       error: str | None = None, guests: frozenset[str] = frozenset(),
+                       plain_forms: bool = False) -> Markup:
     """The finished games of the history (``tables/_history_games.html``).
 
     A live table is drawn again after every command and every phone's poll, but its finished
     games change only when a game ends, is corrected or undone: the drawing is remembered,
     keyed by everything it shows (the game records themselves, which are immutable, their
     money, who corrected them, the language, whether the viewer runs the table and may see
-    the night's money: ``chouette.web.privacy``; the players marked as guests). What differs
-    per page, the forms' seq and the session's CSRF token, is put in afterwards. Each game's
-    rows are remembered too (``tables/_history_game.html``), keyed by that game alone: when a
-    game ends, the new history draws the new game and takes the others from memory. A form
-    given back with what was typed in it is drawn afresh.
+    the night's money: ``chouette.web.privacy``; the players marked as guests). Its forms
+    carry neither seq nor CSRF token: htmx sends the live table's seq (``hx-vals`` on its
+    root) and the session's token (``hx-headers`` on the page's body). Each game's rows are
+    remembered too (``tables/_history_game.html``), keyed by that game alone: when a game
+    ends, the new history draws the new game and takes the others from memory. A form given
+    back with what was typed in it, and a whole page (``plain_forms``: its forms work without
+    JavaScript, with their own seq and token), are drawn afresh.
     """
     shown = state.games if full else state.games[-HISTORY_SHOWN:]
     paid = {g.number: g for g in games_money(state, {r.number for r in shown})}
@@ -427,11 +422,11 @@ def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, run
         "history_games": history_games,
         "history_hidden": len(state.games) - len(shown), "games_money": paid,
         "correctors": correctors, "currency": table.night.currency, "runs": runs,
-        "typed": typed, "kinds": KINDS, "seq_mark": SEQ_MARK, "csrf_mark": CSRF_MARK,
+        "typed": typed, "kinds": KINDS, "seq": seq, "plain_forms": plain_forms,
         "show_money": show_money, "error": error if "game" in typed else None, "guests": guests,
     }
     key = None
-    if "game" not in typed:
+    if "game" not in typed and not plain_forms:
         key = (table.id, tuple(shown), len(state.games),
                tuple((n, tuple(g.points.items()), tuple(g.cents.items())) for n, g in paid.items()),
                tuple(sorted(correctors.items(), key=lambda item: item[0])), table.night.currency,
@@ -445,7 +440,7 @@ def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, run
         for game in reversed(history_games):
             # A game's rows, remembered by the game alone: a game that ends draws its own.
             paid_game = paid.get(game.number)
-            row_key = None if typed.get("game") == str(game.number) else (
+            row_key = None if typed.get("game") == str(game.number) or plain_forms else (
                 "game", records.get(game.number), correctors.get(game.number), *common,
                 (tuple(paid_game.points.items()), tuple(paid_game.cents.items())) if paid_game else None)
             row = _remembered(row_key)
@@ -455,7 +450,7 @@ def history_games_html(table: ChouetteTable, state: TableState, *, seq: int, run
             rows.append(Markup(row))
         html = render_template("tables/_history_games.html", history_rows=rows, **context)
         _remember(key, html)
-    return Markup(html.replace(SEQ_MARK, str(seq)).replace(CSRF_MARK, generate_csrf()))
+    return Markup(html)
 
 
 def _remembered(key: tuple[Any, ...] | None) -> str | None:
@@ -471,43 +466,43 @@ def _remember(key: tuple[Any, ...] | None, html: str) -> None:
 def settings_form_html(played: commands.TablePlay, typed: dict[str, str]) -> Markup:
     """The house-rules form of the organizers who run the table (``tables/_settings_form.html``).
 
-    Drawn again after every command of the organizer, it changes only with the rules and
-    whether a game is in progress: remembered under those (and the language), with the form's
-    seq, the session's CSRF token and the game its sentence names put in afterwards. A form
-    given back with what was typed in it is drawn afresh."""
+    A plain form (the whole page comes back), with the page's seq and the session's token.
+    Drawn again after every command of the organizer, its fields change only with the rules:
+    they are remembered under those (and the language, ``tables/_settings_grid.html``). Fields
+    given back with what was typed in them are drawn afresh."""
     table, state = played.table, played.state
     currency = table.night.currency
     key = None
     if not any(name.startswith("rule-") for name in typed):
         key = ("settings", table.id, json.dumps(state.settings.to_dict(), sort_keys=True), currency,
-               state.game is not None, str(get_locale()), money_locale())
-    html = _remembered(key)
-    if html is None:
-        html = render_template(
-            "tables/_settings_form.html", table=table, typed=typed, in_game=state.game is not None,
-            game_number=GAME_MARK, currency=currency,
-            rule_fields=house_rules.form_fields(state.settings.to_dict(), typed),
-            seq_mark=SEQ_MARK, csrf_mark=CSRF_MARK)
-        _remember(key, html)
+               str(get_locale()), money_locale())
+    grid = _remembered(key)
+    if grid is None:
+        grid = render_template(
+            "tables/_settings_grid.html", table=table, currency=currency,
+            rule_fields=house_rules.form_fields(state.settings.to_dict(), typed))
+        _remember(key, grid)
     # The game its sentence names: the one in progress, or the next.
     number = state.game.number if state.game is not None else len(state.games) + 1
-    return Markup(html.replace(SEQ_MARK, str(played.seq)).replace(CSRF_MARK, generate_csrf())
-                  .replace(str(GAME_MARK), str(number)))
+    return Markup(render_template(
+        "tables/_settings_form.html", table=table, typed=typed, in_game=state.game is not None,
+        game_number=number, seq=played.seq, settings_grid=Markup(grid)))
 
 
 def live_context(played: commands.TablePlay, *, error: str | None = None,
                  typed: dict[str, str] | None = None, move_value: str = "",
-                 shared: bool = False, join_question: dict[str, Any] | None = None) -> dict[str, Any]:
+                 shared: bool = False, seated: bool = False,
+                 join_question: dict[str, Any] | None = None) -> dict[str, Any]:
     """Everything ``tables/_live.html`` needs (``shared``: for ``shared_live_html``, drawn
-    for any player seated here, his own marks left to be put in; ``join_question``: the Join
-    card's "Did you mean ...?", ``play.NameQuestion``)."""
+    for every viewer of its kind, nobody's own; ``seated``: there, for the players seated
+    here; ``join_question``: the Join card's "Did you mean ...?", ``play.NameQuestion``)."""
     gate.checkpoint()  # a phone's drawing lets its process's commands go first
     table, state = played.table, played.state
     night = table.night
     runs = _runs(table) and table.is_open
     points, cents = money(state)
-    me = SHARED_ME if shared else _me(table.id, state)
-    if me is not None and not shared:
+    me = None if shared else _me(table.id, state)
+    if me is not None:
         privacy.note_played(current_user, night)  # seated here: he plays this night
     show_money = privacy.may_see_night_money(current_user, night)
     game = state.game
@@ -521,7 +516,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     # sixty games redrawn after every command would cost most of the command's time).
     full_history = request.args.get("history") == "all"
     legal = (per_state(state, "legal", lambda: commands.candidate_decisions(state))
-             if (runs or me) and table.is_open else [])
+             if (runs or me or seated) and table.is_open else [])
     # A player's own decisions: the buttons he sees (the organizer sees them all), and the
     # ones that wait for him stand at the top of the table (tables/_my_decision.html).
     mine = commands.decisions_of(me, state, legal)
@@ -529,13 +524,17 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     decision = my_decision(table.id, state, me, waiting) if me and waiting else []
     if me and table.is_open and state.effective and state.effective[-1].get("type") == "drop":
         decision += _take_back(table.id, state, me)
-    may_roll = me != SHARED_ME and online_play.may_roll(table, state, me)
+    may_roll = online_play.may_roll(table, state, me)
     actions = _actions(state, legal) if legal else _actions_none()
     guests = commands.guests_of(table.id, state)  # marked on the seats and in the history
+    ids = seat_ids(played)
+    # A whole page: its forms carry their seq and CSRF token, and work without JavaScript.
+    plain_forms = not shared and not is_htmx()
     gate.checkpoint()
     return {
         "table": table, "night": night, "state": state, "seq": played.seq, "game": game,
-        "runs": runs, "me": me, "consult": may_consult(state) if state.ordered else [],
+        "runs": runs, "me": me, "shared_drawing": shared, "plain_forms": plain_forms,
+        "seat_ids": ids, "decider_ids": decider_ids(state, ids, actions["member_doubles"]) if shared else {}, "consult": may_consult(state) if state.ordered else [],
         "points": points, "cents": cents if show_money else {}, "currency": night.currency,
         "show_money": show_money,
         "actions": actions, "may_roll": may_roll,
@@ -567,7 +566,7 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
         # A match lists its games in its own card (tables/_match.html).
         "history_games_html": "" if state.settings.is_match else history_games_html(
             table, state, seq=played.seq, runs=runs, typed=typed or {}, full=full_history,
-            show_money=show_money, error=error, guests=guests),
+            show_money=show_money, error=error, guests=guests, plain_forms=plain_forms),
         "recent": per_state(state, "recent", lambda: _recent(table.id, played.seq, played.generation,
                                                                      match_players(state))),
         # A refused correction says why inside its own form (tables/_history_game.html).
@@ -578,56 +577,29 @@ def live_context(played: commands.TablePlay, *, error: str | None = None,
     }
 
 
-#: The ``me`` a shared drawing is made with: nobody's name (names have no control characters).
-SHARED_ME = "\x00shared\x00"
-#: What marks the signed-in player's own rows (``me_mark``).
-MY_ROW, MY_STAR = " is-me", ' <span class="me-star" aria-hidden="true">★</span>'
-_MARKED = re.compile("\x00(row|star)\x01([^\x00]*)\x00")
-
-
-def me_mark(name: str, me: str | None, what: str) -> Markup:
-    """The mark of the viewer's own row (``what``: "row", its class; "star", the star after his
-    name); in a shared drawing, a placeholder naming the row, put in per viewer (``_personal``)."""
-    if me == SHARED_ME:
-        return Markup(f"\x00{what}\x01{escape(name)}\x00")
-    if name != me:
-        return Markup("")
-    return Markup(MY_ROW if what == "row" else MY_STAR)
-
-
-#: A member's double button in a shared drawing, between its markers (``mine_mark``).
-_MINE = re.compile("\x00mine\x01([^\x00]*)\x00(.*?)\x00/mine\x00", re.S)
-
-
-def mine_mark(name: str, me: str | None, what: str) -> Markup:
-    """In a shared drawing, the markers around member ``name``'s double button ("open" before
-    it, "close" after it): each viewer keeps the buttons of his own decisions (``_personal``).
-    Nothing in a viewer's own drawing."""
-    if me != SHARED_ME:
-        return Markup("")
-    return Markup(f"\x00mine\x01{escape(name)}\x00" if what == "open" else "\x00/mine\x00")
-
-
 def _member_double(event: dict[str, Any]) -> bool:
     """A member's double of the box (``{"type": "double", "by": name}``): a decision he may
     make at any time, whose button stands in his cube's row."""
     return event.get("type") == "double" and set(event) == {"type", "by"} and event["by"] != "box"
 
 
-def _personal(html: str, me: str | None, doubles: frozenset[str] = frozenset()) -> str:
-    """A shared drawing made the viewer's: the double buttons of ``doubles`` (the members whose
-    double is his decision: himself, or those he stands in for) kept and the others taken out,
-    his own rows marked, his session's CSRF token."""
-    mine = str(escape(me)) if me else None
-    kept = {str(escape(name)) for name in doubles}
+def seat_ids(played: commands.TablePlay) -> dict[str, int]:
+    """Seat name -> member id at this table as ``played`` reads it (a guest's seat is absent):
+    the rows the page marks as the viewer's own (``static/js/mine.js``)."""
+    table, state = played.table, played.state
+    return per_state(state, f"seat-ids:{played.matched}",
+                     lambda: identity.seat_members_of([table.id], through=played.seq)[table.id])
 
-    def mark(found: re.Match[str]) -> str:
-        if mine is None or found.group(2) != mine:
-            return ""
-        return MY_ROW if found.group(1) == "row" else MY_STAR
 
-    html = _MINE.sub(lambda found: found.group(2) if found.group(1) in kept else "", html)
-    return _MARKED.sub(mark, html).replace(CSRF_MARK, generate_csrf())
+def decider_ids(state: TableState, ids: dict[str, int], doubles: Sequence[str]) -> dict[str, int]:
+    """Member name -> the member id of who decides his double of the box (himself, or his
+    proxy): in a shared drawing each double button shows on its decider's page only."""
+    found = {}
+    for name in doubles:
+        decider = commands.decider(state, {"type": "double", "by": name})
+        if decider in ids:
+            found[name] = ids[decider]
+    return found
 
 
 def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Callable[[], str] | None:
@@ -636,11 +608,13 @@ def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Cal
     anyone else.
 
     After a push the eight phones of a table fetch the same state: only the first draws it,
-    with every member's double button between markers (``mine_mark``); the others get that
-    drawing with their own buttons kept, their own rows marked and their own CSRF token
-    (``_personal``), the same bytes as their own drawing would be (a test compares them). A
-    match table, a table played online (each side sees the board from its own side), the whole
-    history (``?history=all``) and whole pages are always drawn.
+    and every viewer of that state gets the very same bytes (one drawing for the players
+    seated here, one for those who watch): every member's double button, hidden, with its
+    decider's member id; every seat's member id. The page's own script shows the viewer's
+    buttons and marks the viewer's rows (``static/js/mine.js``); htmx sends the viewer's
+    CSRF token (``hx-headers``) and the table's seq (``hx-vals``); the server authorises
+    every command. A match table, a table played online (each side sees the board from its
+    own side), the whole history (``?history=all``) and whole pages are always drawn.
     ``pushed``: for the viewer's push stream (``pushed_drawing``), not for a fetch.
     """
     table, state = played.table, played.state
@@ -661,19 +635,16 @@ def shared_live_html(played: commands.TablePlay, *, pushed: bool = False) -> Cal
     last = state.effective[-1] if state.effective else {}
     if me is not None and last.get("type") == "drop" and last.get("cube") == me:
         return None  # their own drop, which they may take back for a few seconds (_take_back)
-    doubles = frozenset(event["by"] for event in mine)
     show_money = privacy.may_see_night_money(current_user, night)
 
     seated = me is not None  # a player seated here sees what the table asks of the players
 
     def draw() -> str:
-        context = live_context(played, shared=seated)
-        html = render_template("tables/_live.html", **context)
-        return html.replace(generate_csrf(), CSRF_MARK)
+        return render_template("tables/_live.html", **live_context(played, shared=True, seated=seated))
 
     key = (f"shared:{seated}:{show_money}:{money_locale()}:{table.is_open}:{table.name}:"
            f"{night.currency}:{played.matched}")  # matched: a guest's seat claimed by a new member
-    return lambda: _personal(per_state(state, key, draw), me, doubles)
+    return lambda: per_state(state, key, draw)
 
 
 def pushed_drawing(table_id: int) -> Callable[[str], str | None]:

@@ -152,9 +152,9 @@ def test_replay_of_a_log_with_settings_events_the_card_and_the_sheet(app, client
 
 
 def test_the_house_rules_form_is_remembered_while_the_rules_and_games_stand(app, client, table):
-    """The form is drawn once while the rules stand (each page gets its own seq and the game
-    its sentence names); a change of rules draws it again, with what is in force; a game
-    that ends only moves the number in its sentence."""
+    """The form's fields are drawn once while the rules stand (each page gets its own seq,
+    token and the game its sentence names); a change of rules draws them again, with what is
+    in force; a game that ends only moves the number in its sentence."""
     import re
 
     from flask import template_rendered
@@ -178,7 +178,7 @@ def test_the_house_rules_form_is_remembered_while_the_rules_and_games_stand(app,
         first = settings_form()
         table.play({"type": "leave", "player": "C"})  # the log moves, the rules and games do not
         second = settings_form()
-        assert drawn.count("tables/_settings_form.html") == 1
+        assert drawn.count("tables/_settings_grid.html") == 1
         # The same form but for the page's seq and the token (signed with the second it was made).
         def unmarked(html: str) -> str:
             return re.sub(r'name="(seq|csrf_token)" value="[^"]*"', "", html)
@@ -193,4 +193,4 @@ def test_the_house_rules_form_is_remembered_while_the_rules_and_games_stand(app,
         assert "A change applies from game 3 on." in settings_form()
     finally:
         template_rendered.disconnect(note, app)
-    assert drawn.count("tables/_settings_form.html") == 2
+    assert drawn.count("tables/_settings_grid.html") == 2
