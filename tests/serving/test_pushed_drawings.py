@@ -1,4 +1,4 @@
-"""Drawings in the push streams (``live.pushed_drawing``, ``display.pushed_drawing``): where a
+"""Drawings in the push streams (``live_shared.pushed_drawing``, ``display.pushed_drawing``): where a
 page's fragment is shared, its stream sends the new drawing itself, so the page need not fetch.
 
 - A phone whose decisions now are at most his doubles of the box gets, at every state of a

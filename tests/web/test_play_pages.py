@@ -922,7 +922,7 @@ def test_the_latest_log_lines_read_after_each_command_are_the_ones_read_afresh(a
     correction and a rename."""
     from chouette import caches
     from chouette.services import members
-    from chouette.web import live
+    from chouette.web import live_derived
 
     def lines(html: str) -> list[str]:
         return re.findall(r'<li class="log-[^"]*".*?</li>', html, re.DOTALL)
@@ -945,7 +945,7 @@ def test_the_latest_log_lines_read_after_each_command_are_the_ones_read_afresh(a
         kept = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
         caches.clear_all(app)
         fresh = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
-        assert lines(kept) == lines(fresh) and len(lines(fresh)) >= min(live.RECENT, 5)
+        assert lines(kept) == lines(fresh) and len(lines(fresh)) >= min(live_derived.RECENT, 5)
     assert "Olga Renamed" in fresh
 
 

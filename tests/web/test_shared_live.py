@@ -1,5 +1,5 @@
 """One drawing of the live table per state for the phones that have nothing of their own to do
-(``chouette.web.live.shared_live_html``): every viewer of a version gets the very same bytes
+(``chouette.web.live_shared.shared_live_html``): every viewer of a version gets the very same bytes
 (one drawing for the players seated here, one for those who watch), through a whole played
 table; the page's own script marks the viewer's rows and shows his buttons
 (``static/js/mine.js``, tests/browser/test_live_room.py), from the member ids the drawing
