@@ -1,5 +1,5 @@
 /* The viewer's own marks on the live table, put in by the page itself: the drawing of a table
- * is the same bytes for every viewer of its version (chouette.web.live.shared_live_html), and
+ * is the same bytes for every viewer of its version (chouette.web.live_shared.shared_live_html), and
  * the page knows whose it is (`data-member-id` on <body>, the signed-in member).
  *
  * - the rows of the viewer's seat (`data-member-id` on a seat or cube row) get `is-me`
