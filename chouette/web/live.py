@@ -64,7 +64,8 @@ class SeatsView:
     """Who sits where, their cubes and their money."""
 
     seat_rows: list[tuple[str, str, str]]
-    #: seat name -> member id (a guest's seat is absent): the page marks the viewer's rows
+    #: seat name -> member id (a guest's seat is absent; in a viewer's own drawing, his seat
+    #: only): the page marks the viewer's rows
     seat_ids: dict[str, int]
     cube_rows: list[dict[str, Any]]
     consult: list[str]
@@ -166,7 +167,11 @@ def _seats(played: commands.TablePlay, viewer: Viewer) -> SeatsView:
                        db.session.get_bind().dialect.name)))))
     groups = state.order_groups
     return SeatsView(
-        seat_rows=per_state(state, "seats", lambda: seat_rows(state)), seat_ids=seat_ids(played),
+        seat_rows=per_state(state, "seats", lambda: seat_rows(state)),
+        # Every seat's member id in a shared drawing (read once per state); a viewer's own
+        # drawing knows his (no query on a command's answer).
+        seat_ids=(seat_ids(played) if viewer.shared_drawing else
+                  {viewer.me: current_user.id} if viewer.me is not None else {}),
         cube_rows=cube_rows(state) if state.ordered else [],
         consult=may_consult(state) if state.ordered else [],
         points=points, cents=cents if viewer.show_money else {},
