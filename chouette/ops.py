@@ -224,11 +224,9 @@ def restore_command(path: Path, yes: bool) -> None:
     except OpsError as error:
         raise click.ClickException(str(error)) from error
     from chouette import caches
-    from chouette.web.live import clear_cache as clear_live_cache
 
     # Folded states and drawn tables cached in this process belong to the old database.
     caches.clear_all()
-    clear_live_cache()  # the live room's own caches, until they move to chouette.caches
     kept = database.with_name(database.name + ".before-restore")
     click.echo(f"restored: {restored.describe()}")
     if kept.exists():

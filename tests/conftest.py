@@ -7,7 +7,6 @@ set (the PostgreSQL run), emptied before each test.
 from __future__ import annotations
 
 import functools
-import itertools
 import os
 import shutil
 import tempfile
@@ -25,8 +24,6 @@ from werkzeug.test import TestResponse
 from app import create_app
 from chouette.extensions import db
 from tests.factories import PASSWORD, TEST_HASH
-
-_apps = itertools.count(1)
 
 
 def _share_url_builders() -> None:
@@ -60,12 +57,9 @@ def make_app(tmp_path: Path, **config: Any) -> Flask:
     """A test app with its own empty database."""
     postgres = os.environ.get("DATABASE_URL")
     if postgres:
-        # One shared database, emptied per test, where ids start again at 1. The app's caches
-        # (chouette.caches) are each app's own; the live room's (chouette/web/live.py) are
-        # still the process's, keyed by the database's URL: a URL of its own per test (a
-        # harmless libpq parameter) keeps them from serving rows of an earlier test. It goes
-        # when they move to chouette.caches.
-        uri = postgres + f"{'&' if '?' in postgres else '?'}application_name=chouette-test-{next(_apps)}"
+        # One shared database, emptied per test, where ids start again at 1 (every cache is
+        # the app's own, chouette.caches: nothing of an earlier test's app is served).
+        uri = postgres
     else:
         database = tmp_path / "test.sqlite"
         fresh = not database.exists()

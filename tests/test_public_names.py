@@ -18,11 +18,6 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "chouette"
 
-#: Uses inside modules that a concurrent change owns and is rewriting (the one way to write,
-#: the caches, the live room): owned by a concurrent change; to be emptied at merge.
-KNOWN: set[str] = {
-    "chouette.web.play: chouette.web.live._me",
-}
 
 
 def _module_name(path: Path) -> str:
@@ -105,15 +100,9 @@ def all_private_uses() -> frozenset[str]:
 
 def test_no_module_uses_another_modules_private_name():
     found = all_private_uses()
-    new = sorted(found - KNOWN)
+    new = sorted(found)
     assert not new, ("a module uses another module's private name: make it public (with a "
                      "docstring) or move the function where it is used:\n" + "\n".join(new))
-
-
-def test_the_known_uses_are_still_there():
-    """A known use that is gone comes off the list, so the list only shrinks."""
-    gone = sorted(KNOWN - all_private_uses())
-    assert not gone, "no longer found, remove from KNOWN:\n" + "\n".join(gone)
 
 
 def test_the_reader_sees_each_way_of_reaching_a_private_name(tmp_path):

@@ -60,7 +60,7 @@ def render_if_changed(version: str, page: str, fragment: str, *, shared: Lru | N
     ``shared``: the page is the same for every viewer (no form, no token, nothing personal):
     its drawing of each version is kept in that cache (one of ``chouette.caches``) and
     served to the next viewer as it is; the first of the viewers asking at once draws it.
-    ``drawn``: how to draw the fragment for this viewer (``live.shared_live_html``).
+    ``drawn``: how to draw the fragment for this viewer (``live_shared.shared_live_html``).
     """
     viewer = "-" if shared is not None or not current_user.is_authenticated else current_user.get_id()
     key = f"{version}|{is_htmx()}|{get_locale()}|{viewer}"

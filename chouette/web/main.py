@@ -9,7 +9,7 @@ from werkzeug.wrappers import Response as BaseResponse
 
 from chouette.services import base, members, tables
 from chouette.services import nights as nights_service
-from chouette.web import live
+from chouette.web import live_seats
 from chouette.web.auth import sign_in
 from chouette.web.forms import AccountForm, SetupForm
 from chouette.web.htmx import see_other
@@ -26,7 +26,7 @@ def home() -> BaseResponse | str:
             return redirect(url_for("main.setup"))
         return render_template("main/welcome.html")
     nights = nights_service.open_nights()
-    mine = live.player_tables(current_user, nights)
+    mine = live_seats.player_tables(current_user, nights)
     # Not seated anywhere: a "Sit down" at each open table, posted at its seq now.
     seqs = {} if mine else {table.id: tables.last_seq(table.id)
                             for night in nights for table in night.tables if table.closed_at is None}

@@ -39,7 +39,10 @@ from chouette.web.board_svg import render_board
 from chouette.web.catalog import gettext as _
 from chouette.web.errors import error_page
 from chouette.web.htmx import is_htmx, render_if_changed, render_page, see_other
-from chouette.web.live import _me, match_players, note_written, page_context, shared_live_html
+from chouette.web.live import page_context
+from chouette.web.live_derived import match_players, note_written
+from chouette.web.live_seats import my_seat as _me
+from chouette.web.live_shared import shared_live_html
 from chouette.web.matches import sheet_event
 
 bp = Blueprint("play", __name__)

@@ -2,7 +2,7 @@
 
 A stream carries the version of what its page shows (``chouette.push``) or, where the drawing
 is shared, the drawing itself. A phone whose decisions now are at most his doubles of the box
-gets the live table (``live.pushed_drawing``: the state's one drawing, made his); anyone else
+gets the live table (``live_shared.pushed_drawing``: the state's one drawing, made his); anyone else
 (a decision to answer, the organizer) gets the version, and his page fetches its own fragment,
 drawn for him with his buttons, and morphs it in. A screen gets the tables that moved
 (``display.pushed_drawing``). ``PUSH_FRAGMENTS`` (on by default: ``chouette.config``) False
@@ -25,7 +25,7 @@ from chouette.models import ChouetteTable
 from chouette.services import base
 from chouette.services import display as display_service
 from chouette.web import display as display_view
-from chouette.web import display_rooms, live
+from chouette.web import display_rooms, live_shared
 
 bp = Blueprint("streams", __name__)
 
@@ -62,7 +62,7 @@ def table(table_id: int) -> Response:
     # The forms of the drawings it brings carry the session's CSRF token: the session has one
     # from now on (a stream opened before any page was drawn sets it with its answer).
     generate_csrf()
-    return _stream(("table", table_id), push.table_version(table_id), live.pushed_drawing(table_id))
+    return _stream(("table", table_id), push.table_version(table_id), live_shared.pushed_drawing(table_id))
 
 
 @bp.get("/display/stream")

@@ -14,7 +14,6 @@ from chouette.web import house_rules
 from chouette.web.auth import has_role
 from chouette.web.catalog import translations
 from chouette.web.forms import PostForm
-from chouette.web.live import SHARED_ME, me_mark, mine_mark
 from chouette.web.qr import qr_svg
 
 
@@ -45,5 +44,4 @@ def init_app(app: Flask) -> None:
     app.jinja_env.globals.update(points_words=points_words)
     # The score sheet's words, shared by the printable sheet and the table's history.
     app.jinja_env.globals.update(line_words=line_words, answer_fixes=answer_fixes,
-                                 rule_changes=house_rules.change_words,
-                                 me_mark=me_mark, mine_mark=mine_mark, shared_me=SHARED_ME)
+                                 rule_changes=house_rules.change_words)

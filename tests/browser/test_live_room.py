@@ -203,8 +203,9 @@ def test_what_is_being_typed_survives_a_change_pushed_by_another_device(browser:
     expect(correction).to_have_attribute("open", "")
     expect(correction.locator("select[name=fix]")).to_have_value("team-gammon")
     expect(correction.locator("input[name=reason]")).to_have_value("the team bore off fir")
-    # The forms carry the new seq: what he typed posts against the table as it is now.
-    assert correction.locator("input[name=seq]").input_value() == str(room.seq())
+    # The forms send the new seq (hx-vals on the live table): what he typed posts against the
+    # table as it is now.
+    expect(table).to_have_attribute("hx-vals", f'{{"seq": "{room.seq()}"}}')
     screenshot("live-room-typing-kept", tablet)
 
     # His own action takes the server's answer: the correction is recorded, its form closes,
@@ -389,7 +390,7 @@ def test_a_table_played_from_everyones_phone_every_device_follows_without_reload
 def test_a_phone_takes_its_table_from_its_stream_and_acts_from_it(browser: Browser, live_server, screenshot):
     """A member's phone with nothing to answer takes each new table from its push stream (no
     fetch): his own row marked, his own Double button and nobody else's, his place kept; and
-    that button posts (the drawing carries his session's CSRF token)."""
+    that button posts (htmx sends his session's CSRF token and the drawing's seq)."""
     room = Room(live_server)  # multi-cube: each member may double the box
     room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")},
               {"type": "result", "winner": "box", "kind": "single"},
@@ -409,9 +410,9 @@ def test_a_phone_takes_its_table_from_its_stream_and_acts_from_it(browser: Brows
     assert fetched == []  # both tables came in the stream
     assert phone.evaluate("window.scrollY") == scrolled
     expect(table.locator(".cube-row.is-me")).to_have_attribute("data-member", "D")
-    doubles = table.locator("form:has(input[name=by]) button", has_text="Double")
+    doubles = table.locator("form:has(input[name=by]) button:visible", has_text="Double")
     expect(doubles).to_have_count(1)
-    expect(table.locator("input[name=by]")).to_have_value("D")
+    expect(table.locator("form:visible input[name=by]")).to_have_value("D")
     assert phone.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
     screenshot("phone-pushed-table", phone)
 
@@ -420,6 +421,55 @@ def test_a_phone_takes_its_table_from_its_stream_and_acts_from_it(browser: Brows
     with live_server.app.app_context():
         assert tables.table_log(room.table_id)[-1] == {"type": "double", "by": "D"}
     phone.context.close()
+
+
+def test_two_members_get_one_drawing_each_page_marks_its_own_and_posts_with_its_token(
+        browser: Browser, live_server, screenshot):
+    """Two members with nothing to answer fetch the same bytes of the live table (one drawing
+    per version), and each page marks its own seat and cube and shows its own Double button
+    only (static/js/mine.js). A post from the page carries the session's CSRF token in its
+    X-CSRFToken header (hx-headers) and the table's seq (hx-vals), and is taken; the same post
+    without the token is refused and writes nothing."""
+    room = Room(live_server)  # multi-cube: each member may double the box
+    room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")})
+    pages = {"C": open_table(browser, room, room.members["C"], PHONE),
+             "D": open_table(browser, room, room.members["D"], TABLET)}
+    fetch = """url => fetch(url, {headers: {"HX-Request": "true"}}).then(r => r.text())"""
+    drawings = {name: page.evaluate(fetch, f"{room.url}/live") for name, page in pages.items()}
+    assert drawings["C"] == drawings["D"] and "csrf_token" not in drawings["C"]
+    for name, page in pages.items():
+        table = live(page, room)
+        expect(table.locator(".cube-row.is-me")).to_have_attribute("data-member", name)
+        expect(table.locator(".seat-table tr.is-me .seat-player")).to_have_text(name)
+        expect(table.locator(".is-me")).to_have_count(2)  # his cube and his seat, nobody else's
+        visible = table.locator("form:visible input[name=by]")
+        expect(visible).to_have_count(1)
+        expect(visible).to_have_value(name)
+        screenshot(f"two-members-{name}", page)
+
+    # A change pushed by another device: each page marks its own again.
+    room.play({"type": "double", "by": "box", "cubes": ["B"]}, {"type": "take", "cube": "B"})
+    for name, page in pages.items():
+        expect(live(page, room)).to_have_attribute("data-version", f"{room.seq()}-1")
+        expect(live(page, room).locator(".cube-row.is-me")).to_have_attribute("data-member", name)
+
+    phone = pages["D"]
+    token = phone.evaluate("""JSON.parse(document.body.getAttribute("hx-headers"))["X-CSRFToken"]""")
+    seq = room.seq()
+    before = len(room.state().effective)
+    refused = phone.request.post(f"{room.url}/double", form={"seq": str(seq), "by": "D"},
+                                 headers={"HX-Request": "true"})
+    assert refused.status == 400 and len(room.state().effective) == before
+    with phone.expect_request(lambda request: request.url.endswith("/double")) as posted:
+        live(phone, room).locator("form:visible button", has_text="Double").click()
+    request = posted.value
+    assert request.headers.get("x-csrftoken") == token
+    assert f"seq={seq}" in (request.post_data or "") and "csrf_token" not in (request.post_data or "")
+    expect(live(phone, room).locator("[data-member=D]")).to_contain_text("box to answer", timeout=10_000)
+    with live_server.app.app_context():
+        assert tables.table_log(room.table_id)[-1] == {"type": "double", "by": "D"}
+    for page in pages.values():
+        page.context.close()
 
 
 def test_a_pushed_table_keeps_what_a_player_types_and_where_he_is_on_every_screen_size(

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Self
 
 ROOT = Path(__file__).resolve().parents[2]
-SEQ = re.compile(rb'name="seq" value="(\d+)"')
+SEQ = re.compile(rb'data-seq="(\d+)"')  # the live table's root (its forms send it: hx-vals)
 CSRF = re.compile(rb'<meta name="csrf-token" content="([^"]+)"')
 FORM_CSRF = re.compile(rb'name="csrf_token" (?:type="hidden" )?value="([^"]+)"')
 

@@ -1,9 +1,10 @@
-"""Drawings in the push streams (``live.pushed_drawing``, ``display.pushed_drawing``): where a
+"""Drawings in the push streams (``live_shared.pushed_drawing``, ``display.pushed_drawing``): where a
 page's fragment is shared, its stream sends the new drawing itself, so the page need not fetch.
 
 - A phone whose decisions now are at most his doubles of the box gets, at every state of a
-  played table, exactly the bytes its own fetch would bring (its buttons, its rows marked, its
-  own CSRF token); a phone with another decision, and the organizer, get the version.
+  played table, exactly the bytes its own fetch would bring (the drawing of that version,
+  the same for every such phone: its page marks its own rows and buttons, htmx sends its
+  CSRF token); a phone with another decision, and the organizer, get the version.
 - A screen gets the whole fragment at its stream's first move, then only the tables that
   moved, each the bytes of that table in the fragment a fetch brings then.
 - Signed out meanwhile, a phone gets the version only; ``PUSH_FRAGMENTS = False`` sends
@@ -31,7 +32,6 @@ from tests.factories import gen_member
 from tests.production.helpers import next_command
 from tests.web.test_phone_decisions import Phones
 from tests.web.test_play_pages import HTMX, Table, sign_in
-from tests.web.test_shared_live import _whose_tokens
 
 WAIT = 10.0  # seconds a test waits for an event before it fails (a bound, not a measure)
 
@@ -80,12 +80,12 @@ def quick_streams(app: Flask) -> None:
 
 
 def _own_drawing(monkeypatch, client, url: str) -> tuple[str, bool]:
-    """The fragment his fetch brings now, and whether the shared drawing would serve him."""
+    """The fragment his fetch brings now, and whether the shared drawing serves him."""
     real = play.shared_live_html
     took: list[bool] = []
     with monkeypatch.context() as patch:
         patch.setattr(play, "shared_live_html",
-                      lambda played: (took.append(real(played) is not None), None)[1])
+                      lambda played: (found := real(played), took.append(found is not None))[0])
         html = client.get(url, headers=HTMX).get_data(as_text=True)
     return html, took[0]
 
@@ -120,7 +120,7 @@ def test_each_phone_stream_brings_its_own_drawing_or_the_version(app, monkeypatc
                 else:
                     assert kind == "fragment", name
                     assert f'data-version="{version}"' in data
-                    assert _whose_tokens(data) == _whose_tokens(own), f"{name}'s pushed table is not his own"
+                    assert data == own, f"{name}'s pushed table is not the one his fetch brings"
     finally:
         for events in streams.values():
             events.close()

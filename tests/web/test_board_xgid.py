@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from chouette.engine.position import parse_xgid
 from chouette.table import apply_event
-from chouette.web.live import board_xgid
+from chouette.web.live_board import board_xgid
 from tests.table.helpers import run, seated
 
 

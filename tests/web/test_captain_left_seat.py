@@ -27,7 +27,7 @@ def _captain_left(table_id, organizer):
 
 
 def _captain_row(html: str) -> str:
-    return re.search(r'<tr class="seat-captain[^"]*">.*?</tr>', html, re.S).group(0)
+    return re.search(r'<tr class="seat-captain[^"]*"[^>]*>.*?</tr>', html, re.S).group(0)
 
 
 def test_live_page_and_screen_show_the_captain_seat_waiting(app, client, login_as, night_id):

@@ -141,13 +141,13 @@ def test_seats_show_box_captain_line_next_up_consulting_and_money(app, client, t
     login_as("player", name="D")  # he plays tonight: he sees the night's money
     html = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
     seats = html[html.index('id="table-seats'):html.index('id="table-history')]
-    rows = re.findall(r'<tr class="seat-(\w+)[^"]*">\s*<td class="seat-role">([^<]+)', seats)
+    rows = re.findall(r'<tr class="seat-(\w+)[^"]*"[^>]*>\s*<td class="seat-role">([^<]+)', seats)
     assert [kind for kind, _label in rows] == ["box", "captain", "line", "line"]
-    assert re.search(r'class="seat-line next-up[^"]*">\s*<td class="seat-role">Line 1', seats)
+    assert re.search(r'class="seat-line next-up[^"]*"[^>]*>\s*<td class="seat-role">Line 1', seats)
     assert "may consult" in seats  # consulting is free: D may advise the captain
     # C dropped a 2-cube: one point to the box at 1.00 a point.
     # (C is a guest: no member has his name)
-    assert re.search(r"C\s*<span class=\"badge guest-badge\"[^>]*>guest</span>\s*</td>\s*<td class=\"num\">-1</td>"
+    assert re.search(r"C</span>\s*<span class=\"badge guest-badge\"[^>]*>guest</span>\s*</td>\s*<td class=\"num\">-1</td>"
                      r"\s*<td class=\"num minus\">-€1.00", seats)
 
 
@@ -811,38 +811,45 @@ def _history_forms(html: str) -> list[tuple[str, str]]:
                       r'<input type="hidden" name="csrf_token" value="([^"]*)">', history)
 
 
-def test_history_forms_carry_each_pages_seq_and_each_sessions_csrf_token(csrf_app):
-    """The finished games are drawn once and remembered; the correction forms in them must
-    still carry the page's seq and the viewer's own CSRF token, never another session's."""
+def test_history_forms_send_the_pages_seq_and_the_sessions_token_by_htmx(csrf_app):
+    """The finished games are drawn once and remembered: their correction forms carry no seq
+    and no token. htmx sends the live table's seq (``hx-vals`` on its root) and the
+    session's CSRF token (``hx-headers`` on the body): a correction posted so is recorded,
+    the same post without the token is refused and writes nothing. A whole page's forms
+    carry both, and work without JavaScript."""
     table = Table(csrf_app)
     table.seat("ABCD")
     table.play({"type": "result", "winner": "team", "kind": "single"},
                {"type": "result", "winner": "box", "kind": "gammon"})
     with csrf_app.app_context():
         other = gen_member("admin", name="Ada")
-    tokens = []
+    pages = []
     for member in (table.owner, other):
         client = csrf_app.test_client()
         login_page = client.get("/auth/login")
         client.post("/auth/login", data={"username": member.username, "password": PASSWORD,
                                          "csrf_token": csrf_token_from(login_page.data)})
+        page = client.get(table.url).get_data(as_text=True)  # the whole page: forms with their own
+        assert {seq for seq, _token in _history_forms(page)} == {str(table.seq())}
+        header = re.search(r"""hx-headers='\{"X-CSRFToken": "([^"]+)"\}'""", page)
+        assert header is not None
         html = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
-        forms = _history_forms(html)
-        assert len(forms) == 2
-        assert {seq for seq, _token in forms} == {str(table.seq())}
-        token = forms[0][1]
-        assert all(t == token for _seq, t in forms) and "\x00" not in html
-        tokens.append((client, token))
-        # The token works: a correction posted with it is recorded.
-    assert tokens[0][1] != tokens[1][1]
-    client, token = tokens[1]
+        history = html[html.index('id="table-history'):]
+        assert len(re.findall(r'action="[^"]*/correct"', history)) == 2
+        assert "csrf_token" not in history and 'name="seq"' not in history
+        assert f"""hx-vals='{{"seq": "{table.seq()}"}}'""" in html
+        pages.append((client, header.group(1), history))
+    assert pages[0][2] == pages[1][2]  # remembered: one drawing, nobody's own
+    client, token, _html = pages[1]
     before = len(table.log())
-    response = client.post(f"{table.url}/correct", headers=HTMX, data={
-        "seq": str(table.seq()), "csrf_token": token, "game": "1", "fix": "void", "reason": "wrong"})
+    form = {"seq": str(table.seq()), "game": "1", "fix": "void", "reason": "wrong"}
+    refused = client.post(f"{table.url}/correct", headers=HTMX, data=form)
+    assert refused.status_code == 400 and len(table.log()) == before
+    response = client.post(f"{table.url}/correct", headers={**HTMX, "X-CSRFToken": token}, data=form)
     assert response.status_code == 200 and len(table.log()) == before + 1
-    # The next page's forms carry the new seq, and the history shows the correction.
+    # The next fragment sends the new seq, and the history shows the correction.
     html = response.get_data(as_text=True)
-    assert {seq for seq, _token in _history_forms(html)} == {str(table.seq())}
+    assert f"""hx-vals='{{"seq": "{table.seq()}"}}'""" in html
     assert "Corrected by Ada: wrong" in html
 
 
@@ -873,9 +880,7 @@ def test_a_game_that_ends_draws_its_own_history_rows_only(app, client, table):
     scratch gives."""
     from flask import template_rendered
 
-    from chouette.web import live
-
-    live.clear_cache()  # an earlier test's table of the same id may have had the same games
+    from chouette import caches
     table.seat("ABCD")
     for winner in ("team", "box", "team"):
         table.play({"type": "result", "winner": winner, "kind": "single"})
@@ -894,10 +899,10 @@ def test_a_game_that_ends_draws_its_own_history_rows_only(app, client, table):
         template_rendered.disconnect(note, app)
     assert drawn.count("tables/_history_game.html") == 1
     assert drawn.count("tables/_history_games.html") == 1
-    live.clear_cache()
+    caches.clear_all(app)
     fresh = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
-    # The same page but for the session's token, signed with the second it was made in.
-    token = re.compile(r'(name="csrf_token" value="|name="csrf-token" content=")[^"]*"')
+    # The same page but for the house-rules form's token, signed with the second it was made in.
+    token = re.compile(r'name="csrf_token" value="[^"]*"')
     assert token.sub("", remembered) == token.sub("", fresh)
     assert all(f'data-game="{number}"' in fresh for number in (1, 2, 3, 4)) and "Box wins gammon" in fresh
 
@@ -906,8 +911,9 @@ def test_the_latest_log_lines_read_after_each_command_are_the_ones_read_afresh(a
     """A command appends one event: the log lines under the table are the ones kept plus the
     new one's, and they are the lines a page drawn from scratch shows, through undos, a
     correction and a rename."""
+    from chouette import caches
     from chouette.services import members
-    from chouette.web import live
+    from chouette.web import live_derived
 
     def lines(html: str) -> list[str]:
         return re.findall(r'<li class="log-[^"]*".*?</li>', html, re.DOTALL)
@@ -928,9 +934,9 @@ def test_the_latest_log_lines_read_after_each_command_are_the_ones_read_afresh(a
         except Exception:  # noqa: BLE001 (a step the rules refuse now: the log does not move)
             continue
         kept = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
-        live.clear_cache()
+        caches.clear_all(app)
         fresh = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
-        assert lines(kept) == lines(fresh) and len(lines(fresh)) >= min(live.RECENT, 5)
+        assert lines(kept) == lines(fresh) and len(lines(fresh)) >= min(live_derived.RECENT, 5)
     assert "Olga Renamed" in fresh
 
 

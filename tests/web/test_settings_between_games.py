@@ -151,9 +151,9 @@ def test_replay_of_a_log_with_settings_events_the_card_and_the_sheet(app, client
 
 
 def test_the_house_rules_form_is_remembered_while_the_rules_and_games_stand(app, client, table):
-    """The form is drawn once while the rules stand (each page gets its own seq and the game
-    its sentence names); a change of rules draws it again, with what is in force; a game
-    that ends only moves the number in its sentence."""
+    """The form's fields are drawn once while the rules stand (each page gets its own seq,
+    token and the game its sentence names); a change of rules draws them again, with what is
+    in force; a game that ends only moves the number in its sentence."""
     import re
 
     from flask import template_rendered
@@ -168,16 +168,16 @@ def test_the_house_rules_form_is_remembered_while_the_rules_and_games_stand(app,
         return html[html.index(f'id="table-settings-{table.id}"'):html.index("</details>", html.index(
             f'id="table-settings-{table.id}"'))]
 
-    from chouette.web import live
+    from chouette import caches
 
-    live.clear_cache()  # drawn by an earlier test's table of the same id and rules
+    caches.clear_all(app)  # each app holds its own caches: this one drew nothing yet
     sign_in(client, table.owner)
     template_rendered.connect(note, app)
     try:
         first = settings_form()
         table.play({"type": "leave", "player": "C"})  # the log moves, the rules and games do not
         second = settings_form()
-        assert drawn.count("tables/_settings_form.html") == 1
+        assert drawn.count("tables/_settings_grid.html") == 1
         # The same form but for the page's seq and the token (signed with the second it was made).
         def unmarked(html: str) -> str:
             return re.sub(r'name="(seq|csrf_token)" value="[^"]*"', "", html)
@@ -192,7 +192,7 @@ def test_the_house_rules_form_is_remembered_while_the_rules_and_games_stand(app,
         assert "A change applies from game 3 on." in settings_form()
     finally:
         template_rendered.disconnect(note, app)
-    assert drawn.count("tables/_settings_form.html") == 2
+    assert drawn.count("tables/_settings_grid.html") == 2
 
 
 def test_the_time_limit_of_an_online_table_is_a_house_rule(app, client, table):

@@ -1,10 +1,12 @@
 """One drawing of the live table per state for the phones that have nothing of their own to do
-(``chouette.web.live.shared_live_html``): every phone gets exactly the bytes its own drawing
-would be (its rows marked, its CSRF token), through a whole played table, and the phones with
-a decision, the organizer and the whole history are always drawn for themselves.
+(``chouette.web.live_shared.shared_live_html``): every viewer of a version gets the very same bytes
+(one drawing for the players seated here, one for those who watch), through a whole played
+table; the page's own script marks the viewer's rows and shows his buttons
+(``static/js/mine.js``, tests/browser/test_live_room.py), from the member ids the drawing
+carries. The phones with a decision, the organizer and the whole history are always drawn
+for themselves.
 
-Real database, real requests; the drawing for the viewer alone is had by switching the shared
-path off for one request.
+Real database, real requests.
 """
 
 from __future__ import annotations
@@ -14,68 +16,61 @@ import re
 
 import pytest
 
+from chouette.services import deciders
 from chouette.web import play
 from tests.factories import gen_member
 from tests.production.helpers import next_command
 from tests.web.test_phone_decisions import Phones
 from tests.web.test_play_pages import HTMX, sign_in
 
-#: A session's CSRF token: its session part, then a timestamp and a signature (a token drawn a
-#: second later differs in those two; the session part says whose it is).
-TOKEN = re.compile(r"([A-Za-z0-9_-]{20,})\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{20,}")
-
-
-def _whose_tokens(html: str) -> str:
-    """The fragment with each CSRF token cut to the session it belongs to."""
-    return TOKEN.sub(lambda found: found.group(1), html)
-
-
-def _own_drawing(monkeypatch, client, url: str) -> str:
-    """The fragment drawn for this viewer alone (the shared path off for this request)."""
-    with monkeypatch.context() as patch:
-        patch.setattr(play, "shared_live_html", lambda played: None)
-        return client.get(url, headers=HTMX).get_data(as_text=True)
+#: A member's double button kept for its decider in a shared drawing: (decider's id, member).
+MINE_ONLY = re.compile(r'<span class="mine-only" data-decider-id="(\d*)" hidden>\s*<form[^>]*>\s*'
+                       r'<input type="hidden" name="by" value="([^"]+)">')
 
 
 @pytest.mark.parametrize("settings", [{"cube_mode": "multi"}, {"cube_mode": "single"},
                                       {"cube_mode": "multi", "beavers": True, "extras": True}])
-def test_every_phone_gets_the_bytes_of_its_own_drawing_through_a_played_table(app, monkeypatch, settings):
+def test_every_viewer_of_a_version_gets_the_same_bytes_through_a_played_table(app, monkeypatch, settings):
     phones = Phones(app, "ABCDE", **settings)
-    with app.app_context():
-        watcher = gen_member("player", name="Walt")  # signed in, not seated: a spectator
-    spectator = app.test_client()
-    sign_in(spectator, watcher)
-    viewers = {**{name: phones.phone(name) for name in "ABCDE"}, "Walt": spectator}
+    with app.app_context():  # signed in, not seated: spectators
+        spectators = {name: gen_member("player", name=name) for name in ("Walt", "Wanda")}
+    watchers = {name: app.test_client() for name in spectators}
+    for name, member in spectators.items():
+        sign_in(watchers[name], member)
+    viewers = {**{name: phones.phone(name) for name in "ABCDE"}, **watchers}
     rng = random.Random(20261124)
     url = f"{phones.table.url}/live"
     real = play.shared_live_html
     took: list[bool] = []  # per fetch: whether the shared drawing served it
     monkeypatch.setattr(play, "shared_live_html",
                         lambda played: (found := real(played), took.append(found is not None))[0])
-    compared = 0
+    shared_seated = 0
     for _turn in range(60):
+        drawings: dict[bool, set[str]] = {True: set(), False: set()}  # seated or not -> drawings
         for name, client in viewers.items():
             got = client.get(url, headers=HTMX).get_data(as_text=True)
-            own = _own_drawing(monkeypatch, client, url)
-            assert _whose_tokens(got) == _whose_tokens(own), f"{name}'s fragment is not his own drawing"
-            compared += 1
+            if took[-1]:
+                drawings[name in "ABCDE"].add(got)
+                shared_seated += name in "ABCDE"
+                # Nothing of the viewer's own: no token, no control character marker.
+                assert "csrf_token" not in got and "\x00" not in got
+        assert len(drawings[True]) <= 1 and len(drawings[False]) <= 1, "one version, several drawings"
         phones.table.play(next_command(phones.table.state(), rng))
-    # Every viewer compared at every state, and most fetches served by the shared drawing.
-    assert compared == 60 * len(viewers) and took.count(True) > len(took) // 2
+    # Most fetches served by the shared drawing, the players' included.
+    assert took.count(True) > len(took) // 2 and shared_seated > 60
 
 
-def test_phones_of_one_state_share_one_drawing_and_each_is_marked_his_own(app):
+def test_two_phones_of_one_state_get_one_drawing_with_every_seats_member_id(app):
     phones = Phones(app, "ABCD", cube_mode="single")  # C and D: nothing to decide (the captain doubles)
     url = f"{phones.table.url}/live"
     pages = {name: phones.phone(name).get(url, headers=HTMX).get_data(as_text=True) for name in "CD"}
-    for name, html in pages.items():
-        marked = re.findall(r'<tr class="[^"]*is-me[^"]*">\s*<td class="seat-role">.*?</td>\s*'
-                            r'<td class="seat-name">([^<]*)<span class="me-star"', html, re.S)
-        assert [found.strip() for found in marked] == [name]
-    # Apart from whose row is marked and whose the tokens are, it is one drawing.
-    neutral = [TOKEN.sub("", re.sub(r' is-me| <span class="me-star" aria-hidden="true">★</span>', "", html))
-               for html in pages.values()]
-    assert neutral[0] == neutral[1]
+    assert pages["C"] == pages["D"]
+    seats = dict(re.findall(r'<tr class="seat-[a-z]+[^"]*" data-member-id="(\d+)">\s*<td class="seat-role">.*?</td>\s*'
+                            r'<td class="seat-name"><span class="seat-player">([^<]*)</span>', pages["C"], re.S))
+    assert {name: int(member) for member, name in seats.items()} == {
+        name: phones.members[name].id for name in "ABCD"}
+    # The page marks the viewer's own rows: the drawing marks nobody's.
+    assert "is-me" not in pages["C"]
 
 
 def test_a_phone_with_a_decision_and_the_organizer_are_drawn_for_themselves(app, monkeypatch):
@@ -93,20 +88,28 @@ def test_a_phone_with_a_decision_and_the_organizer_are_drawn_for_themselves(app,
     assert calls[0] is None and calls[1] is None and calls[2] is not None
 
 
-def test_members_who_may_double_share_the_drawing_each_with_his_own_button(app, monkeypatch):
+def test_each_double_button_of_a_shared_drawing_is_kept_for_its_decider(app, monkeypatch):
     phones = Phones(app, "ABCDE")  # multi-cube: each member may double the box in his turn
     real = play.shared_live_html
     served: list[bool] = []  # per fetch: whether the shared drawing served it
     monkeypatch.setattr(play, "shared_live_html",
                         lambda played: (found := real(played), served.append(found is not None))[0])
+    ids = {name: member.id for name, member in phones.members.items()}
     rng = random.Random(7)
-    shared_with_button = 0
+    shared_with_buttons = 0
     for _turn in range(60):
+        state = phones.table.state()
         for name in "BCDE":
             got = phones.live(name)
             buttons = set(re.findall(r'name="by" value="([^"]+)"', got)) - {"box"}  # he may be the box
-            assert buttons <= {name}, f"{name} is shown another's double: {buttons}"
-            if served[-1] and buttons == {name}:
-                shared_with_button += 1
+            if not served[-1]:  # his own drawing: his own buttons only
+                assert buttons <= {name}, f"{name} is shown another's double: {buttons}"
+                continue
+            kept = MINE_ONLY.findall(got)
+            assert {member for _decider, member in kept} == buttons  # every button kept for one
+            for decider, member in kept:
+                owner = deciders.decider(state, {"type": "double", "by": member})
+                assert decider == str(ids.get(owner, "")), (member, decider, owner)
+            shared_with_buttons += bool(kept)
         phones.table.play(next_command(phones.table.state(), rng))
-    assert shared_with_button > 10  # the shared drawing served members with their button
+    assert shared_with_buttons > 10  # the shared drawing served members with their buttons
