@@ -17,6 +17,7 @@ extra he gives); everyone signed in watches.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable
 from dataclasses import replace
 from decimal import Decimal, InvalidOperation
@@ -26,9 +27,7 @@ from flask import Blueprint, abort, request
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as BaseResponse
 
-from chouette import push
 from chouette.engine import Position, RulesError
-from chouette.extensions import db, end_writing, reads_first
 from chouette.ledger import LedgerError, parse_cents
 from chouette.names import display_name
 from chouette.refusals import say
@@ -43,7 +42,6 @@ from chouette.web.live import _me, match_players, note_written, page_context, sh
 from chouette.web.matches import sheet_event
 
 bp = Blueprint("play", __name__)
-reads_first(bp.name)  # a command reads without the write lock; append_events takes it to write
 
 MAX_FIELD = 200  # longest text a field may carry (names, moves, ids, reasons)
 
@@ -100,24 +98,14 @@ def _seq() -> int | None:
     return int(raw) if raw.isdigit() and len(raw) < 10 else None
 
 
-def _rolled_back() -> None:
-    """A refused command: nothing it read is kept, and what it reads next (the page it
-    answers with) reads as a reader, never with SQLite's write lock."""
-    db.session.rollback()
-    end_writing()
-
-
 def _settled(table_id: int, played: commands.TablePlay) -> commands.TablePlay:
     """An online table whose time limit ran out decides what it makes first (the unanswered
     roll, the table's rule for unanswered doubles: ``cube_window.settle``), then the command
     is judged on the table as that left it."""
     if not cube_window.overdue(played):
         return played
-    try:
+    with contextlib.suppress(base.ServiceError):  # written, or nothing (rolled back)
         cube_window.settle(table_id, current_user)
-    except base.ServiceError:
-        db.session.rollback()
-    end_writing()
     return _load(table_id)
 
 
@@ -163,16 +151,12 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any] | list[
     try:
         event = build(played.state)
     except NameQuestion as asked:
-        _rolled_back()
         return _live_response(played, typed=typed, join_question=asked.question)
     except (BadInput, TableError, RulesError) as refused:
-        _rolled_back()
         if not runs and not isinstance(refused, Refused):  # not even a decision, so not his
             return error_page(403, _("That is not your decision: players make their own "
                                      "decisions at the table, and the organizer runs it."))
         return _live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
-    if is_htmx():
-        push.hold()  # announced to the other devices once this answer is sent
     try:
         if isinstance(event, list):
             after = commands.play_all(table_id, seq, event, current_user, loaded=played)
@@ -182,25 +166,17 @@ def _command(table_id: int, build: Callable[[TableState], dict[str, Any] | list[
         if following is not None:
             after = _followed(after, following)
     except base.TableChanged as changed:
-        _rolled_back()
         return _live_response(_load(table_id), 409, error=str(changed))
     except commands.NotAllowed as refused:
-        _rolled_back()
         return error_page(403, str(refused))
     except (BadInput, TableError, RulesError, base.ServiceError) as refused:
-        _rolled_back()
         # Shown on the table as it is now: a decision from an older page (docs/rules.md 2.5: each
         # answer stands on its own) is refused for what changed since (the cube answered).
         shown = played if seq == played.seq else _load(table_id)
         return _live_response(shown, 422, error=say(refused), typed=typed, move_value=move_value)
     if is_htmx():  # the table as this command left it (the state is the one just written)
         note_written(after, current_user.name)
-        answer = None
-        try:
-            answer = _live_response(after, changed=True)
-        finally:
-            push.announce_when_sent(answer)
-        return answer
+        return _live_response(after, changed=True)
     return see_other("tables.show", table_id=table_id)
 
 
@@ -210,7 +186,6 @@ def _followed(after: commands.TablePlay, event: dict[str, Any]) -> commands.Tabl
     try:
         played = commands.play(after.table.id, after.seq, event, current_user, loaded=after)
     except (base.ServiceError, TableError, RulesError):
-        _rolled_back()
         return after
     return replace(played, written=(*after.written, *played.written))
 
@@ -494,7 +469,6 @@ def _roll_in_window(table_id: int) -> BaseResponse:
     try:
         outcome = cube_window.answer_roll(table_id, current_user)
     except (base.ServiceError, commands.NotAllowed) as refused:
-        db.session.rollback()
         return _live_response(_load(table_id), 422, error=str(refused))
     after = outcome.played
     if outcome.rolled:
