@@ -2,8 +2,13 @@
 
 SQLite gets the treatment measured (docs/performance.md 5) as the only one that loses no update under two
 workers: WAL, a busy timeout, foreign keys on, the driver's implicit transactions off, and
-``BEGIN IMMEDIATE`` at the start of every transaction, so a writer takes the lock before it
-reads what it is about to change.
+``BEGIN IMMEDIATE`` at the start of every writer's transaction, so a writer takes the lock
+before it reads what it is about to change.
+
+Readers and writers: every request starts as a reader (``start_reading``) and writes only
+inside ``services.base.writing()`` (``start_writer``, ``stop_writer``); a flush or a write
+statement outside it in a reader is refused (``_writes_only_in_writing``). Scripts and workers
+outside a request begin as writers.
 """
 
 from __future__ import annotations

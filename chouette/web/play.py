@@ -51,7 +51,7 @@ bp = Blueprint("play", __name__)
 @login_required
 def live(table_id: int) -> BaseResponse:
     """The live table (polled by phones: 304 while nothing changed). A GET: it reads as a
-    reader from its first query (``extensions.readers_never_lock``)."""
+    reader from its first query, as every request does (``extensions.start_reading``)."""
     played = load(table_id)
     # The ETag covers the viewer; the money he is shown may change with the club's setting.
     version = f"{table_id}:{played.seq}:{played.table.is_open}:{privacy.visibility()}"
