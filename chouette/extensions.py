@@ -127,6 +127,8 @@ NO_DATABASE = frozenset({"static", "health", "favicon"})
 #: In a session's ``info``: the session reads between its writes (every request's session,
 #: ``start_reading``); it is inside ``services.base.writing()``; that write wrote something.
 READING, WRITING, WROTE = "chouette_reading", "chouette_writing", "chouette_wrote"
+#: In a session's ``info`` inside ``writing()``: it reads as a reader again afterwards.
+RESUME = "chouette_resume_reading"
 
 
 def start_reading() -> None:
@@ -157,20 +159,22 @@ def start_writer(session: Session) -> None:
     used), then begin the writer's: on SQLite the machine's queue of writers and ``BEGIN
     IMMEDIATE`` (``_sqlite_on_begin``), on PostgreSQL an ordinary transaction. A writer's
     transaction already begun (a script's) goes on."""
-    if _in_reader(session):
+    was_reading = _in_reader(session)
+    if was_reading:
         if session.new or session.dirty or session.deleted:
             raise RuntimeError("A reader has writes pending: write inside services.base.writing()")
         session.commit()
     session.info[WRITING], session.info[WROTE] = True, False
+    session.info[RESUME] = was_reading or bool(session.info.get(READING))
     session.connection()
 
 
 def stop_writer(session: Session) -> bool:
-    """``writing()``'s end, after its commit or rollback: a request's session reads as a
-    reader again. True when the write wrote something."""
+    """``writing()``'s end, after its commit or rollback: a session that was reading (every
+    request's) reads as a reader again. True when the write wrote something."""
     session.info.pop(WRITING, None)
     wrote = bool(session.info.pop(WROTE, False))
-    if session.info.get(READING):
+    if session.info.pop(RESUME, False):
         read_only(alone=True)
     return wrote
 

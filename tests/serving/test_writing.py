@@ -130,6 +130,22 @@ def test_writing_commits_and_the_request_reads_as_a_reader_again(app):
         assert db.session.scalar(select(Member.id).where(Member.name == "Written")) is not None
 
 
+def test_a_reader_outside_a_request_reads_as_a_reader_again_after_writing(app):
+    """A stream's drawing reads in a session of its own (``read_only``): a write it makes
+    (the facts it stores) leaves it reading, not holding the write lock while it draws."""
+    from chouette.extensions import read_only
+
+    with app.app_context():
+        read_only()
+        assert _members() == 0
+        with writing():
+            db.session.add(_new_member("Stored"))
+        assert _reads_as_a_reader()
+        if ON_SQLITE:
+            assert _write_lock_is_free()
+        db.session.remove()
+
+
 def test_writing_rolls_back_when_its_block_raises(app):
     with app.test_request_context("/account", method="POST"):
         app.preprocess_request()
