@@ -212,3 +212,29 @@ def test_a_payment_carries_the_member_ids_its_service_gives_it(app):
         payment = money.record_payment(night.id, payer="Pia", payee="Guest", cents=300,
                                        method="cash", actor=admin)
         assert (payment.payer_id, payment.payee_id) == (payer.id, None)
+
+
+def test_two_requests_seating_one_member_at_once_seat_them_once(app):
+    """Two organizers type Marco at two tables at the same moment, on two app nodes, each in a
+    request (a reader until it writes): the join reads "one person, one open table" inside its
+    ``writing()`` (``commands._joining``), so one seats Marco and the other is refused."""
+    from flask import current_app
+
+    from chouette.services import base, commands
+    from tests.concurrency import at_once, second_node
+
+    with app.app_context():
+        organizer_id = gen_member("admin", name="Olga").id
+        members.create_member(name="Marco", username="marco", password="correct-horse-9")
+        night = gen_night()
+        tables = [gen_table(night).id, gen_table(night).id]
+
+    def attempt(number: int) -> None:
+        with current_app.test_request_context(f"/tables/{tables[number]}/join", method="POST"):
+            current_app.preprocess_request()
+            actor = db.session.get(Member, organizer_id)
+            commands.play(tables[number], 0, {"type": "join", "player": "Marco"}, actor)
+
+    with second_node(app) as node:
+        results = at_once(app, 2, attempt, (base.ServiceError,), nodes=[app, node])
+    assert sorted(results) == ["ok", "refused"], results
