@@ -181,7 +181,7 @@ def take_back(table_id: int) -> BaseResponse:
 def extra(table_id: int) -> BaseResponse:
     """A member who dropped gives the lone taker an extra cube."""
     return command(table_id, lambda state: {"type": "extra", "from": field("giver"),
-                                             "to": field("taker")}, player_may=True)
+                                            "to": field("taker")}, player_may=True)
 
 
 #: The fields of the house-rules form (tables/_settings_form.html): ``rule-<setting>``.
@@ -191,8 +191,8 @@ def proxy(table_id: int) -> BaseResponse:
     """The organizer records a proxy: an absent member's cube decisions go to a teammate; a
     member may hand their own before stepping away (``commands.own_hand_over``)."""
     return command(table_id, lambda state: {"type": "proxy", "player": field("player"),
-                                             "to": field("to")}, keep=("player", "to"),
-                    player_may=True)
+                                            "to": field("to")}, keep=("player", "to"),
+                   player_may=True)
 
 
 @bp.post("/tables/<int:table_id>/roll")
@@ -221,7 +221,7 @@ def roll(table_id: int) -> BaseResponse:
     # At a match table, or one that plays online, the side on roll rolls from its own device
     # (commands.decider); a forced play then plays by itself if the roller asked for it.
     return command(table_id, build, keep=("die1", "die2"), player_may=True,
-                    then=forced_play_after_roll)
+                   then=forced_play_after_roll)
 
 
 def _roll_in_window(table_id: int) -> BaseResponse:
@@ -245,4 +245,4 @@ def _roll_in_window(table_id: int) -> BaseResponse:
 def move(table_id: int) -> BaseResponse:
     """The side on roll's move, typed or tapped on the board."""
     return command(table_id, lambda state: {"type": "move", "move": field("move")},
-                    keep=("move",), player_may=True)
+                   keep=("move",), player_may=True)

@@ -69,7 +69,9 @@ def _typed_settings(state: TableState) -> dict[str, Any]:
 def settings(table_id: int) -> BaseResponse:
     """Change the house rules between games: from the next game on (docs/rules.md 2.12)."""
     return command(table_id, lambda state: {"type": "settings", "settings": _typed_settings(state)},
-                    keep=RULE_FIELDS)
+                   keep=RULE_FIELDS)
+
+
 def _deal_points(text: str) -> int | float | str:
     """Agreed points typed by hand (``1.5``, ``1,5``, ``2``) as a number of the log; what is
     no number is handed on as typed, for the rules to refuse with their reason."""

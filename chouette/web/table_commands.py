@@ -104,7 +104,7 @@ def settled(table_id: int, played: commands.TablePlay) -> commands.TablePlay:
 
 
 def live_response(played: commands.TablePlay, status: int = 200, *, changed: bool = False,
-                   **live: Any) -> BaseResponse:
+                  **live: Any) -> BaseResponse:
     """The live fragment for htmx, the whole table page otherwise."""
     response = render_page("tables/show.html", "tables/_live.html", status=status,
                            **page_context(played, **live))
@@ -117,9 +117,9 @@ def live_response(played: commands.TablePlay, status: int = 200, *, changed: boo
 
 
 def command(table_id: int, build: Callable[[TableState], dict[str, Any] | list[dict[str, Any]]],
-             *, player_may: bool = False, keep: tuple[str, ...] = (),
-             then: Callable[[commands.TablePlay], dict[str, Any] | None] | None = None
-             ) -> BaseResponse:
+            *, player_may: bool = False, keep: tuple[str, ...] = (),
+            then: Callable[[commands.TablePlay], dict[str, Any] | None] | None = None
+            ) -> BaseResponse:
     """Check the role, build the event from the form (or the events an organizer's shortcut
     writes at once: ``commands.play_all``), play it, answer.
 
