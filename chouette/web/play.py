@@ -53,7 +53,7 @@ def live(table_id: int) -> BaseResponse:
     """The live table (polled by phones: 304 while nothing changed). A GET: it reads as a
     reader from its first query, as every request does (``extensions.start_reading``)."""
     played = load(table_id)
-    # The ETag covers the viewer; the money he is shown may change with the club's setting.
+    # The ETag covers the viewer; the money they are shown may change with the club's setting.
     version = f"{table_id}:{played.seq}:{played.table.is_open}:{privacy.visibility()}"
     shared = shared_live_html(played)  # most phones: the state's one drawing, made theirs
     if shared is not None:
@@ -64,9 +64,9 @@ def live(table_id: int) -> BaseResponse:
 @bp.post("/tables/<int:table_id>/join")
 @login_required
 def join(table_id: int) -> BaseResponse:
-    """A member or a guest sits down (with his stake when the table allows per-player stakes).
+    """A member or a guest sits down (with their stake when the table allows per-player stakes).
 
-    A name close to a member's that is not his ("Ann Archr" for Ann Archer) is asked about
+    A name close to a member's that is not theirs ("Ann Archr" for Ann Archer) is asked about
     first (``NameQuestion``): the organizer picks the member, or posts the name as typed in
     ``guest`` to seat a new guest. A name the table already knows (a player who left and comes
     back) is not asked about again."""
@@ -91,7 +91,7 @@ def join(table_id: int) -> BaseResponse:
 @bp.post("/tables/<int:table_id>/leave")
 @login_required
 def leave(table_id: int) -> BaseResponse:
-    """A player leaves the table (between his games)."""
+    """A player leaves the table (between their games)."""
     return command(table_id, lambda state: {"type": "leave", "player": field("player")})
 
 
@@ -156,7 +156,7 @@ def double(table_id: int) -> BaseResponse:
 @bp.post("/tables/<int:table_id>/answer")
 @login_required
 def answer(table_id: int) -> BaseResponse:
-    """Take, drop, beaver or raccoon: a player may answer his own cube from his phone."""
+    """Take, drop, beaver or raccoon: a player may answer their own cube from their phone."""
     def build(state: TableState) -> dict[str, Any]:
         kind = request.form.get("answer")
         if kind not in commands.ANSWERS:

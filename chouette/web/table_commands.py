@@ -60,7 +60,7 @@ class NameQuestion(Exception):
 
 def load(table_id: int) -> commands.TablePlay:
     """The table and its state (404 when there is no such table); for an organizer, with the
-    members' names his Join card lists, in the same query."""
+    members' names their Join card lists, in the same query."""
     try:
         return commands.load_play(table_id, names=commands.is_organizer(current_user))
     except base.NotFound:
@@ -123,9 +123,9 @@ def command(table_id: int, build: Callable[[TableState], dict[str, Any] | list[d
     """Check the role, build the event from the form (or the events an organizer's shortcut
     writes at once: ``commands.play_all``), play it, answer.
 
-    ``player_may``: a player seated at the table may post it when it is his own decision
-    (``commands.authorize`` decides); a form from him that is no decision at all is not his
-    either (403, like someone else's).
+    ``player_may``: a player seated at the table may post it when it is their own decision
+    (``commands.authorize`` decides); a form from them that is no decision at all is not
+    theirs either (403, like someone else's).
     ``keep``: the fields to give back to the form when the action is refused.
     ``then``: the event that follows by itself from the table the command left, if any
     (``forced_play_after_roll``), written next as the same member's command.
@@ -144,7 +144,7 @@ def command(table_id: int, build: Callable[[TableState], dict[str, Any] | list[d
     except NameQuestion as asked:
         return live_response(played, typed=typed, join_question=asked.question)
     except (BadInput, TableError, RulesError) as refused:
-        if not runs and not isinstance(refused, Refused):  # not even a decision, so not his
+        if not runs and not isinstance(refused, Refused):  # not even a decision, so not theirs
             return error_page(403, _("That is not your decision: players make their own "
                                      "decisions at the table, and the organizer runs it."))
         return live_response(played, 422, error=say(refused), typed=typed, move_value=move_value)
