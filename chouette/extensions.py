@@ -13,11 +13,12 @@ outside a request begin as writers.
 
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, has_request_context, request
+from flask import Flask, current_app, has_app_context, has_request_context, request
 from flask_babel import Babel
 from flask_login import LoginManager, current_user
 from flask_migrate import Migrate
@@ -30,6 +31,8 @@ from sqlalchemy.orm import DeclarativeBase, ORMExecuteState, Session
 from chouette import caches
 from chouette.config import compile_translations
 from chouette.sqlite_writers import QueuedConnection, queue_for
+
+log = logging.getLogger(__name__)
 
 #: Alembic's folder lives inside the package so the repository's top level stays small.
 MIGRATIONS_DIR = str(Path(__file__).resolve().parent / "migrations")
@@ -200,6 +203,32 @@ def _statements_only_in_writing(state: ORMExecuteState) -> None:
     """The same for the statements that write without a flush (insert, update, delete)."""
     if state.is_insert or state.is_update or state.is_delete:
         _refuse_outside_writing(state.session)
+
+
+#: The PostgreSQL channel a commit is announced on (``announce``; ``push`` listens to it).
+PUSH_CHANNEL = "chouette_push"
+
+
+def announce() -> None:
+    """Tell the pages that something they show may have moved: ``NOTIFY chouette_push`` on
+    PostgreSQL (on a connection of its own, outside any transaction: every node's push hub
+    hears it), and this process's hub woken (``push.Hub.poke``). ``services.base.writing()``
+    calls it after each commit that wrote. A notification that cannot be sent is brought by
+    the hubs' next read (``push.FALLBACK_SECONDS``); an app without a hub: nothing to wake."""
+    if not has_app_context():
+        return
+    hub = current_app.extensions.get("chouette_push")
+    try:
+        engine = db.engine
+        if engine.dialect.name == "postgresql":
+            with engine.connect() as connection:
+                connection.execution_options(isolation_level="AUTOCOMMIT").exec_driver_sql(
+                    f"NOTIFY {PUSH_CHANNEL}")
+    except Exception:
+        log.exception("push: the notification after a commit failed")
+    finally:
+        if hub is not None:
+            hub.poke()
 
 
 def harden_sqlite(engine: Engine) -> None:

@@ -11,8 +11,8 @@ Each process has one ``Hub`` per app, and the hub one *watcher* thread, started 
 stream and stopped with the last, that reads the versions of every topic some stream holds,
 in one query for the tables and one per screen, whenever something may have changed:
 
-- a commit in this process wakes it at once: ``services.base.writing()`` calls ``announce``
-  after each commit that wrote;
+- a commit in this process wakes it at once: ``services.base.writing()`` calls
+  ``extensions.announce`` after each commit that wrote, which pokes the hub (``Hub.poke``);
 - on PostgreSQL ``announce`` also sends ``NOTIFY chouette_push`` and the watcher
   ``LISTEN``\\ s on a connection of its own, so a command handled by another worker or another
   app node wakes it within milliseconds; it also reads every ``FALLBACK_SECONDS``;
@@ -36,13 +36,13 @@ from flask import Flask, current_app
 from sqlalchemy import func, select
 from sqlalchemy.engine import Connection, Engine
 
-from chouette.extensions import READ_ONLY, db
+from chouette.extensions import PUSH_CHANNEL, READ_ONLY, db
 from chouette.models import ChouetteTable, Night, TableEvent
 
 log = logging.getLogger(__name__)
 
-#: The PostgreSQL channel the committing transactions notify.
-CHANNEL = "chouette_push"
+#: The PostgreSQL channel a commit is announced on (``extensions.announce``).
+CHANNEL = PUSH_CHANNEL
 #: How often the watcher reads the versions on SQLite (other processes' commits).
 POLL_SECONDS = 0.1
 #: How often it reads them on PostgreSQL when no notification came (a safety net).
@@ -341,28 +341,6 @@ def hub(app: Flask | None = None) -> Hub:
     """This process's hub for ``app`` (the current app by default)."""
     app = app or current_app._get_current_object()  # type: ignore[attr-defined]
     return app.extensions["chouette_push"]
-
-
-def announce() -> None:
-    """Tell the pages that something they show may have moved: ``NOTIFY`` on PostgreSQL (on a
-    connection of its own, outside any transaction: every node's watcher hears it), and this
-    process's watcher woken. ``services.base.writing()`` calls it after each commit that
-    wrote. A notification that cannot be sent is brought by the watchers' next read
-    (``FALLBACK_SECONDS``); no app (a script of the pure layers): nothing to wake."""
-    try:
-        app, engine = current_app._get_current_object(), db.engine  # type: ignore[attr-defined]
-        the_hub = hub(app)
-    except (RuntimeError, KeyError):
-        return
-    try:
-        if engine.dialect.name == "postgresql":
-            with engine.connect() as connection:
-                connection.execution_options(isolation_level="AUTOCOMMIT").exec_driver_sql(
-                    f"NOTIFY {CHANNEL}")
-    except Exception:
-        log.exception("push: the notification after a commit failed")
-    finally:
-        the_hub.poke()
 
 
 def init_app(app: Flask) -> None:

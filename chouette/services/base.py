@@ -8,8 +8,7 @@ from contextlib import contextmanager
 
 from flask_babel import gettext as _
 
-from chouette import push
-from chouette.extensions import WRITING, db, start_writer, stop_writer
+from chouette.extensions import WRITING, announce, db, start_writer, stop_writer
 
 # --------------------------------------------------------------------------- errors
 
@@ -56,7 +55,8 @@ class TableChanged(ServiceError):
 @contextmanager
 def writing(*, keep_loaded: bool = False) -> Iterator[None]:
     """The one way to write: what the block writes is committed together, or rolled back
-    (nothing written) when it raises; then the change is announced to the pages (``push``).
+    (nothing written) when it raises; then the change is announced to the pages
+    (``extensions.announce``: the push hubs).
 
     Every request reads as a reader (``extensions.start_reading``): its session may not
     write (a flush there raises RuntimeError). ``writing()`` ends the reader, takes the
@@ -88,4 +88,4 @@ def writing(*, keep_loaded: bool = False) -> Iterator[None]:
         wrote = stop_writer(session)
         session.expire_on_commit = expire
     if wrote:
-        push.announce()
+        announce()

@@ -257,7 +257,7 @@ def test_on_postgresql_a_commit_notifies_the_listeners(app, table):
 def test_on_postgresql_a_command_notifies_after_its_commit_and_a_refused_one_does_not(
         app, client, table):
     """The organizer's command from the live page: ``writing()`` commits it and announces it
-    (``push.announce``) before the answer is drawn; a command refused (a stale page) writes
+    (``extensions.announce``) before the answer is drawn; a command refused (a stale page) writes
     nothing and tells nobody."""
     table.seat("ABCD")
     with _listening(app) as connection:
