@@ -29,7 +29,7 @@ from sqlalchemy import (
     select,
 )
 from sqlalchemy.engine import Dialect
-from sqlalchemy.orm import Mapped, Session, mapped_column, relationship, validates
+from sqlalchemy.orm import Mapped, mapped_column, relationship, validates
 from sqlalchemy.types import TypeDecorator, TypeEngine
 
 from chouette.extensions import db
@@ -523,20 +523,6 @@ def free_ids(connection: Any, model: type[Night] | type[ChouetteTable], count: i
     highest = max(connection.scalar(select(func.max(model.id))) or 0,
                   connection.scalar(select(func.max(staged))) or 0)
     return list(range(highest + 1, highest + 1 + count))
-
-
-@event.listens_for(Session, "before_flush")
-def _take_ids(session: Session, _context: Any, _instances: Any) -> None:
-    """On SQLite, new nights and tables get ids no staged import has taken (``free_ids``)."""
-    for model in (Night, ChouetteTable):
-        new = [obj for obj in session.new if isinstance(obj, model) and obj.id is None]
-        if not new:
-            continue
-        connection = session.connection()
-        if connection.dialect.name != "sqlite":
-            return
-        for obj, free in zip(new, free_ids(connection, model, len(new)), strict=True):
-            obj.id = free
 
 
 class AnalysisRequest(Model):

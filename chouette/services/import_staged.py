@@ -75,6 +75,7 @@ def write_staged(night: Night, tables: list[tuple[ChouetteTable, PreparedTable]]
     if not tables:  # nothing to stage: the night alone, in one tiny transaction
         with writing():
             refuse_closed_season(night.date, night.currency)
+            (night.id,) = free_ids(db.session.connection(), Night, 1)  # no staged import's id
             db.session.add(night)
             db.session.flush()
             add_payments(night.id, payments, actor_id)

@@ -26,7 +26,7 @@ from chouette.models import (
 )
 from chouette.services.base import NightClosed, ServiceError, writing
 from chouette.services.commands import load_play
-from chouette.services.night_rows import CURRENCY_RE, get_night, lock_night
+from chouette.services.night_rows import CURRENCY_RE, get_night, lock_night, new_id
 from chouette.services.season_checks import locked_season, refuse_night_in_closed_season, season_of
 from chouette.services.stored_facts import store_night_facts
 
@@ -143,7 +143,7 @@ def open_night(*, name: str, on: dt.date, currency: str = "EUR", actor: Member) 
 
     refuse_night_in_closed_season(on, currency)
     with writing():
-        night = Night(name=name, date=on, currency=currency, opened_by_id=actor.id)
+        night = Night(id=new_id(Night), name=name, date=on, currency=currency, opened_by_id=actor.id)
         db.session.add(night)
     return night
 

@@ -34,7 +34,7 @@ from chouette.services.base import (
     writing,
 )
 from chouette.services.game_lines import Lines, write_lines
-from chouette.services.night_rows import lock_night
+from chouette.services.night_rows import lock_night, new_id
 from chouette.services.points import split
 from chouette.table import SNAPSHOT_VERSION, Settings, TableError
 from chouette.table.settings import MAX_STAKE_CENTS
@@ -194,8 +194,8 @@ def create_table(
         )
         if taken is not None:
             raise ServiceError(_("There is already a table called %(name)s tonight.", name=name))
-        table = ChouetteTable(night_id=night.id, name=name, settings=checked, preset=preset_of(checked),
-                               created_by_id=actor.id)
+        table = ChouetteTable(id=new_id(ChouetteTable), night_id=night.id, name=name, settings=checked,
+                              preset=preset_of(checked), created_by_id=actor.id)
         db.session.add(table)
     return table
 
