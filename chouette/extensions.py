@@ -2,17 +2,23 @@
 
 SQLite gets the treatment measured (docs/performance.md 5) as the only one that loses no update under two
 workers: WAL, a busy timeout, foreign keys on, the driver's implicit transactions off, and
-``BEGIN IMMEDIATE`` at the start of every transaction, so a writer takes the lock before it
-reads what it is about to change.
+``BEGIN IMMEDIATE`` at the start of every writer's transaction, so a writer takes the lock
+before it reads what it is about to change.
+
+Readers and writers: every request starts as a reader (``start_reading``) and writes only
+inside ``services.base.writing()`` (``start_writer``, ``stop_writer``); a flush or a write
+statement outside it in a reader is refused (``_writes_only_in_writing``). Scripts and workers
+outside a request begin as writers.
 """
 
 from __future__ import annotations
 
+import logging
 import time
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, has_request_context, request
+from flask import Flask, current_app, has_app_context, has_request_context, request
 from flask_babel import Babel
 from flask_login import LoginManager, current_user
 from flask_migrate import Migrate
@@ -20,11 +26,13 @@ from flask_sqlalchemy import SQLAlchemy
 from flask_wtf.csrf import CSRFProtect
 from sqlalchemy import MetaData, event, exc
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.orm import DeclarativeBase, Session
+from sqlalchemy.orm import DeclarativeBase, ORMExecuteState, Session
 
 from chouette import caches
 from chouette.config import compile_translations
 from chouette.sqlite_writers import QueuedConnection, queue_for
+
+log = logging.getLogger(__name__)
 
 #: Alembic's folder lives inside the package so the repository's top level stays small.
 MIGRATIONS_DIR = str(Path(__file__).resolve().parent / "migrations")
@@ -109,88 +117,118 @@ def read_only(*, alone: bool = False) -> None:
     """
     session = db.session()
     if session.in_transaction():
-        return  # a reader already (readers_never_lock), or a writer that stays one
+        return  # a reader already (start_reading), or a writer that stays one
     options: dict[str, Any] = {READ_ONLY: True}
     if alone and session.get_bind().dialect.name == "postgresql":
         options["isolation_level"] = "AUTOCOMMIT"
     session.connection(execution_options=options)
 
 
-#: Requests that only read: their transaction never takes SQLite's write lock.
-READING_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
 #: Endpoints that touch no database at all (no transaction is begun for them).
 NO_DATABASE = frozenset({"static", "health", "favicon"})
 
-
-#: Blueprints whose writes are optimistic (see ``reads_first``).
-READS_FIRST: set[str] = set()
-
-
-def reads_first(blueprint_name: str) -> None:
-    """Let the POSTs of a blueprint read as readers and take the write lock only to write.
-
-    For the table commands: everything they read (the member, the table's state, the rules'
-    verdict) is read without the lock, and ``services.append_events`` takes it (``begin_writing``)
-    for the few statements that write, where the table's seq is checked again: a command that
-    was overtaken is refused as stale (TableChanged), never written on an old state. So a
-    command holds SQLite's write lock for milliseconds, not for the whole request. Every write
-    of such a blueprint must go through ``begin_writing`` first.
-    """
-    READS_FIRST.add(blueprint_name)
+#: In a session's ``info``: the session reads between its writes (every request's session,
+#: ``start_reading``); it is inside ``services.base.writing()``; that write wrote something.
+READING, WRITING, WROTE = "chouette_reading", "chouette_writing", "chouette_wrote"
+#: In a session's ``info`` inside ``writing()``: it reads as a reader again afterwards.
+RESUME = "chouette_resume_reading"
 
 
-def readers_never_lock() -> None:
-    """Before every request that only reads (GET, HEAD): its transaction starts as a reader,
-    so loading the signed-in member does not take SQLite's write lock, and the phones
-    fetching a pushed table never queue behind (or ahead of) a command. A view that must
-    write on a GET ends the reader first (``db.session.commit()``), as ``store_facts`` does;
-    writers (POST) keep ``BEGIN IMMEDIATE``, but those of a ``reads_first`` blueprint."""
+def start_reading() -> None:
+    """Before every request, GET or POST: its session reads as a reader from its first query,
+    so loading the signed-in member, the table and the rules' verdict take no write lock,
+    and the phones fetching a pushed table never queue behind (or ahead of) a command. It
+    writes only inside ``services.base.writing()``, which takes the lock for the few
+    statements that write and gives the request back to reading afterwards; a flush outside
+    it is refused (``_writes_only_in_writing``)."""
     if request.endpoint in NO_DATABASE:
         return
-    if request.method in READING_METHODS:
+    db.session().info[READING] = True
+    read_only(alone=True)
+
+
+def stop_reading(_error: BaseException | None = None) -> None:
+    """After every request: its session is no reader any more (a test's code that shares
+    the app context goes on writing as scripts do)."""
+    db.session().info.pop(READING, None)
+
+
+def _in_reader(session: Session) -> bool:
+    return session.in_transaction() and bool(session.connection().get_execution_options().get(READ_ONLY))
+
+
+def start_writer(session: Session) -> None:
+    """``writing()``'s start: end a reader's transaction (what it read is read again as it is
+    used), then begin the writer's: on SQLite the machine's queue of writers and ``BEGIN
+    IMMEDIATE`` (``_sqlite_on_begin``), on PostgreSQL an ordinary transaction. A writer's
+    transaction already begun (a script's) goes on."""
+    was_reading = _in_reader(session)
+    if was_reading:
+        if session.new or session.dirty or session.deleted:
+            raise RuntimeError("A reader has writes pending: write inside services.base.writing()")
+        session.commit()
+    session.info[WRITING], session.info[WROTE] = True, False
+    session.info[RESUME] = was_reading or bool(session.info.get(READING))
+    session.connection()
+
+
+def stop_writer(session: Session) -> bool:
+    """``writing()``'s end, after its commit or rollback: a session that was reading (every
+    request's) reads as a reader again. True when the write wrote something."""
+    session.info.pop(WRITING, None)
+    wrote = bool(session.info.pop(WROTE, False))
+    if session.info.pop(RESUME, False):
         read_only(alone=True)
-    elif request.blueprint in READS_FIRST:
-        read_only()
+    return wrote
 
 
-def begin_writing() -> None:
-    """End a reader's transaction (``read_only``) so that what follows writes in a new one,
-    which on SQLite begins with the write lock (``BEGIN IMMEDIATE``). What was read must be
-    checked again in the new transaction; loaded objects are read again as they are used.
-    Nothing to do in a writer's transaction. On PostgreSQL a reader reading each statement
-    alone (``read_only(alone=True)``) is ended the same way; a ``reads_first`` request's
-    reads there are an ordinary transaction, which goes on and writes."""
-    if not db.session().in_transaction():
+def _refuse_outside_writing(session: Session) -> None:
+    """A write: noted inside ``writing()``; refused in a reader's session or transaction."""
+    if session.info.get(WRITING):
+        session.info[WROTE] = True
+    elif session.info.get(READING) or _in_reader(session):
+        raise RuntimeError("A write outside services.base.writing(): a request (and any reader) "
+                           "writes only inside `with writing():`")
+
+
+def _writes_only_in_writing(session: Session, _context: Any, _instances: Any) -> None:
+    """Every flush: a request's session writes only inside ``writing()`` (on SQLite a reader
+    that writes fails as busy under load; on PostgreSQL a reader reading each statement
+    alone would write each row in a transaction of its own)."""
+    if session.new or session.dirty or session.deleted:
+        _refuse_outside_writing(session)
+
+
+def _statements_only_in_writing(state: ORMExecuteState) -> None:
+    """The same for the statements that write without a flush (insert, update, delete)."""
+    if state.is_insert or state.is_update or state.is_delete:
+        _refuse_outside_writing(state.session)
+
+
+#: The PostgreSQL channel a commit is announced on (``announce``; ``push`` listens to it).
+PUSH_CHANNEL = "chouette_push"
+
+
+def announce() -> None:
+    """Tell the pages that something they show may have moved: ``NOTIFY chouette_push`` on
+    PostgreSQL (on a connection of its own, outside any transaction: every node's push hub
+    hears it), and this process's hub woken (``push.Hub.poke``). ``services.base.writing()``
+    calls it after each commit that wrote. A notification that cannot be sent is brought by
+    the hubs' next read (``push.FALLBACK_SECONDS``); an app without a hub: nothing to wake."""
+    if not has_app_context():
         return
-    connection = db.session.connection()
-    options = connection.get_execution_options()
-    if not options.get(READ_ONLY) or (connection.dialect.name != "sqlite"
-                                      and options.get("isolation_level") != "AUTOCOMMIT"):
-        return
-    if db.session.new or db.session.dirty or db.session.deleted:
-        raise RuntimeError("a reader's transaction has writes pending: it must not write")
-    db.session.commit()
-
-
-def end_writing() -> None:
-    """After the write of a ``reads_first`` request (committed or rolled back), what the
-    request reads next (its answer's drawing) begins as a reader again: a new transaction
-    would otherwise begin with SQLite's write lock and hold it while the page is drawn (on
-    PostgreSQL, each statement alone: no transaction to begin and end)."""
-    if (has_request_context() and request.blueprint in READS_FIRST
-            and not db.session().in_transaction()):
-        read_only(alone=True)
-
-
-def _readers_never_write(session: Any, _context: Any, _instances: Any) -> None:
-    """A flush in a reader's transaction that reads each statement alone (autocommit) would
-    write each row in a transaction of its own: refused (the view must ``commit()`` the
-    reader first, as on SQLite; ``begin_writing`` does it for the commands)."""
-    if not (session.new or session.dirty or session.deleted) or not session.in_transaction():
-        return
-    options = session.connection().get_execution_options()
-    if options.get(READ_ONLY) and options.get("isolation_level") == "AUTOCOMMIT":
-        raise RuntimeError("a reader reading each statement alone must not write: commit() it first")
+    hub = current_app.extensions.get("chouette_push")
+    try:
+        engine = db.engine
+        if engine.dialect.name == "postgresql":
+            with engine.connect() as connection:
+                connection.execution_options(isolation_level="AUTOCOMMIT").exec_driver_sql(
+                    f"NOTIFY {PUSH_CHANNEL}")
+    except Exception:
+        log.exception("push: the notification after a commit failed")
+    finally:
+        if hub is not None:
+            hub.poke()
 
 
 def harden_sqlite(engine: Engine) -> None:
@@ -265,9 +303,11 @@ def init_app(app: Flask) -> None:
     csrf.init_app(app)
     compile_translations()
     babel.init_app(app, locale_selector=select_locale)
-    app.before_request(readers_never_lock)
-    if not event.contains(Session, "before_flush", _readers_never_write):
-        event.listen(Session, "before_flush", _readers_never_write)
+    app.before_request(start_reading)
+    app.teardown_request(stop_reading)
+    if not event.contains(Session, "before_flush", _writes_only_in_writing):
+        event.listen(Session, "before_flush", _writes_only_in_writing)
+        event.listen(Session, "do_orm_execute", _statements_only_in_writing)
     login.init_app(app)
     login.login_view = "auth.login"
     login.login_message_category = "info"

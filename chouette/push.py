@@ -12,9 +12,9 @@ Each process has one ``Hub`` per app, and the hub one *watcher* thread, started 
 stream and stopped with the last, that reads the versions of every topic some stream holds,
 in one query for the tables and one per screen, whenever something may have changed:
 
-- a commit in this process that wrote a table's log, a table or a night wakes it at once
-  (``install``: a SQLAlchemy ``after_commit`` hook);
-- on PostgreSQL the same transactions send ``NOTIFY chouette_push`` and the watcher
+- a commit in this process wakes it at once: ``services.base.writing()`` calls
+  ``extensions.announce`` after each commit that wrote, which pokes the hub (``Hub.poke``);
+- on PostgreSQL ``announce`` also sends ``NOTIFY chouette_push`` and the watcher
   ``LISTEN``\\ s on a connection of its own, so a command handled by another worker or another
   app node wakes it within milliseconds; it also reads every ``FALLBACK_SECONDS``;
 - on SQLite (one machine, a few workers) it reads every ``POLL_SECONDS``: one indexed query.
@@ -25,7 +25,6 @@ cost the watcher's one query per tick, and their keep-alive comments.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import logging
 import os
@@ -37,25 +36,21 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Flask, current_app
-from sqlalchemy import event, func, select
+from sqlalchemy import func, select
 from sqlalchemy.engine import Connection, Engine
-from sqlalchemy.orm import Session
 
-from chouette.extensions import READ_ONLY, db
+from chouette.extensions import PUSH_CHANNEL, READ_ONLY, db
 from chouette.models import (
     ChouetteTable,
     Night,
-    SeatRequest,
-    TableAdmission,
     TableEvent,
-    TableMessage,
     TurnWindow,
 )
 
 log = logging.getLogger(__name__)
 
-#: The PostgreSQL channel the committing transactions notify.
-CHANNEL = "chouette_push"
+#: The PostgreSQL channel a commit is announced on (``extensions.announce``).
+CHANNEL = PUSH_CHANNEL
 #: How often the watcher reads the versions on SQLite (other processes' commits).
 POLL_SECONDS = 0.1
 #: How often it reads them on PostgreSQL when no notification came (a safety net).
@@ -71,10 +66,6 @@ RETRY_MS = 1000
 GONE = "gone"
 
 Topic = tuple[str, Any]
-
-# Rows whose commit may change what a table page or a screen shows.
-# (A device's last-seen time is not one: who is connected is read at each tick.)
-_WATCHED = (TableEvent, ChouetteTable, Night, TableMessage, SeatRequest, TableAdmission, TurnWindow)
 
 
 @dataclass
@@ -374,85 +365,6 @@ def hub(app: Flask | None = None) -> Hub:
     return app.extensions["chouette_push"]
 
 
-def _touches(session: Session) -> bool:
-    return any(isinstance(row, _WATCHED)
-               for rows in (session.new, session.dirty, session.deleted) for row in rows)
-
-
-#: In a session's ``info``: its commits are announced once the answer is sent (``hold``), and
-#: a commit is waiting for that.
-_HELD, _DUE = "chouette_push_held", "chouette_push_due"
-
-
-def _after_flush(session: Session, _context: Any) -> None:
-    """A flush that wrote what the pages show: note it, and on PostgreSQL notify (the
-    notification leaves with the commit, and never if the transaction rolls back)."""
-    if not _touches(session):
-        return
-    session.info["chouette_push"] = True
-    bind = session.get_bind()
-    if bind.dialect.name == "postgresql" and not session.info.get(_HELD):
-        session.connection().exec_driver_sql(f"NOTIFY {CHANNEL}")
-
-
-def _after_commit(session: Session) -> None:
-    """Wake this process's watcher after a commit that wrote what the pages show."""
-    if session.info.pop("chouette_push", False):
-        if session.info.get(_HELD):
-            session.info[_DUE] = True
-            return
-        with contextlib.suppress(RuntimeError, KeyError):  # no app (scripts, tests of the pure layers)
-            hub().poke()
-
-
-def hold() -> None:
-    """What the current request commits is announced when its answer has been sent
-    (``announce_when_sent``), not at the commit: a table command answered with the table it
-    left. The command's own push would otherwise make every phone and screen of the table
-    fetch it while its answer is being drawn, and the organizer's answer would share the
-    processor with their eighteen drawings; announced once it is sent, the table reaches
-    them the time of that drawing later (some ten milliseconds)."""
-    db.session().info[_HELD] = True
-
-
-def announce_when_sent(response: Any) -> None:
-    """Announce what the request committed under ``hold`` once ``response`` has been sent
-    (its ``close``, which the server calls after the last byte), or at once when nothing is
-    sent (``response`` None: the answer failed)."""
-    info = db.session().info
-    info.pop(_HELD, None)
-    if not info.pop(_DUE, False):
-        return
-    app, engine = current_app._get_current_object(), db.engine  # type: ignore[attr-defined]
-    if response is None:
-        _announce(app, engine)
-    else:
-        response.call_on_close(lambda: _announce(app, engine))
-
-
-def _announce(app: Flask, engine: Engine) -> None:
-    """``NOTIFY`` on PostgreSQL (its own connection, no transaction), and this process's
-    watcher woken. A notification that cannot be sent is brought by the watchers' next
-    read (``FALLBACK_SECONDS``)."""
-    try:
-        if engine.dialect.name == "postgresql":
-            with engine.connect() as connection:
-                connection.execution_options(isolation_level="AUTOCOMMIT").exec_driver_sql(
-                    f"NOTIFY {CHANNEL}")
-    except Exception:
-        log.exception("push: the notification after a command's answer failed")
-    finally:
-        hub(app).poke()
-
-
-def _after_rollback(session: Session) -> None:
-    session.info.pop("chouette_push", None)
-
-
 def init_app(app: Flask) -> None:
-    """Give ``app`` its hub, and hook the commits that may move a topic (once)."""
+    """Give ``app`` its hub."""
     app.extensions["chouette_push"] = Hub(app)
-    if not event.contains(Session, "after_flush", _after_flush):
-        event.listen(Session, "after_flush", _after_flush)
-        event.listen(Session, "after_commit", _after_commit)
-        event.listen(Session, "after_rollback", _after_rollback)

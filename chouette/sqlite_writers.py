@@ -99,7 +99,7 @@ class QueuedConnection(sqlite3.Connection):
     """A SQLite connection that lets go of its turn when its transaction ends.
 
     ``extensions`` gives it its queue when it connects and makes it take its turn before each
-    ``BEGIN IMMEDIATE`` (``begin_writing_turn``).
+    ``BEGIN IMMEDIATE`` (``extensions._sqlite_on_begin``, for ``services.base.writing()``).
     """
 
     queue: WriterQueue | None = None

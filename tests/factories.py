@@ -15,7 +15,7 @@ from werkzeug.security import generate_password_hash
 
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, Night, TableEvent
-from chouette.services import tables
+from chouette.services import identity, tables
 
 #: Every generated member's password, and the fast hashing the tests use (production: scrypt).
 PASSWORD = "correct-horse-9"
@@ -36,7 +36,8 @@ def save(*rows: Any) -> None:
 
 
 def gen_member(role: str = "player", password: str = PASSWORD, **overrides: Any) -> Member:
-    """A member who can sign in with ``password``."""
+    """A member who can sign in with ``password``, made as ``members.create_member`` makes one:
+    their name recorded (``MemberName``), a guest's history under it theirs."""
     number = next(_numbers)
     values: dict[str, Any] = {
         "name": f"{role.title()} {number}",
@@ -47,6 +48,9 @@ def gen_member(role: str = "player", password: str = PASSWORD, **overrides: Any)
     }
     values.update(overrides)
     member = Member(**values)
+    db.session.add(member)
+    identity.record_name(member)  # as members.create_member does: the name is theirs,
+    identity.claim_guest_history(member)  # and a guest's history under it
     save(member)
     return member
 

@@ -1,4 +1,5 @@
-"""Use-cases: each loads what it needs, checks, writes, and commits once (or changes nothing).
+"""Use-cases: each loads what it needs, checks, and writes inside one ``base.writing()``,
+which commits once (or changes nothing) and tells the pages.
 
 Views call exactly one of these. Refusals are ``ServiceError`` (a ``ValueError``) whose message
 a player can read; the app factory turns them into a flash message (or a 422 fragment for htmx).

@@ -19,7 +19,7 @@ from sqlalchemy import select, update
 from chouette.extensions import db
 from chouette.models import Invitation, Member, PasswordLink, utcnow
 from chouette.services import members
-from chouette.services.base import NotFound, ServiceError, transaction
+from chouette.services.base import NotFound, ServiceError, writing
 
 #: The longest an invitation may stay open, and its most uses.
 MAX_INVITATION_DAYS = 90
@@ -61,7 +61,7 @@ def make_password_link(member_id: int, actor: Member, now: dt.datetime | None = 
     """A new one-time link for the member: (token, row). Raises NotFound, or ServiceError when
     ``actor`` may not make one for this member or the member is inactive."""
     now = now or utcnow()
-    with transaction():
+    with writing():
         member = members.get_member(member_id)
         if not may_make_password_link(actor, member):
             raise ServiceError(_("Only an admin can make a password link for an organizer or an admin."))
@@ -98,7 +98,7 @@ def use_password_link(token: str, new: str, now: dt.datetime | None = None) -> M
     session of the member ends. Raises LinkRefused, or ServiceError when the password does not
     fit the rules (the link stays usable then)."""
     now = now or utcnow()
-    with transaction():
+    with writing():
         link = _usable_password_link(token, now)
         members.stage_password(link.member, new)
         link.used_at = now
@@ -124,7 +124,7 @@ def make_invitation(actor: Member, *, label: str, hours: int, max_uses: int,
     if not 1 <= max_uses <= MAX_INVITATION_USES:
         raise ServiceError(_("An invitation serves from 1 to %(count)d people.", count=MAX_INVITATION_USES))
     token, digest = _new_token()
-    with transaction():
+    with writing():
         invitation = Invitation(token_hash=digest, label=label, created_by_id=actor.id, created_at=now,
                                 expires_at=now + dt.timedelta(hours=hours), max_uses=max_uses, uses=0)
         db.session.add(invitation)
@@ -150,7 +150,7 @@ def invitation_state(invitation: Invitation, now: dt.datetime | None = None) -> 
 
 def revoke_invitation(invitation_id: int, now: dt.datetime | None = None) -> Invitation:
     """End an invitation now (nobody joins through it after). Raises NotFound."""
-    with transaction():
+    with writing():
         invitation = db.session.get(Invitation, invitation_id)
         if invitation is None:
             raise NotFound(_("No such invitation."))
@@ -186,7 +186,7 @@ def join_with_invitation(token: str, *, name: str, username: str, password: str,
     Raises LinkRefused, or ServiceError when a field is unusable or the name or username is
     taken (the invitation's uses are then unchanged)."""
     now = now or utcnow()
-    with transaction():
+    with writing():
         invitation = _usable_invitation(token, now)
         member = members.stage_member(name, username, password, "player", None)
         invitation.uses += 1

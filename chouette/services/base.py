@@ -1,4 +1,4 @@
-"""Errors and the transaction helper shared by every use-case."""
+"""Errors and ``writing()``, the one way to write, shared by every use-case."""
 
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from contextlib import contextmanager
 
 from flask_babel import gettext as _
 
-from chouette.extensions import db
+from chouette.extensions import WRITING, announce, db, start_writer, stop_writer
 
 # --------------------------------------------------------------------------- errors
 
@@ -53,14 +53,28 @@ class TableChanged(ServiceError):
 
 
 @contextmanager
-def transaction(*, keep_loaded: bool = False) -> Iterator[None]:
-    """Commit what the block wrote, or roll everything back when it raises.
+def writing(*, keep_loaded: bool = False) -> Iterator[None]:
+    """The one way to write: what the block writes is committed together, or rolled back
+    (nothing written) when it raises; then the change is announced to the pages
+    (``extensions.announce``: the push hubs).
 
-    ``keep_loaded``: the rows the request loaded stay loaded after the commit (SQLAlchemy
+    Every request reads as a reader (``extensions.start_reading``): its session may not
+    write (a flush there raises RuntimeError). ``writing()`` ends the reader, takes the
+    writers' turn and begins (SQLite: the machine's queue of writers, then ``BEGIN
+    IMMEDIATE``; PostgreSQL: an ordinary transaction), so what the block reads it reads
+    again under the lock; a command checks its table's seq there (``TableChanged``). After
+    the block the request reads as a reader again: drawing the answer holds no write lock.
+    A ``writing()`` inside another one joins it (the outer one commits).
+
+    ``keep_loaded``: the rows loaded before the commit stay loaded after it (SQLAlchemy
     expires them by default, and the next use of each reads it again): for a table command,
     whose answer draws the table, its night and the member as the command found them, not
     three more round trips to the database."""
     session = db.session()
+    if session.info.get(WRITING):
+        yield  # inside an outer writing(): it commits
+        return
+    start_writer(session)
     expire = session.expire_on_commit
     if keep_loaded:
         session.expire_on_commit = False
@@ -71,4 +85,7 @@ def transaction(*, keep_loaded: bool = False) -> Iterator[None]:
         session.rollback()
         raise
     finally:
+        wrote = stop_writer(session)
         session.expire_on_commit = expire
+    if wrote:
+        announce()

@@ -10,6 +10,7 @@ game in full, and an undo books the reversal: the ledger is always the projectio
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -66,7 +67,8 @@ def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Memb
         if current.seq != expected_seq:
             _still_standing(current, expected_seq, event, seen)
         try:
-            return _write(current, event, actor)
+            with _joining(event):
+                return _write(current, event, actor)
         except base.TableChanged:
             if not standing or attempt == PLAY_ATTEMPTS:
                 raise
@@ -90,6 +92,14 @@ def _still_standing(current: TablePlay, expected_seq: int, event: Mapping[str, A
         return
     try_event(current.state, event)  # gone: the rules' own refusal says why
     raise base.TableChanged(table_id, expected_seq)  # the rules take it, but it is another
+
+
+def _joining(event: Mapping[str, Any]) -> contextlib.AbstractContextManager[None]:
+    """A join is checked and written in one ``writing()``: that the member sits at no other
+    open table is read under the write lock (PostgreSQL: the member's advisory lock,
+    ``identity.resolve_join``). Any other command reads as a reader and writes in
+    ``append_events``."""
+    return base.writing(keep_loaded=True) if event.get("type") == "join" else contextlib.nullcontext()
 
 
 def _write(current: TablePlay, event: Mapping[str, Any], actor: Member | None) -> TablePlay:
@@ -170,12 +180,13 @@ def open_match(night_id: int, *, name: str, players: Sequence[str], settings: Ma
                                         else error)) from error
     if len(state.players) != 2:
         raise base.ServiceError(_("A match is between two players."))
-    # A member's name seats that member, by id, as at any table (identity.resolve_join).
-    joins = [identity.resolve_join(None, {"type": "join", "player": p}, state_of)
-             for p in state.players]
-    seated = [str(join["player"]) for join in joins]
-    if len(set(seated)) != 2:
-        raise base.ServiceError(_("A match is between two players."))
-    table = tables.create_table(night_id, name=name, settings=checked, actor=actor)
-    tables.append_events(table.id, 0, [*joins, {"type": "order", "players": seated}], actor)
+    with base.writing():  # the players checked and seated in one write (resolve_join's lock)
+        # A member's name seats that member, by id, as at any table (identity.resolve_join).
+        joins = [identity.resolve_join(None, {"type": "join", "player": p}, state_of)
+                 for p in state.players]
+        seated = [str(join["player"]) for join in joins]
+        if len(set(seated)) != 2:
+            raise base.ServiceError(_("A match is between two players."))
+        table = tables.create_table(night_id, name=name, settings=checked, actor=actor)
+        tables.append_events(table.id, 0, [*joins, {"type": "order", "players": seated}], actor)
     return table

@@ -28,7 +28,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from chouette.extensions import begin_writing, db
+from chouette.extensions import db
 from chouette.models import Member, TableEvent, TurnWindow, utcnow
 from chouette.refusals import say
 from chouette.services import base, chance, deciders, table_states, tables
@@ -174,10 +174,9 @@ class Outcome:
     message: str | None = None
 
 
-def _commit(played: table_states.TablePlay, written: table_states.TablePlay | None,
-            message: str | None = None) -> Outcome:
+def _outcome(played: table_states.TablePlay, written: table_states.TablePlay | None,
+             message: str | None = None) -> Outcome:
     if written is None:
-        db.session.commit()
         return Outcome(played, False, message)
     return Outcome(written, True, message)
 
@@ -198,7 +197,6 @@ def _start(table_id: int, actor: Member | None, name: str | None
     played = table_states.load_play(table_id)
     if not played.state.settings.online:
         raise base.ServiceError(_("This table plays at the club: it has no cube window."))
-    begin_writing()  # a command that read as a reader (the table's commands) writes now
     row = _locked_row(table_id)
     played = table_states.load_play(table_id)  # read again under the lock
     phase = _synced(played, row)
@@ -209,66 +207,70 @@ def _start(table_id: int, actor: Member | None, name: str | None
 def answer_roll(table_id: int, actor: Member | None, name: str | None = None) -> Outcome:
     """``name`` (the actor's seat by default) says "roll". The roller's roll waits for the
     window to close; the answer that closes it rolls. Raises ServiceError, NotAllowed."""
-    played, row, phase, who = _start(table_id, actor, name)
-    now = utcnow()
-    written = _after(played, row, actor, now)
-    if written is not None:  # the window had expired: nothing left to answer
-        return _commit(played, written)
-    window = view(played.state, row, seq=played.seq)
-    if window is None or phase is None or phase.kind != "window":
-        raise base.ServiceError(_("No cube window is open: nobody says roll or double now."))
-    if who not in window.asked and who != window.roller:
-        raise base.ServiceError(_("%(name)s is not asked to roll or double now.", name=who or "…"))
-    if not _decides_for(actor, played, who):
-        raise deciders.NotAllowed(_("That is not your decision: players make their own decisions "
-                                    "at the table, and the organizer runs it."))
-    row.answers = {**(row.answers or {}), who: ROLL}
-    written = _after(played, row, actor, now)
-    window = view(played.state, row, seq=played.seq)
-    message = None
-    if written is None and window is not None and who == window.roller and window.waiting:
-        message = _("Your roll waits for %(names)s to say double or roll.",
-                    names=", ".join(window.waiting))
-    return _commit(played, written, message)
+    with base.writing(keep_loaded=True):  # the window and the table, written together
+        played, row, phase, who = _start(table_id, actor, name)
+        now = utcnow()
+        written = _after(played, row, actor, now)
+        if written is not None:  # the window had expired: nothing left to answer
+            return _outcome(played, written)
+        window = view(played.state, row, seq=played.seq)
+        if window is None or phase is None or phase.kind != "window":
+            raise base.ServiceError(_("No cube window is open: nobody says roll or double now."))
+        if who not in window.asked and who != window.roller:
+            raise base.ServiceError(_("%(name)s is not asked to roll or double now.", name=who or "…"))
+        if not _decides_for(actor, played, who):
+            raise deciders.NotAllowed(_("That is not your decision: players make their own decisions "
+                                        "at the table, and the organizer runs it."))
+        row.answers = {**(row.answers or {}), who: ROLL}
+        written = _after(played, row, actor, now)
+        window = view(played.state, row, seq=played.seq)
+        message = None
+        if written is None and window is not None and who == window.roller and window.waiting:
+            message = _("Your roll waits for %(names)s to say double or roll.",
+                        names=", ".join(window.waiting))
+        return _outcome(played, written, message)
 
 
 def hold(table_id: int, actor: Member | None, name: str | None = None) -> Outcome:
     """A player on auto-roll holds the roll: they are asked this time. Raises ServiceError."""
-    played, row, phase, who = _start(table_id, actor, name)
-    window = view(played.state, row, seq=played.seq)
-    if window is None or phase is None or phase.kind != "window" or who not in window.eligible:
-        raise base.ServiceError(_("Nothing to hold: %(name)s may not double now.", name=who or "…"))
-    if not _decides_for(actor, played, who):
-        raise deciders.NotAllowed(_("That is not your decision: players make their own decisions "
-                                    "at the table, and the organizer runs it."))
-    if window.answers.get(who) == ROLL:
-        raise base.ServiceError(_("%(name)s has already said roll.", name=who))
-    row.answers = {**(row.answers or {}), who: HOLD}
-    return _commit(played, None)
+    with base.writing(keep_loaded=True):  # the window and the table, written together
+        played, row, phase, who = _start(table_id, actor, name)
+        window = view(played.state, row, seq=played.seq)
+        if window is None or phase is None or phase.kind != "window" or who not in window.eligible:
+            raise base.ServiceError(_("Nothing to hold: %(name)s may not double now.", name=who or "…"))
+        if not _decides_for(actor, played, who):
+            raise deciders.NotAllowed(_("That is not your decision: players make their own decisions "
+                                        "at the table, and the organizer runs it."))
+        if window.answers.get(who) == ROLL:
+            raise base.ServiceError(_("%(name)s has already said roll.", name=who))
+        row.answers = {**(row.answers or {}), who: HOLD}
+        return _outcome(played, None)
 
 
 def set_auto_roll(table_id: int, actor: Member | None, on: bool, name: str | None = None) -> Outcome:
     """A player turns their auto-roll on or off (from the next question on; turning it on
     while asked counts as "roll"). Raises ServiceError, NotAllowed."""
-    played, row, _phase, who = _start(table_id, actor, name)
-    if not who or not played.state.is_seated(who):
-        raise base.ServiceError(_("Only a player seated at the table has an auto-roll."))
-    if not _decides_for(actor, played, who):
-        raise deciders.NotAllowed(_("That is not your decision: players make their own decisions "
-                                    "at the table, and the organizer runs it."))
-    row.auto_roll = {**(row.auto_roll or {}), who: bool(on)}
-    if on and (row.answers or {}).get(who) == HOLD:
-        row.answers = {k: v for k, v in row.answers.items() if k != who}
-    return _commit(played, _after(played, row, actor, utcnow()))
+    with base.writing(keep_loaded=True):  # the window and the table, written together
+        played, row, _phase, who = _start(table_id, actor, name)
+        if not who or not played.state.is_seated(who):
+            raise base.ServiceError(_("Only a player seated at the table has an auto-roll."))
+        if not _decides_for(actor, played, who):
+            raise deciders.NotAllowed(_("That is not your decision: players make their own decisions "
+                                        "at the table, and the organizer runs it."))
+        row.auto_roll = {**(row.auto_roll or {}), who: bool(on)}
+        if on and (row.answers or {}).get(who) == HOLD:
+            row.answers = {k: v for k, v in row.answers.items() if k != who}
+        return _outcome(played, _after(played, row, actor, utcnow()))
 
 
 def time_up(table_id: int, actor: Member | None, *, force: bool = False) -> Outcome:
     """A page's countdown reached zero (or, ``force``, the runner closes the decision now):
     what the time limit decides is written if the deadline has passed; else nothing."""
-    played, row, _phase, _who = _start(table_id, actor, None)
-    if force and not deciders.may_run(actor, played.table):
-        raise deciders.NotAllowed(_("Only the organizer who runs the table closes a decision."))
-    return _commit(played, _after(played, row, actor, utcnow(), time_up=force))
+    with base.writing(keep_loaded=True):  # the window and the table, written together
+        played, row, _phase, _who = _start(table_id, actor, None)
+        if force and not deciders.may_run(actor, played.table):
+            raise deciders.NotAllowed(_("Only the organizer who runs the table closes a decision."))
+        return _outcome(played, _after(played, row, actor, utcnow(), time_up=force))
 
 
 def settle(table_id: int, actor: Member | None) -> Outcome:
@@ -302,25 +304,26 @@ def answer_all(table_id: int, expected_seq: int, actor: Member | None,
     take, drop, beaver or raccoon), each answer checked on the table as the earlier ones
     leave it, all written in one transaction or none. Raises ServiceError (a cube left
     unanswered, an answer the rules refuse: nothing written), NotAllowed, TableChanged."""
-    played, _row, _phase, _who = _start(table_id, actor, None)
-    if played.seq != expected_seq:
-        raise base.TableChanged(table_id, expected_seq)
-    state = played.state
-    box = state.box
-    waiting = {str(e["cube"]): e for e in deciders.waiting_for(box, state)
-               if e["type"] in deciders.ANSWERS and "cube" in e}
-    if not waiting:
-        raise base.ServiceError(_("No cube waits for the box's answer."))
-    missing = [cube for cube in waiting if answers.get(cube) not in deciders.ANSWERS]
-    if missing:
-        raise base.ServiceError(_("Choose an answer for every cube: %(cubes)s.", cubes=", ".join(missing)))
-    events = []
-    for cube in waiting:
-        event = {"type": answers[cube], "cube": cube}
-        try:
-            deciders.authorize(actor, state, event, played.table)
-            state = apply_event(state, event)
-        except TableError as refused:
-            raise base.ServiceError(say(refused)) from refused
-        events.append(event)
-    return _commit(played, _write(played, events, actor))
+    with base.writing(keep_loaded=True):  # the window and the table, written together
+        played, _row, _phase, _who = _start(table_id, actor, None)
+        if played.seq != expected_seq:
+            raise base.TableChanged(table_id, expected_seq)
+        state = played.state
+        box = state.box
+        waiting = {str(e["cube"]): e for e in deciders.waiting_for(box, state)
+                   if e["type"] in deciders.ANSWERS and "cube" in e}
+        if not waiting:
+            raise base.ServiceError(_("No cube waits for the box's answer."))
+        missing = [cube for cube in waiting if answers.get(cube) not in deciders.ANSWERS]
+        if missing:
+            raise base.ServiceError(_("Choose an answer for every cube: %(cubes)s.", cubes=", ".join(missing)))
+        events = []
+        for cube in waiting:
+            event = {"type": answers[cube], "cube": cube}
+            try:
+                deciders.authorize(actor, state, event, played.table)
+                state = apply_event(state, event)
+            except TableError as refused:
+                raise base.ServiceError(say(refused)) from refused
+            events.append(event)
+        return _outcome(played, _write(played, events, actor))

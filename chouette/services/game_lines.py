@@ -21,6 +21,7 @@ from sqlalchemy.exc import SQLAlchemyError
 
 from chouette.extensions import db
 from chouette.models import ChouetteTable, GameLineRow, GameLinesMark, TableEvent
+from chouette.services.base import writing
 from chouette.services.points import to_json
 from chouette.standings import games_money, touched_games
 from chouette.table import TableState
@@ -163,23 +164,20 @@ def stored_lines(tables: Iterable[ChouetteTable]
 
 def store_lines(folded: Mapping[int, tuple[int, Mapping[str, Any], Lines]]) -> None:
     """Store the lines a page folded (table id -> (seq, settings, every line)), after the
-    page's read: the caller's transaction is ended first (a reader must not write on SQLite,
-    see ``read_only``), then one short transaction replaces each table's rows, for the
+    page's read: one short ``writing()`` of its own replaces each table's rows, for the
     tables whose log is still at that seq. A failure (the database busy) is logged: the
     lines are folded again next time."""
     if not folded:
         return
-    db.session.commit()
     try:
-        for table_id, (seq, settings, lines) in sorted(folded.items()):
-            last = db.session.scalar(select(func.max(TableEvent.seq))
-                                     .where(TableEvent.table_id == table_id)) or 0
-            if last != seq:
-                continue  # the log moved meanwhile: the next page folds it again
-            db.session.execute(delete(GameLinesMark).where(GameLinesMark.table_id == table_id))
-            db.session.execute(delete(GameLineRow).where(GameLineRow.table_id == table_id))
-            insert_lines(table_id, seq, settings, lines)
-        db.session.commit()
+        with writing():
+            for table_id, (seq, settings, lines) in sorted(folded.items()):
+                last = db.session.scalar(select(func.max(TableEvent.seq))
+                                         .where(TableEvent.table_id == table_id)) or 0
+                if last != seq:
+                    continue  # the log moved meanwhile: the next page folds it again
+                db.session.execute(delete(GameLinesMark).where(GameLinesMark.table_id == table_id))
+                db.session.execute(delete(GameLineRow).where(GameLineRow.table_id == table_id))
+                insert_lines(table_id, seq, settings, lines)
     except SQLAlchemyError as error:
-        db.session.rollback()
         log.warning("game lines not stored (they will be folded again): %s", error)

@@ -23,8 +23,7 @@ from typing import Any
 
 from flask import g, has_app_context
 from flask_babel import gettext as _
-from sqlalchemy import delete, event, func, insert, select, text, update
-from sqlalchemy.orm import Session
+from sqlalchemy import delete, func, insert, select, text, update
 from sqlalchemy.sql.elements import ColumnElement
 
 from chouette.controls import code_point, first_control, first_invisible, first_unfit_in_name
@@ -375,76 +374,60 @@ def refuse_rename_clash(member: Member, new_name: str, state_of: StateOf) -> Non
 # --------------------------------------------------------------------------- ids kept beside names
 
 
-@event.listens_for(Session, "before_flush")
-def _keep_ids(session: Session, _context: Any, _instances: Any) -> None:
-    """Every member's names are recorded (``MemberName``); new ledger rows and payments carry
-    the ids of the members they name (a table seats a member under his current name)."""
-    members = [obj for obj in session.new if isinstance(obj, Member)]
-    members += [obj for obj in session.dirty if isinstance(obj, Member)
-                and session.is_modified(obj, include_collections=False)]
-    rows = [obj for obj in session.new if isinstance(obj, LedgerEntry | Payment)]
-    if not members and not rows:
-        return
-    with session.no_autoflush:
-        for member in members:
-            _record_name(session, member)
-        wanted = {name for row in rows for name in _names_of(row)}
-        ids = dict(session.execute(select(Member.name, Member.id).where(Member.name.in_(sorted(wanted)))).all()) \
-            if wanted else {}
-        for row in rows:
-            if isinstance(row, LedgerEntry):
-                if row.member_id is None:
-                    row.member_id = ids.get(row.player)
-            else:
-                if row.payer_id is None:
-                    row.payer_id = ids.get(row.payer)
-                if row.payee_id is None:
-                    row.payee_id = ids.get(row.payee)
+def member_ids(names: Iterable[str]) -> dict[str, int]:
+    """The ids of the members named (exactly so) among ``names``: what a new ledger row or
+    payment carries beside the name (a table seats a member under their current name)."""
+    wanted = sorted(set(names))
+    if not wanted:
+        return {}
+    return dict(db.session.execute(select(Member.name, Member.id).where(Member.name.in_(wanted))).all())
 
 
-def _names_of(row: LedgerEntry | Payment) -> list[str]:
-    return [row.player] if isinstance(row, LedgerEntry) else [row.payer, row.payee]
-
-
-def _record_name(session: Session, member: Member) -> None:
-    """Add ``member``'s current name to his names, unless it is there already (a change of
-    case is a new spelling: the logs may hold the old one)."""
+def record_name(member: Member) -> None:
+    """Add ``member``'s current name to their names (``MemberName``), unless it is there
+    already (a change of case is a new spelling: the logs may hold the old one). Called by
+    the services that create or rename a member, in their ``writing()``."""
     if not member.name:
         return
     staged = any(isinstance(obj, MemberName) and obj.name == member.name and obj.member is member
-                 for obj in session.new)
-    if staged or (member.id is not None and session.scalar(select(MemberName.id).where(
+                 for obj in db.session.new)
+    if staged or (member.id is not None and db.session.scalar(select(MemberName.id).where(
             MemberName.member_id == member.id, MemberName.name == member.name)) is not None):
         return
-    session.add(MemberName(member=member, name=member.name, name_key=name_key(member.name)))
+    db.session.add(MemberName(member=member, name=member.name, name_key=name_key(member.name)))
 
 
-@event.listens_for(Session, "after_flush")
-def _claim_guest_history(session: Session, _context: Any) -> None:
+def claim_guest_history(member: Member) -> None:
     """A new member whose name a guest played under (spelled exactly so) is that guest: the
-    club made a regular guest a member. His seats, ledger rows and payments become his by id,
-    matched once, here, as the migration matched the members it found."""
-    new = [obj for obj in session.new if isinstance(obj, Member) and obj.id is not None]
-    if not new:
-        return
-    connection = session.connection()
-    names = {member.name: member.id for member in new}
-    for name, member_id in names.items():
-        connection.execute(update(LedgerEntry).where(LedgerEntry.player == name, LedgerEntry.member_id.is_(None))
-                           .values(member_id=member_id))
-        connection.execute(update(Payment).where(Payment.payer == name, Payment.payer_id.is_(None))
-                           .values(payer_id=member_id))
-        connection.execute(update(Payment).where(Payment.payee == name, Payment.payee_id.is_(None))
-                           .values(payee_id=member_id))
-    joins = connection.execute(select(TableEvent.table_id, TableEvent.seq, TableEvent.payload)
+    club made a regular guest a member. Their seats, ledger rows and payments become theirs by
+    id, matched once, here, as the migration matched the members it found. Called by the
+    service that creates the member, in its ``writing()``, once the member has an id."""
+    if member.id is None:
+        db.session.flush()
+    name, member_id = member.name, member.id
+    db.session.execute(update(LedgerEntry).where(LedgerEntry.player == name, LedgerEntry.member_id.is_(None))
+                       .values(member_id=member_id))
+    db.session.execute(update(Payment).where(Payment.payer == name, Payment.payer_id.is_(None))
+                       .values(payer_id=member_id))
+    db.session.execute(update(Payment).where(Payment.payee == name, Payment.payee_id.is_(None))
+                       .values(payee_id=member_id))
+    joins = db.session.execute(select(TableEvent.table_id, TableEvent.seq, TableEvent.payload)
                                .join(ChouetteTable, ChouetteTable.id == TableEvent.table_id)
                                .where(TableEvent.type == "join")).all()
-    claimed = [(table_id, seq, names[label]) for table_id, seq, payload in joins
+    claimed = [(table_id, seq) for table_id, seq, payload in joins
                if isinstance(payload, dict) and "member_id" not in payload
-               and (label := display_name(str(payload.get("player", "")))) in names]
+               and display_name(str(payload.get("player", ""))) == name]
     if not claimed:
         return
-    known = set(connection.execute(select(SeatMember.table_id, SeatMember.seq)).all())
-    rows = [{"table_id": t, "seq": s, "member_id": m} for t, s, m in claimed if (t, s) not in known]
+    known = set(db.session.execute(select(SeatMember.table_id, SeatMember.seq)).all())
+    rows = [{"table_id": t, "seq": s, "member_id": member_id} for t, s in claimed if (t, s) not in known]
     if rows:
-        connection.execute(insert(SeatMember), rows)
+        db.session.execute(insert(SeatMember), rows)
+
+
+def with_member_ids(payment: Payment) -> Payment:
+    """``payment`` carrying the ids of the members it names (a guest has none): called by
+    each service that records a payment, before it adds it."""
+    ids = member_ids((payment.payer, payment.payee))
+    payment.payer_id, payment.payee_id = ids.get(payment.payer), ids.get(payment.payee)
+    return payment

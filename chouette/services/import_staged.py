@@ -29,7 +29,7 @@ from chouette.models import (
     TableSnapshot,
     free_ids,
 )
-from chouette.services.base import transaction
+from chouette.services.base import writing
 from chouette.services.import_checks import ImportRefused, refuse_closed_season
 from chouette.services.import_rows import PreparedTable, insert_statement
 from chouette.services.night_money_io import CheckedPayment, add_payments
@@ -73,8 +73,9 @@ def write_staged(night: Night, tables: list[tuple[ChouetteTable, PreparedTable]]
     deletes them (``STAGE_ABANDONED_AFTER``). Raises ImportRefused.
     """
     if not tables:  # nothing to stage: the night alone, in one tiny transaction
-        with transaction():
+        with writing():
             refuse_closed_season(night.date, night.currency)
+            (night.id,) = free_ids(db.session.connection(), Night, 1)  # no staged import's id
             db.session.add(night)
             db.session.flush()
             add_payments(night.id, payments, actor_id)
@@ -90,7 +91,7 @@ def write_staged(night: Night, tables: list[tuple[ChouetteTable, PreparedTable]]
                     statement = insert_statement(rows, "qmark")
                     for chunk in _chunks(rows.values):
                         _write_briefly(cursor, statement, [(*ids, *row) for row in chunk])
-        with transaction():
+        with writing():
             refuse_closed_season(night.date, night.currency)  # closed meanwhile?
             staged = set(db.session.scalars(
                 select(ImportStage.table_id).where(ImportStage.night_id == night_id)))
@@ -114,7 +115,7 @@ def write_staged(night: Night, tables: list[tuple[ChouetteTable, PreparedTable]]
 
 def _take_ids(count: int, at: dt.datetime) -> tuple[int, list[int]]:
     """Take a night's id and ``count`` tables' ids for a staged import (one tiny transaction)."""
-    with transaction():
+    with writing():
         connection = db.session.connection()
         (night_id,) = free_ids(connection, Night, 1)
         table_ids = free_ids(connection, ChouetteTable, count)

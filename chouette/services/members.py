@@ -29,7 +29,7 @@ from chouette.services.base import (
     NotFound,
     ServiceError,
     TooManyAttempts,
-    transaction,
+    writing,
 )
 
 # --------------------------------------------------------------------------- members
@@ -104,7 +104,8 @@ def get_member(member_id: int) -> Member:
 
 
 def _add_member(name: str, username: str, password: str, role: str, locale: str | None) -> Member:
-    """Validate and stage a new member (the caller commits)."""
+    """Validate and add a new member, with their name and a guest's history under it (inside
+    the caller's ``writing()``)."""
     username = normalize_username(username)
     _check_password(password)
     taken = db.session.scalar(select(Member.id).where(Member.username == username))
@@ -120,6 +121,9 @@ def _add_member(name: str, username: str, password: str, role: str, locale: str 
         active=True,
     )
     db.session.add(member)
+    identity.record_name(member)  # the name is theirs for good (MemberName)
+    db.session.flush()
+    identity.claim_guest_history(member)  # a guest who played under this name was them
     return member
 
 
@@ -127,7 +131,7 @@ def create_member(
     *, name: str, username: str, password: str, role: str = "player", locale: str | None = None
 ) -> Member:
     """Add a member. Raises ServiceError when a field is unusable or the username is taken."""
-    with transaction():
+    with writing():
         return _add_member(name, username, password, role, locale)
 
 
@@ -138,7 +142,7 @@ def create_first_admin(*, name: str, username: str, password: str) -> Member:
     start; on PostgreSQL it locks the member table first), so two first visitors cannot both
     become admin.
     """
-    with transaction():
+    with writing():
         if db.session.get_bind().dialect.name == "postgresql":
             # Read committed would let both see "no member yet": the second waits here, then
             # sees the first's admin.
@@ -166,7 +170,7 @@ def update_member(
 
     Raises NotFound, or ServiceError when a field is unusable or an admin would lock himself out.
     """
-    with transaction():
+    with writing():
         if db.session.get_bind().dialect.name == "postgresql":
             # Two renames to one name at once: the second waits, then sees the first's.
             db.session.execute(text("LOCK TABLE member_name IN SHARE ROW EXCLUSIVE MODE"))
@@ -187,6 +191,7 @@ def update_member(
             identity.refuse_rename_clash(member, name,
                                          lambda table_id: table_states.load_play(table_id).state)
             member.name = name
+            identity.record_name(member)
             db.session.flush()
             identity.rewrite_history(member, old_name)
         member.role = role
@@ -200,7 +205,7 @@ def update_member(
 def set_auto_forced_moves(member: Member, on: bool) -> None:
     """Remember whether a roll with one legal play plays it by itself at the member's online
     tables."""
-    with transaction():
+    with writing():
         member.auto_forced_moves = bool(on)
 
 
@@ -208,7 +213,7 @@ def set_locale(member: Member, locale: str | None) -> None:
     """Remember a member's language (None: follow the browser)."""
     if locale is not None and locale not in LOCALES:
         raise ServiceError(_("Unknown language: %(locale)s.", locale=locale))
-    with transaction():
+    with writing():
         member.locale = locale
 
 
@@ -235,7 +240,7 @@ def authenticate(username: str, password: str, address: str, now: dt.datetime | 
     key = normalize_username(username)[:40]
     address = (address or "unknown")[:64]
     since = now - current_app.config["LOGIN_FAILURE_WINDOW"]
-    with transaction():
+    with writing():
         _lock_login_key(key, address)
         failures = db.session.scalar(
             select(func.count(LoginFailure.id)).where(
@@ -281,7 +286,7 @@ def start_session(member: Member, now: dt.datetime | None = None) -> str:
     session cookie carries (``Member.get_id``). Sessions older than ``SESSION_MAX_AGE`` go."""
     now = now or utcnow()
     token = secrets.token_urlsafe(32)
-    with transaction():
+    with writing():
         db.session.execute(delete(MemberSession).where(MemberSession.created_at < now - SESSION_MAX_AGE))
         db.session.add(MemberSession(member_id=member.id, token_hash=_token_hash(token), created_at=now))
     member.session_token = token
@@ -307,7 +312,7 @@ def end_session(token: str | None) -> None:
     """Sign out: delete the server-side session with this token (none: nothing to do)."""
     if not token:
         return
-    with transaction():
+    with writing():
         db.session.execute(delete(MemberSession).where(MemberSession.token_hash == _token_hash(token)))
 
 
@@ -323,7 +328,7 @@ def change_password(member: Member, current: str, new: str, address: str) -> Non
         raise
     except LoginRefused:
         raise LoginRefused(_("The current password is wrong.")) from None
-    with transaction():
+    with writing():
         stage_password(member, new)
 
 

@@ -43,7 +43,8 @@ from chouette.models import (
     Season,
     utcnow,
 )
-from chouette.services.base import ServiceError, transaction
+from chouette.services import identity
+from chouette.services.base import ServiceError, writing
 from chouette.services.ledger import message_amount, night_balances
 from chouette.services.night_rows import get_night
 from chouette.services.season_checks import (
@@ -178,7 +179,7 @@ def record_payment(night_id: int, *, payer: str, payee: str, cents: int, method:
     when it raises.
     """
     amount = check_payment(payer, payee, cents, method, PAYMENT_METHODS)
-    with transaction():
+    with writing():
         night = _locked_night(night_id)
         open_balances = _open_balances(night.id, night_payments(night.id))
         owes = -open_balances.get(payer, 0)
@@ -197,7 +198,7 @@ def record_payment(night_id: int, *, payer: str, payee: str, cents: int, method:
         check_night_payment(night)
         payment = Payment(night_id=night.id, payer=payer, payee=payee, cents=amount,
                           method=method, recorded_by_id=actor.id)
-        db.session.add(payment)
+        db.session.add(identity.with_member_ids(payment))
     return payment
 
 
@@ -213,7 +214,7 @@ def pay_iou(night_id: int | None, *, payer: str, payee: str, cents: int, method:
     player, no such IOU, more than the IOU).
     """
     amount = check_payment(payer, payee, cents, method, MONEY_METHODS)
-    with transaction():
+    with writing():
         if night_id is None:
 
             season = locked_season(season_id or 0)
@@ -231,11 +232,11 @@ def pay_iou(night_id: int | None, *, payer: str, payee: str, cents: int, method:
         if amount > standing:
             raise ServiceError(_("The IOU is only %(amount)s.", amount=message_amount(standing, currency)))
         at = utcnow()  # one moment for both rows: one undo takes both back
-        db.session.add(Payment(**place, payer=payee, payee=payer, cents=amount,
-                               method="iou", recorded_by_id=actor.id, at=at))
+        db.session.add(identity.with_member_ids(Payment(**place, payer=payee, payee=payer, cents=amount,
+                                                        method="iou", recorded_by_id=actor.id, at=at)))
         payment = Payment(**place, payer=payer, payee=payee, cents=amount,
                           method=method, recorded_by_id=actor.id, at=at)
-        db.session.add(payment)
+        db.session.add(identity.with_member_ids(payment))
     return payment
 
 
@@ -245,7 +246,7 @@ def undo_last_payment(night_id: int, *, actor: Member) -> list[Payment]:
     each payment. Raises NotFound, ServiceError (nothing to undo; its season closed, unless
     it was an IOU paid off, which changes no balance)."""
 
-    with transaction():
+    with writing():
         night = _locked_night(night_id)
         return void_latest(Payment.night_id == night.id, _("There is no payment to undo on this night."),
                            lambda voided: check_night_undo(night, voided), actor)

@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable, Member, Night, utcnow
-from chouette.services.base import transaction
+from chouette.services.base import writing
 from chouette.services.import_checks import (
     check_night_export,
     check_night_money,
@@ -62,7 +62,7 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
         if db.engine.dialect.name == "sqlite":
             return write_staged(night, list(zip(rows, prepared, strict=True)), at,
                                 money.payments, actor_id)
-        with transaction():
+        with writing():
             refuse_closed_season(date, currency)  # again under the lock: closed meanwhile?
             db.session.add(night)
             db.session.flush()

@@ -31,6 +31,7 @@ from sqlalchemy import select
 
 from chouette.extensions import db
 from chouette.models import PAYMENT_METHODS, Night, Payment, PaymentVoid
+from chouette.services import identity
 from chouette.services.base import ServiceError
 
 #: At most this many payments in one night's export (a busy night records a few dozen).
@@ -162,12 +163,12 @@ def _check_payment(number: int, item: object, players: Collection[str]) -> Check
 
 def add_payments(night_id: int, payments: Sequence[CheckedPayment], actor_id: int | None) -> None:
     """Add the imported payments of night ``night_id`` (and the voids of those taken back) to
-    the session, in the transaction that writes the night (the session's hook names their
-    members, as for a payment recorded at the night)."""
+    the session, in the transaction that writes the night (with the ids of the members they
+    name, as a payment recorded at the night)."""
     for checked in payments:
         payment = Payment(night_id=night_id, payer=checked.payer, payee=checked.payee, cents=checked.cents, method=checked.method, recorded_by_id=actor_id,
                           at=checked.at)
-        db.session.add(payment)
+        db.session.add(identity.with_member_ids(payment))
         if checked.taken_back_at is not None:
             db.session.flush()
             db.session.add(PaymentVoid(payment_id=payment.id, voided_by_id=actor_id,

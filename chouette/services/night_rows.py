@@ -1,4 +1,5 @@
-"""A night's row: found, or locked against its close (``lock_night``); a currency code's shape.
+"""A night's row: found, or locked against its close (``lock_night``); a new night's or table's
+id (``new_id``); a currency code's shape.
 
 Below the services that touch a night (tables, ledger, money, seasons) and the one that opens,
 closes and reopens it (``nights``), so that none of them imports another back.
@@ -12,10 +13,20 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 
 from chouette.extensions import db
-from chouette.models import Night
+from chouette.models import ChouetteTable, Night, free_ids
 from chouette.services.base import NotFound
 
 CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
+
+
+def new_id(model: type[Night] | type[ChouetteTable]) -> int | None:
+    """The id a new night or table takes, given by the service that creates it: on SQLite one
+    past every row's and every id a staged import has taken (``models.free_ids``), so no night
+    or table opened meanwhile takes an import's; elsewhere None (the database's sequence)."""
+    connection = db.session.connection()
+    if connection.dialect.name != "sqlite":
+        return None
+    return free_ids(connection, model, 1)[0]
 
 
 def get_night(night_id: int) -> Night:

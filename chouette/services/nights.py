@@ -24,8 +24,8 @@ from chouette.models import (
     TableFactsRow,
     utcnow,
 )
-from chouette.services.base import NightClosed, ServiceError, transaction
-from chouette.services.night_rows import CURRENCY_RE, get_night, lock_night
+from chouette.services.base import NightClosed, ServiceError, writing
+from chouette.services.night_rows import CURRENCY_RE, get_night, lock_night, new_id
 from chouette.services.season_checks import locked_season, refuse_night_in_closed_season, season_of
 from chouette.services.stored_facts import store_night_facts
 from chouette.services.table_states import load_play
@@ -142,8 +142,8 @@ def open_night(*, name: str, on: dt.date, currency: str = "EUR", actor: Member) 
         raise ServiceError(_("A currency is a three-letter code such as EUR."))
 
     refuse_night_in_closed_season(on, currency)
-    with transaction():
-        night = Night(name=name, date=on, currency=currency, opened_by_id=actor.id)
+    with writing():
+        night = Night(id=new_id(Night), name=name, date=on, currency=currency, opened_by_id=actor.id)
         db.session.add(night)
     return night
 
@@ -159,7 +159,7 @@ def close_night(night_id: int, *, actor: Member, confirm_games: bool = False) ->
     Raises NotFound, NotYourNight, NightClosed, GamesInProgress.
     """
 
-    with transaction():
+    with writing():
         night = lock_night(night_id, exclusive=True)
         if not may_close_night(actor, night):
             raise NotYourNight(_("This night is closed by the organizer who opened it, or by an admin."))
@@ -188,7 +188,7 @@ def reopen_night(night_id: int, *, actor: Member, reason: str) -> NightReopening
     if not reason or len(reason) > MAX_REOPEN_REASON:
         raise ServiceError(_("Say why the night is reopened (at most %(count)d characters).",
                              count=MAX_REOPEN_REASON))
-    with transaction():
+    with writing():
         season = season_of(get_night(night_id))
         if season is not None:
             # Locked before the night, as closing the season does: it waits, then sees the

@@ -40,7 +40,8 @@ from chouette.models import (
     Season,
     utcnow,
 )
-from chouette.services.base import ServiceError, transaction
+from chouette.services import identity
+from chouette.services.base import ServiceError, writing
 from chouette.services.csv_cells import safe_writer
 from chouette.services.ledger import message_amount
 from chouette.services.money import (
@@ -102,7 +103,7 @@ def create_season(*, name: str, first: dt.date, last: dt.date, currency: str, ac
         raise ServiceError(_("A currency is a three-letter code such as EUR."))
     if last < first:
         raise ServiceError(_("A season's last date cannot come before its first date."))
-    with transaction():
+    with writing():
         if db.session.get_bind().dialect.name == "postgresql":
             # Two organizers creating overlapping seasons at once: the second waits, then sees
             # the first (SQLite already serializes writing transactions).
@@ -271,13 +272,13 @@ def record_season_payment(season_id: int, *, payer: str, payee: str, cents: int,
     player, more than owed). One transaction: nothing is written when it raises.
     """
     amount = check_payment(payer, payee, cents, method, PAYMENT_METHODS)
-    with transaction():
+    with writing():
         season = locked_season(season_id)
         refuse_closed(season)
         _check_owed(season, _open_balances(season), payer, payee, amount)
         payment = Payment(season_id=season.id, payer=payer, payee=payee, cents=amount,
                           method=method, recorded_by_id=actor.id)
-        db.session.add(payment)
+        db.session.add(identity.with_member_ids(payment))
     return payment
 
 
@@ -304,7 +305,7 @@ def undo_last_season_payment(season_id: int, *, actor: Member) -> list[Payment]:
     """Take back the season's latest recording (a tick, or an IOU paid off: its two rows), made
     by mistake; returns what was taken back. A PaymentVoid row cancels each payment.
     Raises NotFound, ServiceError (nothing to undo, the season closed)."""
-    with transaction():
+    with writing():
         season = locked_season(season_id)
         return void_latest(Payment.season_id == season.id, _("There is no payment to undo at this season."),
                            lambda voided: check_undo(season, voided), actor)
@@ -316,7 +317,7 @@ def close_season(season_id: int, *, actor: Member) -> Season:
     Raises NotFound, ServiceError (already closed, a night still open, money still owed: the
     message says who owes what).
     """
-    with transaction():
+    with writing():
         season = locked_season(season_id)
         if not season.is_open:
             raise ServiceError(_("This season is already closed."))

@@ -18,7 +18,7 @@ from sqlalchemy import select
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, SeatRequest, TableAdmission, utcnow
 from chouette.services import commands, deciders, table_close, table_states
-from chouette.services.base import NotFound, ServiceError, TableChanged, TableClosed, transaction
+from chouette.services.base import NotFound, ServiceError, TableChanged, TableClosed, writing
 
 #: How often an admission's join is tried again when the table moved meanwhile.
 ATTEMPTS = 4
@@ -33,9 +33,9 @@ def admits_by_itself(table: ChouetteTable) -> bool:
 
 def set_admission(table: ChouetteTable, auto: bool, actor: Member) -> None:
     """The runner says whether the table admits members by itself. Raises NotAllowed."""
-    if not deciders.may_run(actor, table):
+    if not commands.may_run(actor, table):
         raise deciders.NotAllowed(_("Only the table's organizer decides who sits down."))
-    with transaction():
+    with writing():
         row = db.session.get(TableAdmission, table.id)
         if row is None:
             row = TableAdmission(table_id=table.id, auto=auto)
@@ -84,7 +84,7 @@ def ask(table: ChouetteTable, expected_seq: int, member: Member) -> Asked:
     if found is not None and found.status == "waiting":
         raise ServiceError(_("Your request to sit down is already waiting for the table's "
                              "organizer."))
-    with transaction():
+    with writing():
         db.session.add(SeatRequest(table_id=table.id, member_id=member.id, status="waiting",
                                    asked_at=utcnow()))
     return Asked(seated=False)
@@ -132,7 +132,7 @@ def refuse(table: ChouetteTable, request_id: int, actor: Member) -> SeatRequest:
 
 
 def _decide(request_id: int, status: str, actor: Member) -> SeatRequest:
-    with transaction():
+    with writing():
         request = db.session.get(SeatRequest, request_id)
         assert request is not None
         if request.status != "waiting":

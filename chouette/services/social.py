@@ -44,7 +44,7 @@ from chouette.models import (
     TablePresence,
     utcnow,
 )
-from chouette.services.base import ServiceError, transaction
+from chouette.services.base import ServiceError, writing
 from chouette.table import TableState
 from chouette.table.actions import may_consult
 
@@ -154,7 +154,7 @@ def post_message(table: ChouetteTable, state: TableState, seat: str | None, memb
     if channel.closed:
         raise ServiceError(channel.closed)
     kept = check_text(text)
-    with transaction():
+    with writing():
         message = TableMessage(table_id=table.id, game=channel.game, channel=channel.name,
                                member_id=member.id, author=seat, text=kept, at=utcnow())
         db.session.add(message)
@@ -181,16 +181,15 @@ def touch(table_id: int, member_id: int, now: datetime | None = None) -> bool:
     now = now or utcnow()
     row = db.session.get(TablePresence, (table_id, member_id))
     if row is not None and (now - row.seen_at).total_seconds() < write_seconds():
-        db.session.rollback()
         return False
     try:
-        if row is None:
-            db.session.add(TablePresence(table_id=table_id, member_id=member_id, seen_at=now))
-        else:
-            row.seen_at = now
-        db.session.commit()
+        with writing():
+            row = db.session.get(TablePresence, (table_id, member_id))
+            if row is None:
+                db.session.add(TablePresence(table_id=table_id, member_id=member_id, seen_at=now))
+            else:
+                row.seen_at = now
     except IntegrityError:  # the same member's other device wrote first: as good
-        db.session.rollback()
         return False
     return True
 

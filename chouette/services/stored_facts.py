@@ -27,6 +27,7 @@ from chouette.models import (
     TableSnapshot,
     utcnow,
 )
+from chouette.services.base import writing
 from chouette.services.facts import TableFacts, facts_since, table_facts
 from chouette.table import (
     SNAPSHOT_VERSION,
@@ -169,26 +170,23 @@ def stored_facts(wanted: Mapping[int, Mapping[str, Any]]) -> dict[int, tuple[int
 def store_facts(folded: Folded) -> None:
     """Store tables' facts (table id -> (seq, settings, facts)) for the next cold process.
 
-    Called by a read: the caller's transaction is ended first (it only read; on SQLite a
-    reader must not write, see ``read_only``), then one short transaction of its own upserts
-    the rows. An upsert, because two workers may fold the same table at once (on PostgreSQL
+    Called by a read: one short ``writing()`` of its own upserts the rows (the page's reader
+    ends before it and reads again after it). An upsert, because two workers may fold the same table at once (on PostgreSQL
     ``INSERT ... ON CONFLICT`` waits for the other and then updates or skips); a row is only
     replaced by one folded at the same or a later seq (the log only grows). A cache that
     cannot be written (the database busy) is logged and the page served all the same.
     """
     if not folded:
         return
-    db.session.commit()
     at = utcnow()
     values = [{"table_id": table_id, "seq": seq, "version": FACTS_VERSION,
                "settings": dict(settings), "facts": facts.to_dict(), "computed_at": at}
               for table_id, (seq, settings, facts) in sorted(folded.items())]
     try:
-        for row in values:
-            db.session.execute(_upsert(row))
-        db.session.commit()
+        with writing():
+            for row in values:
+                db.session.execute(_upsert(row))
     except SQLAlchemyError as error:
-        db.session.rollback()
         log.warning("table facts not stored (they will be folded again): %s", error)
 
 

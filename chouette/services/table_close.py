@@ -19,7 +19,7 @@ from sqlalchemy import select
 from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, utcnow
 from chouette.services import identity
-from chouette.services.base import NightClosed, ServiceError, TableClosed, transaction
+from chouette.services.base import NightClosed, ServiceError, TableClosed, writing
 from chouette.services.commands import play
 from chouette.services.deciders import may_run, seat_name
 from chouette.services.night_rows import lock_night
@@ -69,7 +69,7 @@ def close_table(table_id: int, *, actor: Member) -> ChouetteTable:
     closed), GameUnfinished (a game in progress, with what it waits for)."""
     from chouette.services.nights import pending_words
 
-    with transaction():
+    with writing():
         table = _locked(table_id, actor)
         if table.closed_at is not None:
             raise TableClosed(_("This table is already closed."))
@@ -87,7 +87,7 @@ def reopen_table(table_id: int, *, actor: Member) -> ChouetteTable:
     """Reopen a closed table of an open night. Refused while one of its seated members sits
     at another open table (one open table at a time). Raises NotFound, NotYourTable,
     NightClosed, ServiceError."""
-    with transaction():
+    with writing():
         table = _locked(table_id, actor)
         if table.closed_at is None:
             raise ServiceError(_("This table is open."))

@@ -13,7 +13,7 @@ from flask_babel import gettext as _
 from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 
-from chouette.extensions import begin_writing, db, end_writing
+from chouette.extensions import db
 from chouette.models import (
     AnalysisRequest,
     ChouetteTable,
@@ -24,16 +24,17 @@ from chouette.models import (
     utcnow,
 )
 from chouette.refusals import say
+from chouette.services import identity
 from chouette.services.base import (
     NightClosed,
     NotFound,
     ServiceError,
     TableChanged,
     TableClosed,
-    transaction,
+    writing,
 )
 from chouette.services.game_lines import Lines, write_lines
-from chouette.services.night_rows import lock_night
+from chouette.services.night_rows import lock_night, new_id
 from chouette.services.points import split
 from chouette.table import SNAPSHOT_VERSION, Settings, TableError
 from chouette.table.settings import MAX_DECISION_SECONDS, MAX_STAKE_CENTS
@@ -188,7 +189,7 @@ def create_table(
     if not name or len(name) > 60:
         raise ServiceError(_("A table needs a name (at most 60 characters)."))
     checked = normalize_settings(settings)
-    with transaction():
+    with writing():
         night = lock_night(night_id, exclusive=False)
         if not night.is_open:
             raise NightClosed(_("This night is closed: no new tables."))
@@ -197,8 +198,8 @@ def create_table(
         )
         if taken is not None:
             raise ServiceError(_("There is already a table called %(name)s tonight.", name=name))
-        table = ChouetteTable(night_id=night.id, name=name, settings=checked, preset=preset_of(checked),
-                               created_by_id=actor.id)
+        table = ChouetteTable(id=new_id(ChouetteTable), night_id=night.id, name=name, settings=checked,
+                              preset=preset_of(checked), created_by_id=actor.id)
         db.session.add(table)
     return table
 
@@ -312,8 +313,11 @@ def append_events(
     exactly that many events, for the seqs that finish a game) and the game lines they
     change (``game_lines.changed_lines``: the night's ledger reads them), in one transaction.
 
-    The events get seqs ``expected_seq + 1 ...``. When another request appended first, the
-    UNIQUE(table_id, seq) key refuses the insert and nothing is written.
+    The events get seqs ``expected_seq + 1 ...``. The command read its table as a reader;
+    here, inside ``writing()`` (under SQLite's write lock), the seq is checked again: when
+    another request appended first, the UNIQUE(table_id, seq) key refuses the insert and
+    nothing is written (``TableChanged``). After the commit the pages are told
+    (``writing()`` announces it).
     Raises TableChanged (re-read the table and decide again), NotFound, NightClosed,
     ServiceError on a malformed event, ValueError when a game's ledger rows do not sum to zero.
     """
@@ -322,11 +326,10 @@ def append_events(
     _check_events(events)
     rows = list(ledger_rows)
     _check_ledger_rows(rows)
-    begin_writing()  # a command that read as a reader (extensions.reads_first) writes now
     at = utcnow()
     actor_id = actor.id if actor is not None else None
     try:
-        with transaction(keep_loaded=True):
+        with writing(keep_loaded=True):
             table = get_table(table_id)
             # The night's row lock, shared: a close waits for this command, or this command
             # for the close and then sees the night closed (no command lands after a close).
@@ -359,6 +362,7 @@ def append_events(
             ).one()
             if not count == highest == expected_seq + len(events):
                 raise TableChanged(table_id, expected_seq)
+            ids = identity.member_ids(row.player for row in rows)  # a member's rows carry their id
             db.session.add_all(
                 LedgerEntry(
                     night_id=table.night_id,
@@ -369,6 +373,7 @@ def append_events(
                     points=split(row.points)[0],
                     points_fraction=split(row.points)[1],
                     cents=row.cents,
+                    member_id=ids.get(row.player),
                     at=at,
                 )
                 for row in rows
@@ -383,6 +388,4 @@ def append_events(
                 queue_analysis(table_id, expected_seq + len(events))
     except IntegrityError as error:
         raise TableChanged(table_id, expected_seq) from error
-    finally:
-        end_writing()  # what the command reads next (its answer) reads as a reader again
     return written

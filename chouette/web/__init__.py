@@ -39,7 +39,8 @@ def init_app(app: Flask) -> None:
     from chouette.web import records  # game records (.mat, SGF) of board games
 
     app.register_blueprint(records.bp)
-    from chouette.web import play  # the live table: seats, cubes, board, undo, history
+    # The live table: seats, cubes, dice and moves; the organizer's rules, results, undo...
+    from chouette.web import play, play_organizer  # noqa: F401 - its views on play's blueprint
 
     app.register_blueprint(play.bp)
     from chouette.web import cube_window  # an online table's cube window and time limits

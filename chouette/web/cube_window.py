@@ -21,7 +21,6 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from chouette import push
-from chouette.extensions import db
 from chouette.models import utcnow
 from chouette.services import base, deciders, table_states
 from chouette.services import cube_window as windows
@@ -133,22 +132,17 @@ def _run(table_id: int, action: Any, *, runner_only: bool = False) -> BaseRespon
     played = _load(table_id)
     runs = deciders.may_run(current_user, played.table)
     if runner_only and not runs:
-        db.session.rollback()
         return error_page(403, _("Only the organizer who runs the table does this."))
     if not (runs or deciders.seat_name(current_user, table_id, played.state) is not None):
-        db.session.rollback()
         return error_page(403, _("That is not your decision: players make their own decisions "
                                  "at the table, and the organizer runs it."))
     try:
         outcome = action()
     except deciders.NotAllowed as refused:
-        db.session.rollback()
         return error_page(403, str(refused))
     except base.TableChanged:
-        db.session.rollback()
         return _card(table_id, 409, error=_("The table changed meanwhile: look again and answer."))
     except base.ServiceError as refused:
-        db.session.rollback()
         return _card(table_id, 422, error=str(refused))
     if not is_htmx():
         return see_other("tables.show", table_id=table_id)

@@ -16,7 +16,6 @@ from flask_wtf.file import FileField, FileRequired
 from werkzeug.exceptions import RequestEntityTooLarge
 from werkzeug.wrappers import Response as BaseResponse
 
-from chouette.extensions import reads_first
 from chouette.services import base, exports
 from chouette.web.auth import role_required
 from chouette.web.htmx import render_page, see_other
@@ -25,9 +24,6 @@ from chouette.web.tables import get_table
 
 #: ``cli_group=None``: the commands are ``flask --app app export-night`` and ``import-night``.
 bp = Blueprint("exports", __name__, cli_group=None)
-# The import reads its upload and folds it without SQLite's write lock; it takes the lock only
-# to write, in a transaction of its own (services.import_night).
-reads_first(bp.name)
 
 
 class ImportForm(FlaskForm):

@@ -188,7 +188,6 @@ def post_message(table_id: int) -> BaseResponse:
     try:
         social.post_message(table, state, me, current_user, text)
     except base.ServiceError as refused:
-        db.session.rollback()
         return _answer(table, str(refused), typed=text[:social.MAX_MESSAGE * 2])
     return _answer(table)
 
@@ -213,13 +212,10 @@ def _answer_request(table_id: int, request_id: int, answer: str) -> BaseResponse
     try:
         request_row = act(table, request_id, current_user)
     except deciders.NotAllowed:
-        db.session.rollback()
         abort(403)
     except base.NotFound:
-        db.session.rollback()
         abort(404)
     except (base.ServiceError, TableError) as refused:
-        db.session.rollback()
         return _answer(table, say(refused))
     member = db.session.get(Member, request_row.member_id)
     name = member.name if member is not None else "?"
@@ -241,7 +237,6 @@ def admission(table_id: int) -> BaseResponse:
     try:
         seat_requests.set_admission(table, value == "1", current_user)
     except deciders.NotAllowed:
-        db.session.rollback()
         abort(403)
     return _answer(table, done=_("Saved."))
 
@@ -253,7 +248,6 @@ def ask_to_sit(table_id: int, seq: int) -> BaseResponse:
     try:
         asked = seat_requests.ask(table, seq, current_user)
     except (base.ServiceError, TableError) as refused:
-        db.session.rollback()
         flash(say(refused), "error")
     else:
         flash(_("You sit at the table.") if asked.seated else

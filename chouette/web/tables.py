@@ -12,7 +12,6 @@ from flask_babel import gettext as _
 from flask_login import current_user, login_required
 from werkzeug.wrappers import Response as BaseResponse
 
-from chouette.extensions import db
 from chouette.models import ChouetteTable
 from chouette.refusals import say
 from chouette.services import base, table_close, tables
@@ -179,7 +178,6 @@ def _own_seat(table_id: int, act: Callable[[int, int, Any], Any], done: str) -> 
     try:
         act(table_id, seq, current_user)
     except (base.ServiceError, TableError) as refused:
-        db.session.rollback()
         flash(say(refused), "error")
     else:
         flash(done, "success")

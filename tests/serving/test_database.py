@@ -207,24 +207,3 @@ def test_a_signed_in_get_reads_while_a_writer_holds_the_lock(app, client):
         writer.execute("ROLLBACK")
     finally:
         writer.close()
-
-
-@sqlite_only
-def test_a_post_still_takes_the_write_lock_first(app, client):
-    from tests.factories import PASSWORD, gen_member
-
-    with app.app_context():
-        member = gen_member("player", name="Pia")
-    assert client.post("/auth/login", data={"username": member.username, "password": PASSWORD}).status_code == 303
-    with app.test_request_context("/account", method="POST"):
-        from chouette.extensions import readers_never_lock
-
-        readers_never_lock()
-        db.session.execute(text("SELECT 1"))
-        raw = sqlite3.connect(db.engine.url.database, timeout=0.2, isolation_level=None)
-        try:
-            with pytest.raises(sqlite3.OperationalError, match="locked"):
-                raw.execute("BEGIN IMMEDIATE")
-        finally:
-            raw.close()
-        db.session.rollback()

@@ -254,25 +254,22 @@ def test_on_postgresql_a_commit_notifies_the_listeners(app, table):
 
 
 @pytest.mark.postgres_only
-def test_on_postgresql_a_command_answered_with_its_table_notifies_once_the_answer_is_sent(
+def test_on_postgresql_a_command_notifies_after_its_commit_and_a_refused_one_does_not(
         app, client, table):
-    """The organizer's command from the live page: written and committed when its answer is
-    drawn, announced to the other workers and nodes only when the server closes the answer
-    it sent (so their devices' fetches never share the processor with that drawing). A
-    command posted without htmx (no drawing to send) notifies at its commit."""
+    """The organizer's command from the live page: ``writing()`` commits it and announces it
+    (``extensions.announce``) before the answer is drawn; a command refused (a stale page) writes
+    nothing and tells nobody."""
     table.seat("ABCD")
     with _listening(app) as connection:
         sign_in(client, table.owner)
         seq = table.seq()
         answer = post(client, table, "double", {"by": "box", "cubes": "C"}, htmx=True)
         assert answer.status_code == 200 and table.seq() == seq + 1  # written, committed
-        assert list(connection.notifies(timeout=0.5, stop_after=1)) == []  # not yet told
-        answer.close()  # the server has sent it
         notices = list(connection.notifies(timeout=WAIT, stop_after=1))
         assert notices and notices[0].channel == push.CHANNEL
-        plain = post(client, table, "answer", {"answer": "take", "cube": "C"})
-        assert plain.status_code == 303 and table.seq() == seq + 2
-        assert list(connection.notifies(timeout=WAIT, stop_after=1))  # before any close
+        stale = post(client, table, "undo", seq=seq, htmx=True)  # from the page before the double
+        assert stale.status_code == 409 and table.seq() == seq + 1  # nothing written
+        assert list(connection.notifies(timeout=0.5, stop_after=1)) == []
 
 
 def test_a_stream_with_no_time_left_sends_the_version_and_ends(app, client, table):

@@ -23,12 +23,12 @@ def test_a_page_reads_each_statement_alone_and_may_not_write_there(app):
     with app.app_context():
         gen_member("player", name="Reader")
     with app.test_request_context("/display", method="GET"):
-        app.preprocess_request()  # readers_never_lock
+        app.preprocess_request()  # extensions.start_reading
         assert _driver_connection().autocommit is True
         before = db.session.scalar(select(func.count(Member.id)))
         db.session.add(Member(name="Written alone", name_key="written alone", username="alone",
                               password_hash="x", role="player"))
-        with pytest.raises(RuntimeError, match="must not write"):
+        with pytest.raises(RuntimeError, match=r"outside services\.base\.writing\(\)"):
             db.session.flush()
         db.session.rollback()
         assert db.session.scalar(select(func.count(Member.id))) == before

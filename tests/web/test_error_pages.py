@@ -37,9 +37,12 @@ def test_500_page_rolls_back_what_the_request_was_writing(tmp_path: Path):
 
     @app.get("/boom")
     def boom() -> str:
-        db.session.add(Member(name="Ghost", username="ghost", password_hash="x", role="player"))
-        db.session.flush()
-        raise RuntimeError("the failure under test")
+        from chouette.services.base import writing
+
+        with writing():  # a failure in the middle of a write
+            db.session.add(Member(name="Ghost", username="ghost", password_hash="x", role="player"))
+            db.session.flush()
+            raise RuntimeError("the failure under test")
 
     try:
         with app.app_context():
@@ -56,20 +59,21 @@ def test_500_page_rolls_back_what_the_request_was_writing(tmp_path: Path):
 def _refusing_app(tmp_path: Path):
     """A test app with routes that raise the domain refusals a table command can raise."""
     from chouette.engine.errors import IllegalMoveError
-    from chouette.services.base import TableChanged
+    from chouette.services.base import TableChanged, writing
     from chouette.table import TableError
 
     app = make_app(tmp_path)
 
     @app.post("/refuse/<kind>")
     def refuse(kind: str) -> str:
-        db.session.add(Member(name="Ghost", username="ghost", password_hash="x", role="player"))
-        db.session.flush()
-        raise {
-            "table": TableError("Bob has no cube to take."),
-            "move": IllegalMoveError("24/18 is not legal with 6-5 here."),
-            "changed": TableChanged(1, 3),
-        }[kind]
+        with writing():  # the refusal comes after a write: nothing of it is kept
+            db.session.add(Member(name="Ghost", username="ghost", password_hash="x", role="player"))
+            db.session.flush()
+            raise {
+                "table": TableError("Bob has no cube to take."),
+                "move": IllegalMoveError("24/18 is not legal with 6-5 here."),
+                "changed": TableChanged(1, 3),
+            }[kind]
 
     return app
 
