@@ -53,6 +53,21 @@ def _write_lock_is_free() -> bool:
         raw.close()
 
 
+def _write_then_fail() -> None:
+    with writing():
+        db.session.add(_new_member("Rolled back"))
+        db.session.flush()  # written in the transaction...
+        raise ValueError("refused")
+
+
+def _write_inside_then_fail() -> None:
+    with writing():
+        with writing():  # joins the outer one: commits nothing of its own
+            db.session.add(_new_member("Inner"))
+        assert db.session.scalar(select(Member.id).where(Member.name == "Inner"))
+        raise ValueError("the outer block fails")
+
+
 @pytest.mark.parametrize("method", ["GET", "POST"])
 def test_a_get_and_a_post_both_start_as_readers(app, method):
     with app.test_request_context("/account", method=method):
@@ -151,10 +166,7 @@ def test_writing_rolls_back_when_its_block_raises(app):
         app.preprocess_request()
         before = _members()
         with pytest.raises(ValueError, match="refused"):
-            with writing():
-                db.session.add(_new_member("Rolled back"))
-                db.session.flush()  # written in the transaction...
-                raise ValueError("refused")
+            _write_then_fail()
         assert _reads_as_a_reader()
         assert _members() == before  # ...and nothing of it kept
         db.session.remove()
@@ -167,12 +179,8 @@ def test_a_writing_inside_another_joins_it(app):
     with app.test_request_context("/account", method="POST"):
         app.preprocess_request()
         before = _members()
-        with pytest.raises(ValueError):
-            with writing():
-                with writing():
-                    db.session.add(_new_member("Inner"))
-                assert db.session.scalar(select(Member.id).where(Member.name == "Inner"))
-                raise ValueError("the outer block fails")
+        with pytest.raises(ValueError, match="the outer block fails"):
+            _write_inside_then_fail()
         assert _members() == before
         db.session.remove()
 
