@@ -138,7 +138,7 @@ def live_table(played: table_states.TablePlay, *, error: str | None = None,
                join_question: dict[str, Any] | None = None) -> LiveTable:
     """The live table for the signed-in viewer (``shared``: for ``live_shared``, drawn for
     every viewer of its kind, nobody's own; ``seated``: there, for the players seated here;
-    ``join_question``: the Join card's "Did you mean ...?", ``play.NameQuestion``)."""
+    ``join_question``: the Join card's "Did you mean ...?", ``table_commands.NameQuestion``)."""
     gate.checkpoint()  # a phone's drawing lets its process's commands go first
     table, state = played.table, played.state
     night = table.night

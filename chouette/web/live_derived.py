@@ -78,7 +78,7 @@ def note_written(played: commands.TablePlay, who: str | None) -> None:
     """Put a command's own events (``played.written``, recorded by ``who``) in its table's
     latest log lines when they follow the lines kept.
 
-    Why: the command's answer (``play._command``) is drawn on the command's path, whose
+    Why: the command's answer (``table_commands.command``) is drawn on the command's path, whose
     time the players wait for; with this it reads no log for its latest lines (the events
     it wrote are in hand). With renames in the club the names are read again (``recent_lines``)."""
     written = played.written
