@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -133,3 +134,36 @@ def screenshot(page: Page):
         return path
 
     return save
+
+
+@dataclass(frozen=True)
+class OnlineTable:
+    """A table played online on Olga's night, as ``online_table`` made it."""
+
+    id: int
+    night_id: int
+    organizer_id: int
+    #: Each player's username, and Olga's.
+    logins: dict[str, str]
+
+
+def online_table(app: Flask, players: Sequence[str], events: Sequence[dict[str, Any]],
+                 **settings: Any) -> OnlineTable:
+    """Olga's "Online Friday" night with one table played online (``settings`` over the
+    defaults): ``players`` joined and ordered (box first), then ``events`` played by Olga."""
+    from chouette.services import commands, tables
+    from tests.factories import gen_member, gen_night, gen_table
+
+    with app.app_context():
+        olga = gen_member("organizer", name="Olga")
+        members = {name: gen_member("player", name=name) for name in players}
+        night = gen_night(opened_by_id=olga.id, name="Online Friday")
+        table_id = gen_table(night, created_by_id=olga.id, name="Online", settings={
+            **tables.TABLE_DEFAULTS, "play": "online", **settings}).id
+        for event in ([{"type": "join", "player": n} for n in players]
+                      + [{"type": "order", "players": list(players)}, *events]):
+            commands.play(table_id, tables.last_seq(table_id), event, olga)
+        made = OnlineTable(table_id, night.id, olga.id,
+                           {"Olga": olga.username, **{n: m.username for n, m in members.items()}})
+        db.session.commit()
+    return made

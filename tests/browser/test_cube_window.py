@@ -18,8 +18,7 @@ from chouette.extensions import db
 from chouette.models import Member, TurnWindow
 from chouette.services import commands, table_states, tables
 from chouette.services import cube_window as windows
-from tests.browser.conftest import signed_in_device
-from tests.factories import gen_member, gen_night, gen_table
+from tests.browser.conftest import online_table, signed_in_device
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
@@ -37,20 +36,9 @@ def last_event(app, table_id: int) -> dict:
 @pytest.mark.browser
 def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, browser: Browser):
     app, base = live_server.app, live_server.url
-    with app.app_context():
-        olga = gen_member("organizer", name="Olga")
-        members = {name: gen_member("player", name=name) for name in PLAYERS}
-        night = gen_night(opened_by_id=olga.id, name="Online Friday")
-        table_id = gen_table(night, created_by_id=olga.id, name="Online", settings={
-            **tables.TABLE_DEFAULTS, "play": "online", "decision_seconds": 60}).id
-        for event in ([{"type": "join", "player": n} for n in PLAYERS]
-                      + [{"type": "order", "players": PLAYERS},
-                         {"type": "opening_roll", "box": 3, "team": 1},
-                         {"type": "move", "move": "8/5 6/5"}]):
-            commands.play(table_id, tables.last_seq(table_id), event, olga)
-        db.session.commit()
-        olga_id = olga.id
-        logins = {n: m.username for n, m in members.items()}
+    table = online_table(app, PLAYERS, [{"type": "opening_roll", "box": 3, "team": 1},
+                                        {"type": "move", "move": "8/5 6/5"}], decision_seconds=60)
+    table_id, olga_id, logins = table.id, table.organizer_id, table.logins
     url = f"{base}/tables/{table_id}"
 
     def device(name: str) -> Page:

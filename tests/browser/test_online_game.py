@@ -33,11 +33,10 @@ from playwright.sync_api import Browser, Page, expect
 from chouette.engine import Side, legal_moves
 from chouette.engine.movegen import apply_move
 from chouette.extensions import db
-from chouette.services import commands, table_states, tables
-from tests.browser.conftest import OFF_SITE, LiveServer, start_live_server
+from chouette.services import table_states
+from tests.browser.conftest import LiveServer, online_table, signed_in_device, start_live_server
 from tests.browser.test_club_night import PHONE, board_point
 from tests.browser.test_whole_night import cents_of
-from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 from tests.online_game import FORCED, FORCED_DICE, GAME, SEED
 
 TV = {"width": 1920, "height": 1080}
@@ -104,31 +103,11 @@ class Cubes:
 @pytest.mark.browser
 def test_a_whole_online_game_on_five_pages(online_server: LiveServer, browser: Browser):
     app, base = online_server.app, online_server.url
-    with app.app_context():
-        olga = gen_member("organizer", name="Olga")
-        members = {name: gen_member("player", name=name) for name in "ABCD"}
-        night = gen_night(opened_by_id=olga.id, name="Online Friday")
-        table_id = gen_table(night, created_by_id=olga.id, name="Online", settings={
-            **tables.TABLE_DEFAULTS, "play": "online", "stake_cents": STAKE}).id
-        for event in ([{"type": "join", "player": n} for n in "ABCD"]
-                      + [{"type": "order", "players": list("ABCD")}] + GAME):
-            commands.play(table_id, tables.last_seq(table_id), event, olga)
-        logins = {"Olga": olga.username, **{n: m.username for n, m in members.items()}}
-        night_id = night.id
-        db.session.commit()
+    table = online_table(app, "ABCD", GAME, stake_cents=STAKE)
+    table_id, night_id = table.id, table.night_id
 
     def device(name: str, size: dict[str, int], path: str) -> Page:
-        context = browser.new_context(viewport=size)
-        context.route(OFF_SITE, lambda route: route.abort())
-        context.set_default_timeout(10_000)
-        page = context.new_page()
-        page.goto(f"{base}/auth/login")
-        page.get_by_label("Username").fill(logins[name])
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
-        expect(page.get_by_role("heading", name=f"Hello, {name}")).to_be_visible()
-        page.goto(f"{base}{path}")
-        return page
+        return signed_in_device(browser, base, table.logins[name], size, url=f"{base}{path}")
 
     phones = {name: device(name, PHONE, f"/tables/{table_id}") for name in "ABCD"}
     box, tv = phones["A"], device("Olga", TV, f"/display/{night_id}")

@@ -16,9 +16,8 @@ from playwright.sync_api import Browser, expect
 
 from chouette.engine import legal_moves
 from chouette.extensions import db
-from chouette.services import commands, table_states, tables
-from tests.browser.conftest import LiveServer, signed_in_device, start_live_server
-from tests.factories import gen_member, gen_night, gen_table
+from chouette.services import table_states
+from tests.browser.conftest import LiveServer, online_table, signed_in_device, start_live_server
 
 PHONE = {"width": 390, "height": 844}
 PLAYERS = ["Ann", "Bob", "Cy", "Dee"]
@@ -46,20 +45,10 @@ def short_streams(tmp_path: Path) -> Iterator[LiveServer]:
 @pytest.mark.browser
 def test_a_dropped_phone_catches_up_when_it_reconnects(short_streams: LiveServer, browser: Browser):
     app, base = short_streams.app, short_streams.url
-    with app.app_context():
-        olga = gen_member("organizer", name="Olga")
-        members = {name: gen_member("player", name=name) for name in PLAYERS}
-        night = gen_night(opened_by_id=olga.id, name="Online Friday")
-        table_id = gen_table(night, created_by_id=olga.id, name="Online", settings={
-            **tables.TABLE_DEFAULTS, "play": "online"}).id
-        # The team opened and moved: the box is on roll, before the box's window.
-        for event in ([{"type": "join", "player": n} for n in PLAYERS]
-                      + [{"type": "order", "players": PLAYERS},
-                         {"type": "opening_roll", "box": 1, "team": 3},
-                         {"type": "move", "move": "8/5 6/5"}]):
-            commands.play(table_id, tables.last_seq(table_id), event, olga)
-        db.session.commit()
-        logins = {n: m.username for n, m in members.items()}
+    # The team opened and moved: the box is on roll, before the box's window.
+    table = online_table(app, PLAYERS, [{"type": "opening_roll", "box": 1, "team": 3},
+                                        {"type": "move", "move": "8/5 6/5"}])
+    table_id, logins = table.id, table.logins
     url = f"{base}/tables/{table_id}"
 
     def state() -> table_states.TablePlay:
