@@ -72,7 +72,11 @@ def test_first_run_to_a_table_with_its_house_rules(page: Page, live_server, scre
     card = page.locator(".rules-card")
     expect(card).to_contain_text("Money night: beavers, raccoons, automatic doubles (cap 1), Jacoby")
     expect(card).to_contain_text("On, at most 1: a tied opening roll turns the cube.")
-    expect(card.locator("[data-setting]")).to_have_count(len(TABLE_DEFAULTS))
+    # Every house rule, but what an unanswered double becomes: without a time limit (the
+    # default) nothing goes unanswered, and the card says "No time limit" instead.
+    expect(card.locator("[data-setting]")).to_have_count(len(TABLE_DEFAULTS) - 1)
+    expect(card.locator('[data-setting="unanswered_double"]')).to_have_count(0)
+    expect(card).to_contain_text("No time limit")
     screenshot("table-page")
     page.set_viewport_size({"width": 1920, "height": 1080})
     screenshot("table-page-tv")
