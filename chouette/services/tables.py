@@ -201,6 +201,7 @@ def create_table(
         table = ChouetteTable(id=new_id(ChouetteTable), night_id=night.id, name=name, settings=checked,
                               preset=preset_of(checked), created_by_id=actor.id)
         db.session.add(table)
+        db.session.flush()  # its id now (PostgreSQL's sequence), for a writing() around this one
     return table
 
 
