@@ -17,7 +17,8 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "chouette"
 
 
-def _module_name(path: Path) -> str:
+def module_name(path: Path) -> str:
+    """A file's dotted module name (a package's ``__init__`` is the package)."""
     parts = list(path.relative_to(ROOT).with_suffix("").parts)
     if parts[-1] == "__init__":
         parts.pop()
@@ -25,7 +26,7 @@ def _module_name(path: Path) -> str:
 
 
 def _modules() -> dict[str, Path]:
-    return {_module_name(path): path for path in PACKAGE.rglob("*.py")
+    return {module_name(path): path for path in PACKAGE.rglob("*.py")
             if "migrations" not in path.relative_to(PACKAGE).parts}
 
 

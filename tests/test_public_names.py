@@ -15,20 +15,11 @@ import ast
 from functools import cache
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-PACKAGE = ROOT / "chouette"
-
-
-
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
-    if parts[-1] == "__init__":
-        parts.pop()
-    return ".".join(parts)
+from tests.test_import_cycles import PACKAGE, module_name
 
 
 def _modules() -> dict[str, Path]:
-    return {_module_name(path): path for path in PACKAGE.rglob("*.py")}
+    return {module_name(path): path for path in PACKAGE.rglob("*.py")}
 
 
 def _is_private(name: str) -> bool:
