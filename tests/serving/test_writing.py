@@ -79,7 +79,7 @@ def test_a_get_and_a_post_both_start_as_readers(app, method):
         db.session.remove()
 
 
-@pytest.mark.skipif(not ON_SQLITE, reason="SQLite's write lock")
+@pytest.mark.sqlite_only  # SQLite's write lock (deselected in the PostgreSQL run, as the other SQLite tests)
 def test_a_post_reads_while_a_writer_holds_the_lock(app, client):
     """A POST's reads (the signed-in member, the table) do not wait for SQLite's write lock:
     a command refused before it writes (here: a page out of date) answers at once."""
