@@ -11,6 +11,7 @@ def init_app(app: Flask) -> None:
         admin,
         auth,
         converters,
+        cookies,
         display,
         errors,
         gate,
@@ -22,6 +23,7 @@ def init_app(app: Flask) -> None:
     )
 
     converters.init_app(app)  # first: the routes below use it
+    cookies.init_app(app)  # the session cookie re-sent only when it changed
     inputs.init_app(app)  # the first request hook: no control characters anywhere
     gate.init_app(app)  # a few page drawings at once per process: commands never wait
     for module in (main, auth, admin, nights, tables, display):
