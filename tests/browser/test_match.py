@@ -14,6 +14,8 @@ from tests.browser.test_club_night import (
     PHONE,
     board_point,
     click_and_wait,
+    live,
+    seq_of,
     table_state,
 )
 from tests.factories import gen_member, gen_night
@@ -28,6 +30,15 @@ def _tap_move(page: Page, app, table_id: int) -> None:
     plays = legal_moves(game.position, game.dice)
     move = min(plays, key=lambda m: (apply_move(game.position, m).pips()[0], str(m)))
     move_input = page.locator(f"#board-{table_id} input[name='move']")
+    if not move_input.count():  # say what the page shows instead, should it never come
+        try:
+            move_input.wait_for(state="attached")
+        except Exception as missing:
+            game = table_state(app, table_id).game
+            raise AssertionError(
+                f"no move field; the server has dice {game.dice} for {game.on_roll}, the page "
+                f"shows seq {seq_of(page, table_id)}: {live(page, table_id).inner_text()[:800]}"
+            ) from missing
     for start, end, _hit in move.steps:
         board_point(page, table_id, start).click()
         board_point(page, table_id, end).click()
