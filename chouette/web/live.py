@@ -52,6 +52,9 @@ class Viewer:
     me: str | None
     #: drawn once for every viewer of its kind (``live_shared``): the page marks its own
     shared_drawing: bool
+    #: at a table that plays online, the side whose view of the board this is ("box",
+    #: "team"; None: the box's, numbered for the side on roll)
+    side: str | None
     #: a whole page: its forms carry their seq and CSRF token (they work without JavaScript);
     #: htmx sends both otherwise (``hx-vals``, ``hx-headers``)
     plain_forms: bool
@@ -134,10 +137,11 @@ class LiveTable:
 
 def live_table(played: table_states.TablePlay, *, error: str | None = None,
                typed: dict[str, str] | None = None, move_value: str = "",
-               shared: bool = False, seated: bool = False,
+               shared: bool = False, seated: bool = False, side: str | None = None,
                join_question: dict[str, Any] | None = None) -> LiveTable:
     """The live table for the signed-in viewer (``shared``: for ``live_shared``, drawn for
     every viewer of its kind, nobody's own; ``seated``: there, for the players seated here;
+    ``side``: there, at a table that plays online, the side whose view of the board it is;
     ``join_question``: the Join card's "Did you mean ...?", ``table_commands.NameQuestion``)."""
     gate.checkpoint()  # a phone's drawing lets its process's commands go first
     table, state = played.table, played.state
@@ -147,6 +151,8 @@ def live_table(played: table_states.TablePlay, *, error: str | None = None,
         privacy.note_played(current_user, night)  # seated here: he plays this night
     viewer = Viewer(table=table, night=night, state=state, seq=played.seq, game=state.game,
                     runs=runs_table(table) and table.is_open, me=me, shared_drawing=shared,
+                    side=side if shared else online_play.my_side(state, me) if state.settings.online
+                    else None,
                     plain_forms=not shared and not is_htmx(),
                     show_money=privacy.may_see_night_money(current_user, night),
                     currency=night.currency)
@@ -210,7 +216,7 @@ def _decisions(played: table_states.TablePlay, viewer: Viewer, seats: SeatsView,
         undo_what=(log_lines.describe(state.effective[-1], match_players(state))
                    if runs and state.effective else None),
         board=board_view(table, state, runs=runs or may_roll, move_value=move_value,
-                         seq=played.seq, me=me),
+                         seq=played.seq, side=viewer.side),
         forced_play=(chance.forced_play(state) if (runs or may_roll) and state.settings.online
                      else None),
         passed=online_play.passed(state),

@@ -10,25 +10,23 @@ from chouette.engine.position import XgidFields
 from chouette.models import ChouetteTable
 from chouette.table import TableState
 from chouette.table.game import Game
-from chouette.web import online_play
 from chouette.web.board import board_context, legal_steps
 from chouette.web.board_cubes import CubeView
 from chouette.web.catalog import gettext as _
 
 
 def board_view(table: ChouetteTable, state: TableState, *, runs: bool, move_value: str,
-           seq: int, me: str | None = None) -> dict[str, Any] | None:
+           seq: int, side: str | None = None) -> dict[str, Any] | None:
     """The board of the game in progress, when it is played on the app's board (``runs``:
-    the viewer may enter the move: he runs the table, or he is the match player on roll).
-    At a table that plays online, a seated player sees it from their own side, its points
-    numbered as they count them."""
+    the viewer may enter the move: they run the table, or they are the match player on roll).
+    At a table that plays online, a seated player sees it from their own ``side`` ("box" or
+    "team", ``online_play.my_side``), its points numbered as they count them."""
     game = state.game
     if game is None or game.position is None or game.on_roll is None:
         return None
     labels = {"box": state.box or _("Box"), "team": game.acting_captain}
     if state.settings.is_match:
         labels = {"box": state.box or "", "team": game.acting_captain}
-    side = online_play.my_side(state, me) if state.settings.online else None
     return board_context(
         table.id, game.position, on_roll=game.on_roll, dice=game.dice,
         cubes=[CubeView.from_member_cube(game.cubes[m]) for m in game.members],

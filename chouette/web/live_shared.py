@@ -13,7 +13,7 @@ from chouette import push
 from chouette.amounts import money_locale
 from chouette.extensions import db, read_only
 from chouette.services import base, deciders, table_states
-from chouette.web import gate, privacy
+from chouette.web import gate, online_play, privacy
 from chouette.web.htmx import is_htmx
 from chouette.web.live import live_context
 from chouette.web.live_decisions import member_double
@@ -32,18 +32,23 @@ def shared_live_html(played: table_states.TablePlay, *, pushed: bool = False) ->
     decider's member id; every seat's member id. The page's own script shows the viewer's
     buttons and marks the viewer's rows (``static/js/mine.js``); htmx sends the viewer's
     CSRF token (``hx-headers``) and the table's seq (``hx-vals``); the server authorises
-    every command. A match table, a table played online (each side sees the board from its
-    own side), the whole history (``?history=all``) and whole pages are always drawn.
+    every command. At a table that plays online each side sees the board from its own side
+    (one drawing per side), and the player who rolls and moves now gets their own. A match
+    table, the whole history (``?history=all``) and whole pages are always drawn.
     ``pushed``: for the viewer's push stream (``pushed_drawing``), not for a fetch.
     """
     table, state = played.table, played.state
     night = table.night
-    if (not (pushed or is_htmx()) or request.args.get("history") == "all" or state.settings.is_match
-            or state.settings.online):  # online: each side sees the board from its own side
+    if not may_share(played, pushed=pushed):
         return None
     if runs_table(table) and table.is_open:
         return None
     me = my_seat(table.id, state)
+    side = None
+    if state.settings.online:
+        if online_play.may_roll(table, state, me):
+            return None  # the player on roll: their Roll, their board to move on
+        side = online_play.my_side(state, me)
     if me is not None:
         privacy.note_played(current_user, night)  # seated here: he plays this night
     mine = deciders.decisions_of(
@@ -59,11 +64,20 @@ def shared_live_html(played: table_states.TablePlay, *, pushed: bool = False) ->
     seated = me is not None  # a player seated here sees what the table asks of the players
 
     def draw() -> str:
-        return render_template("tables/_live.html", **live_context(played, shared=True, seated=seated))
+        return render_template("tables/_live.html",
+                               **live_context(played, shared=True, seated=seated, side=side))
 
-    key = (f"shared:{seated}:{show_money}:{money_locale()}:{table.is_open}:{table.name}:"
+    key = (f"shared:{seated}:{side}:{show_money}:{money_locale()}:{table.is_open}:{table.name}:"
            f"{night.currency}:{played.matched}")  # matched: a guest's seat claimed by a new member
     return lambda: per_state(state, key, draw)
+
+
+def may_share(played: table_states.TablePlay, *, pushed: bool = False) -> bool:
+    """Whether this request could get a shared drawing at all, whoever asks: an htmx fetch
+    or a push stream, of a chouette table (a match is drawn for each of its two players), not
+    its whole history. Cheap: a push stream asks it before queueing for a drawing."""
+    return ((pushed or is_htmx()) and request.args.get("history") != "all"
+            and not played.state.settings.is_match)
 
 
 def pushed_drawing(table_id: int) -> Callable[[str], str | None]:
@@ -73,24 +87,29 @@ def pushed_drawing(table_id: int) -> Callable[[str], str | None]:
     his page fetches his own drawing, with his buttons).
 
     Runs in a copy of the stream's request context (``streams._stream``): who is signed in is
-    loaded again each time, as for a new request (signed out meanwhile, he gets the version
-    only, and his fetch is refused). It takes its turn among the process's drawings and lets
-    the commands go first, as a fetch does (``gate.drawing``): the first stream of a process
-    draws the state, the others take that drawing made theirs."""
+    loaded again each time, as for a new request (signed out meanwhile, they get the version
+    only, and their fetch is refused). Whether the viewer's drawing is the shared one is
+    known before any drawing: a viewer who gets their own (the player on roll online, the
+    runner) is sent the version at once, never queued behind the pages being drawn. The
+    drawing itself takes its turn among the process's drawings and lets the commands go
+    first, as a fetch does (``gate.drawing``): the first stream of a process draws the
+    state, the others take that drawing made theirs."""
 
     def draw(_version: str) -> str | None:
-        with gate.drawing():
+        try:
+            read_only(alone=True)  # on PostgreSQL, each statement alone: no BEGIN, no ROLLBACK
+            if not current_user.is_authenticated:
+                return None
             try:
-                read_only(alone=True)  # on PostgreSQL, each statement alone: no BEGIN, no ROLLBACK
-                if not current_user.is_authenticated:
-                    return None
-                try:
-                    played = table_states.load_play(table_id)
-                except base.NotFound:
-                    return None
-                shared = shared_live_html(played, pushed=True)
-                return None if shared is None else push.message("fragment", shared())
-            finally:
-                db.session.remove()
+                played = table_states.load_play(table_id)
+            except base.NotFound:
+                return None
+            shared = shared_live_html(played, pushed=True)
+            if shared is None:
+                return None
+            with gate.drawing():
+                return push.message("fragment", shared())
+        finally:
+            db.session.remove()
 
     return draw
