@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, Integer, String
+from sqlalchemy import JSON, ForeignKey, Index, String
 from sqlalchemy.orm import Mapped, mapped_column
 
 from chouette.models.base import Model, utcnow
@@ -76,8 +76,8 @@ class TurnWindow(Model):
     ``key`` names the decision waited for (another key: a new decision, its clock and answers
     start again); ``answers`` holds who said "roll" or asked to hold the roll; ``auto_roll``
     each player's auto-roll choice (absent: the default, on for the crew, off for the box and
-    the captain). ``seconds`` and ``timeout_answer`` are no longer read: the time limit is the
-    house rule ``decision_seconds`` (with ``unanswered_double``), in the table's log.
+    the captain). The time limit is the house rule ``decision_seconds`` (with
+    ``unanswered_double``), in the table's log.
     """
 
     __tablename__ = "turn_window"
@@ -87,5 +87,3 @@ class TurnWindow(Model):
     opened_at: Mapped[datetime] = mapped_column(default=utcnow)
     answers: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     auto_roll: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
-    seconds: Mapped[int] = mapped_column(Integer, default=0)
-    timeout_answer: Mapped[str] = mapped_column(String(8), default="drop")

@@ -79,8 +79,7 @@ def _locked_row(table_id: int) -> TurnWindow:
              .execution_options(populate_existing=True))
     row = db.session.scalars(query).first()
     if row is None:
-        row = TurnWindow(table_id=table_id, key="", opened_at=utcnow(), answers={}, auto_roll={},
-                         seconds=0, timeout_answer="drop")  # those two: no longer read
+        row = TurnWindow(table_id=table_id, key="", opened_at=utcnow(), answers={}, auto_roll={})
         db.session.add(row)
         try:
             with db.session.begin_nested():
