@@ -88,28 +88,25 @@ def pushed_drawing(table_id: int) -> Callable[[str], str | None]:
 
     Runs in a copy of the stream's request context (``streams._stream``): who is signed in is
     loaded again each time, as for a new request (signed out meanwhile, they get the version
-    only, and their fetch is refused). Whether the viewer's drawing is the shared one is
-    known before any drawing: a viewer who gets their own (the player on roll online, the
-    runner) is sent the version at once, never queued behind the pages being drawn. The
-    drawing itself takes its turn among the process's drawings and lets the commands go
-    first, as a fetch does (``gate.drawing``): the first stream of a process draws the
-    state, the others take that drawing made theirs."""
+    only, and their fetch is refused). It takes its turn among the process's drawings and lets
+    the commands go first, as a fetch does (``gate.drawing``): the first stream of a process
+    draws the state, the others take that drawing made theirs. Its loading waits at the gate
+    too: a hundred streams reading the database at once would leave the commands no
+    connection (measured: docs/performance.md, section 13)."""
 
     def draw(_version: str) -> str | None:
-        try:
-            read_only(alone=True)  # on PostgreSQL, each statement alone: no BEGIN, no ROLLBACK
-            if not current_user.is_authenticated:
-                return None
+        with gate.drawing():
             try:
-                played = table_states.load_play(table_id)
-            except base.NotFound:
-                return None
-            shared = shared_live_html(played, pushed=True)
-            if shared is None:
-                return None
-            with gate.drawing():
-                return push.message("fragment", shared())
-        finally:
-            db.session.remove()
+                read_only(alone=True)  # on PostgreSQL, each statement alone: no BEGIN, no ROLLBACK
+                if not current_user.is_authenticated:
+                    return None
+                try:
+                    played = table_states.load_play(table_id)
+                except base.NotFound:
+                    return None
+                shared = shared_live_html(played, pushed=True)
+                return None if shared is None else push.message("fragment", shared())
+            finally:
+                db.session.remove()
 
     return draw
