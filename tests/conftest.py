@@ -117,6 +117,25 @@ def _empty_postgres() -> None:
     db.create_all()
 
 
+def migrated_to(revision: str = "head") -> None:
+    """An empty database built by the package's migrations up to ``revision`` (in the app
+    context): what a club's database of that revision is, for a migration's test."""
+    from flask_migrate import upgrade
+
+    from chouette.extensions import MIGRATIONS_DIR
+
+    unmigrated()
+    upgrade(directory=MIGRATIONS_DIR, revision=revision)
+
+
+def unmigrated() -> None:
+    """No table left, the migrations' record included (in the app context)."""
+    db.session.remove()
+    db.drop_all()
+    with db.engine.begin() as connection:
+        connection.execute(sqlalchemy.text("DROP TABLE IF EXISTS alembic_version"))
+
+
 def dispose(app: Flask) -> None:
     """Close every connection (the next test's app empties a shared database)."""
     with app.app_context():

@@ -9,7 +9,7 @@ from sqlalchemy import inspect, text
 from chouette.extensions import MIGRATIONS_DIR, db
 from chouette.models import TurnWindow
 from chouette.services.base import writing
-from tests.conftest import make_app
+from tests.conftest import make_app, migrated_to, unmigrated
 from tests.factories import gen_member, gen_night, gen_table
 
 BEFORE = "a9b8c7d6e5f4"
@@ -23,10 +23,7 @@ def _columns() -> set[str]:
 def test_the_unused_columns_go_and_come_back_with_the_rows_kept(tmp_path):
     app = make_app(tmp_path)
     with app.app_context():
-        db.drop_all()
-        with db.engine.begin() as connection:
-            connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
-        upgrade(directory=MIGRATIONS_DIR)
+        migrated_to("head")
         assert not {"seconds", "timeout_answer"} & _columns()
         owner = gen_member("organizer", name="Olga")
         table = gen_table(gen_night(name="Friday", opened_by_id=owner.id), name="Red",
@@ -48,8 +45,5 @@ def test_the_unused_columns_go_and_come_back_with_the_rows_kept(tmp_path):
         assert not {"seconds", "timeout_answer"} & _columns()
         kept = db.session.get(TurnWindow, table_id)
         assert (kept.key, kept.answers, kept.auto_roll) == ("team:3", {"C": "roll"}, {"D": False})
-        db.session.remove()
-        db.drop_all()
-        with db.engine.begin() as connection:
-            connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        unmigrated()
         db.engine.dispose()

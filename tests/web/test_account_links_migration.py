@@ -9,7 +9,7 @@ from sqlalchemy import inspect, text
 from chouette.extensions import MIGRATIONS_DIR, db
 from chouette.models import Member
 from chouette.services import account_links
-from tests.conftest import make_app
+from tests.conftest import make_app, migrated_to, unmigrated
 
 BEFORE = "e5f6a7b8c9d0"
 
@@ -17,10 +17,7 @@ BEFORE = "e5f6a7b8c9d0"
 def test_a_database_of_the_previous_revision_upgrades_and_back(tmp_path):
     app = make_app(tmp_path)
     with app.app_context():
-        db.drop_all()
-        with db.engine.begin() as connection:
-            connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
-        upgrade(directory=MIGRATIONS_DIR, revision=BEFORE)
+        migrated_to(BEFORE)
         with db.engine.begin() as connection:
             assert "invitation" not in inspect(connection).get_table_names()
             connection.execute(text(
@@ -40,8 +37,5 @@ def test_a_database_of_the_previous_revision_upgrades_and_back(tmp_path):
         with db.engine.connect() as connection:
             tables = set(inspect(connection).get_table_names())
         assert not {"password_link", "invitation"} & tables
-        db.session.remove()
-        db.drop_all()
-        with db.engine.begin() as connection:
-            connection.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        unmigrated()
         db.engine.dispose()
