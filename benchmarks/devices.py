@@ -187,8 +187,16 @@ class Device:
 
     def _message(self, name: str, data: str) -> None:
         """One event: ``changed`` (a version: fetch it), or a drawing the page takes in as it
-        comes (``fragment``, the whole fragment; ``parts``: the version, then what moved)."""
+        comes (``fragment``, the whole fragment; ``parts``: the version, then what moved;
+        ``window``: an online table's cube window card, passed on to ``heard``)."""
         now = time.monotonic()
+        if name == "window":  # an online table's cube window card, drawn for this device
+            found = ANY_VERSION.search(data.encode())
+            if found is None:
+                self.errors.add(f"{self.kind} stream: a card without its version")
+            elif self.heard is not None:
+                self.heard(name, html.unescape(found.group(1).decode()))
+            return
         if name == "changed":
             version = data.strip()
         elif name == "fragment":

@@ -15,9 +15,9 @@ for ``--seconds``:
 - every member's phone holds ``/tables/<id>/stream`` and every screen ``/display/<night>/stream``
   (``devices.Device``, as in benchmarks/push.py: each stream read in a thread of its own, the
   arrival of each version timed, a phone fetching its own fragment when the stream brings a
-  version, as the page does); with ``--card``, each phone also fetches its cube window's card
-  when its stream brings another version or a drawing (the card rides the table's stream, as
-  the online table's page does);
+  version, as the page does); with ``--card``, each phone also keeps its cube window's card
+  as the online table's page does: brought by its stream before each version or drawing,
+  fetched only when a version comes without it;
 - at each table, the players play at human pace: a decision every 1-3 s, each from the device
   whose turn it is. Before each decision the player's device reads its live fragment (GET
   ``/tables/<id>/live``): the one showing a Roll button rolls (POST ``/tables/<id>/roll``,
@@ -238,22 +238,29 @@ def table_players(urls: list[str], table_id: int, usernames: list[str], stop: An
 
 
 class Card:
-    """The cube window's card of an online table's page: fetched when the table's stream
-    brings a version other than the one the card shows, or a drawing of the live table
-    (something moved), as ``static/js/cube_window.js`` does; never on a timer."""
+    """The cube window's card of an online table's page, as ``static/js/cube_window.js``
+    keeps it: taken from the table's stream, which brings it drawn for the phone (a
+    ``window`` event) before each version or drawing; fetched only when a version comes
+    without its card (the stream's first message); never on a timer."""
 
     def __init__(self, client: Client, table_id: int, errors: Errors) -> None:
         self.client, self.table_id, self.errors = client, table_id, errors
         self.version: str | None = None
         self.due = False
+        self.carried = False  # the stream brings the cards
         self.fetches = 0
+        self.pushed = 0  # cards the stream brought
         self.stop = threading.Event()
         self._changed = threading.Condition()
         self.thread = threading.Thread(target=self._fetch, daemon=True)
 
     def heard(self, name: str, version: str) -> None:
         """A message of the phone's stream (``devices.Device``)."""
-        if name == "changed" and version == self.version:
+        if name == "window":
+            self.version, self.carried = version, True
+            self.pushed += 1
+            return
+        if (name == "changed" and version == self.version) or (name == "fragment" and self.carried):
             return
         with self._changed:
             self.due = True
@@ -368,8 +375,8 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
         errors.found["move: (move, device) pair never reached"] += missing
     statuses = Counter(f"{command.kind} {command.status}" for command in commands)
     if card:
-        print(f"cube window cards: {sum(follower.fetches for follower in cards)} fetches in the run "
-              f"({len(cards)} phones), each when its stream moved", flush=True)
+        print(f"cube window cards: {sum(follower.pushed for follower in cards)} brought by the streams, "
+              f"{sum(follower.fetches for follower in cards)} fetched ({len(cards)} phones)", flush=True)
     tick = os.sysconf("SC_CLK_TCK")
     share = used / tick / elapsed * 100
     others = max(0.0, busy / tick - used / tick - own_used) / elapsed * 100

@@ -3,11 +3,13 @@
 The card stands above the live table, drawn for its viewer: who may double now and who has
 answered, the viewer's own "Double" / "Roll" / "Hold the roll" buttons and auto-roll, the box's
 one-screen answer to every cube that waits for the box, the countdown of the table's time limit
-(a house rule, ``decision_seconds``), and for the runner "Close now". It rides the table's push stream: the table's version moves
-with the window's answers too (``push``: the answers "roll" are no events of the log), and the
-card fetches itself when it moves (``static/js/cube_window.js``), never on a timer while the
-stream is open. Its countdown runs on the device, from the deadline the card was drawn with,
-and posts "time up" when it reaches zero: the server decides, under the window's lock.
+(a house rule, ``decision_seconds``), and for the runner "Close now". It rides the table's push
+stream: the table's version moves with the window's answers too (``push``: the answers "roll"
+are no events of the log), and the stream brings the card drawn for its viewer each time
+(``pushed_card``); the page fetches it only when the stream opens again after a dropped
+connection, after its own action, or while the stream is not open (``static/js/cube_window.js``).
+Its countdown runs on the device, from the deadline the card was drawn with, and posts "time
+up" when it reaches zero: the server decides, under the window's lock.
 Every form works without JavaScript too (303 back to the table).
 """
 
@@ -58,8 +60,9 @@ def _box_answers(state: TableState, me: str | None, runs: bool) -> list[dict[str
 
 
 def card_context(played: table_states.TablePlay, *, error: str | None = None,
-                 message: str | None = None) -> dict[str, Any]:
-    """What ``tables/_cube_window.html`` draws for the signed-in viewer."""
+                 message: str | None = None, version: str | None = None) -> dict[str, Any]:
+    """What ``tables/_cube_window.html`` draws for the signed-in viewer (``version``: the
+    table's version it shows, when known: a push stream's; else read now)."""
     table, state = played.table, played.state
     row = windows.read_row(table.id)
     window = windows.read_view(played) if table.is_open else None
@@ -96,8 +99,14 @@ def card_context(played: table_states.TablePlay, *, error: str | None = None,
         "seconds": state.settings.decision_seconds,
         "timeout_answer": state.settings.unanswered_double,
         "error": error, "message": message,
-        "version": push.table_version(table.id),  # the stream's version it shows
+        "version": version or push.table_version(table.id),  # the stream's version it shows
     }
+
+
+def pushed_card(played: table_states.TablePlay, version: str) -> str:
+    """The card drawn for the stream's viewer at ``version`` (``live_shared.pushed_drawing``
+    sends it before the live table: the page then fetches nothing for its card)."""
+    return render_template("tables/_cube_window.html", **card_context(played, version=version))
 
 
 @bp.app_template_global()

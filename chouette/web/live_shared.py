@@ -13,7 +13,7 @@ from chouette import push
 from chouette.amounts import money_locale
 from chouette.extensions import db, read_only
 from chouette.services import base, deciders, table_states
-from chouette.web import gate, online_play, privacy
+from chouette.web import cube_window, gate, online_play, privacy
 from chouette.web.htmx import is_htmx
 from chouette.web.live import live_context
 from chouette.web.live_decisions import member_double
@@ -82,9 +82,10 @@ def may_share(played: table_states.TablePlay, *, pushed: bool = False) -> bool:
 
 def pushed_drawing(table_id: int) -> Callable[[str], str | None]:
     """What a table's push stream sends its viewer when the table moves (``push.Hub.stream``):
-    the live fragment itself (a ``fragment`` event) when the state's shared drawing is his
-    (``shared_live_html``: the same bytes as his fetch would bring), else None (the version:
-    his page fetches his own drawing, with his buttons).
+    the live fragment itself (a ``fragment`` event) when the state's shared drawing is theirs
+    (``shared_live_html``: the same bytes as their fetch would bring), else None (the version:
+    their page fetches their own drawing, with their buttons). At a table that plays online,
+    the viewer's cube window card comes first (a ``window`` event, ``cube_window.pushed_card``).
 
     Runs in a copy of the stream's request context (``streams._stream``): who is signed in is
     loaded again each time, as for a new request (signed out meanwhile, they get the version
@@ -94,7 +95,7 @@ def pushed_drawing(table_id: int) -> Callable[[str], str | None]:
     too: a hundred streams reading the database at once would leave the commands no
     connection (measured: docs/performance.md, section 13)."""
 
-    def draw(_version: str) -> str | None:
+    def draw(version: str) -> str | None:
         with gate.drawing():
             try:
                 read_only(alone=True)  # on PostgreSQL, each statement alone: no BEGIN, no ROLLBACK
@@ -105,7 +106,12 @@ def pushed_drawing(table_id: int) -> Callable[[str], str | None]:
                 except base.NotFound:
                     return None
                 shared = shared_live_html(played, pushed=True)
-                return None if shared is None else push.message("fragment", shared())
+                live = None if shared is None else push.message("fragment", shared())
+                if not played.state.settings.online:
+                    return live
+                # The viewer's cube window card first: its page then fetches nothing for it.
+                return (push.message("window", cube_window.pushed_card(played, version))
+                        + (live or push.message("changed", version)))
             finally:
                 db.session.remove()
 

@@ -7,12 +7,13 @@
    (chouette.services.cube_window), never this page.
 
    Push: the card is drawn again only when the table moved. The table's stream (the page's
-   .live-push, static/js/live.js) says the table's version, which moves with the window's
-   answers too (chouette.push: a "roll" is no event of the log); the card carries the version
-   it shows (data-version) and fetches itself when a stream's message brings another one (the
-   first message of a stream that opens again after a dropped connection too), or when the
-   stream sends a drawing of the live table (something moved). While the stream is not open
-   (a proxy that cannot hold it, a device offline) it looks every few seconds instead. */
+   .live-push, static/js/live.js) brings the card drawn for this viewer (a "window" event)
+   before the table's version or drawing, each time the table moves; the version moves with
+   the window's answers too (chouette.push: a "roll" is no event of the log). The card carries
+   the version it shows (data-version) and fetches itself when a stream's message brings
+   another one without its card (the first message of a stream that opens again after a
+   dropped connection). While the stream is not open (a proxy that cannot hold it, a device
+   offline) it looks every few seconds instead. */
 (function () {
   "use strict";
   var posted = {};
@@ -59,9 +60,20 @@
     if (!source || !source.classList || !source.classList.contains("live-push") || !stream) return;
     if (listened && listened.has(stream)) return;  // the same stream reconnected: still heard
     if (listened) listened.add(stream);
+    var carried = false; // this stream brings the cards itself
+    stream.addEventListener("window", function (message) { carried = true; take(message.data); });
     stream.addEventListener("changed", function (message) { lookIfMoved(message.data); });
-    stream.addEventListener("fragment", look);
+    stream.addEventListener("fragment", function () { if (!carried) look(); });
   });
+
+  // A card the stream brought: morphed in, unless it is the one shown already.
+  function take(html) {
+    var found = card();
+    var version = /data-version="([^"]*)"/.exec(html);
+    if (!found || !window.htmx || (version && found.getAttribute("data-version") === version[1])) return;
+    lastLook = Date.now();
+    window.htmx.swap(found, html, { swapStyle: "morph" });
+  }
 
   // The fallback: while the table's stream is not open, look every few seconds.
   function poll() {

@@ -3,6 +3,7 @@ every state of a game played from the phones, the player who rolls and moves now
 own drawing (their Roll, their board to move on), and every other phone the drawing shared
 by its side (the box's side, the team's), its board seen from that side; a phone's stream
 brings that very drawing, so the phone need not fetch; the mover's stream brings the version.
+Before it, each phone's stream brings the phone's cube window card, the bytes its fetch would.
 
 Real database, real requests and real streams.
 """
@@ -22,9 +23,16 @@ from chouette.services import deciders
 from tests.conftest import dispose, make_app
 from tests.serving.test_pushed_drawings import Events, _own_drawing
 from tests.web.test_phone_decisions import Phones
+from tests.web.test_play_pages import HTMX
 
 BOTTOM = re.compile(r'class="board bottom-(box|team)"')
 VERSION = re.compile(r'data-version="([^"]+)"')
+TOKEN = re.compile(r'name="csrf_token" value="[^"]+"')
+
+
+def _untimed(html: str) -> str:
+    """The card less its CSRF tokens (the session's, signed with the second it was drawn)."""
+    return TOKEN.sub('name="csrf_token" value=""', html)
 
 
 @pytest.fixture
@@ -69,6 +77,11 @@ def test_online_phones_share_a_drawing_per_side_and_the_mover_gets_their_own(see
             mover = deciders.match_mover(state) if game is not None and game.position is not None else None
             drawings: dict[str, set[str]] = {"box": set(), "team": set()}
             for name, events in streams.items():
+                kind, card = events.next()  # first the phone's cube window card, drawn for it
+                assert kind == "window"
+                fetched = phones.phone(name).get(f"{phones.table.url}/window", headers=HTMX)
+                assert _untimed(card) == _untimed(fetched.get_data(as_text=True)), (
+                    f"{name}'s stream brings the card their fetch would")
                 kind, data = events.next()
                 own, shared = _own_drawing(monkeypatch, phones.phone(name), url)
                 side = "box" if name == state.box else "team"
