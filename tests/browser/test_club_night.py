@@ -63,8 +63,9 @@ def seq_of(page: Page, table_id: int) -> int:
 
 
 def wait_for_change(page: Page, table_id: int, before: int) -> None:
-    """Wait until htmx has swapped in the table after the action made at ``before``."""
-    expect(live(page, table_id)).not_to_have_attribute("data-seq", str(before))
+    """Wait until htmx has swapped in the table after the action made at ``before`` (a bound
+    of 10 s, as the tests' other waits for the server: a loaded machine answers late)."""
+    expect(live(page, table_id)).not_to_have_attribute("data-seq", str(before), timeout=10_000)
 
 
 def click_and_wait(page: Page, table_id: int, target: Locator) -> None:
