@@ -13,8 +13,7 @@ Prints figures; asserts nothing. Run: .venv/bin/python benchmarks/analysis.py [-
    it (at ``nice 15``, as the systemd unit in docs/deployment.md runs it). The goal: command
    p95 within 10% of the run without it. ``--runs N`` alternates the two N times after a
    warm-up of the server (not counted), ten more games queued before each run with the worker,
-   so it judges throughout; ``--no-timing`` leaves out 1 and 2; ``--no-idle`` runs the worker
-   without the idle scheduling policy it takes by default (nice 15 only).
+   so it judges throughout; ``--no-timing`` leaves out 1 and 2.
 """
 
 from __future__ import annotations
@@ -122,8 +121,6 @@ def main() -> None:
                         help="load runs each way, alternating without and with the worker (default 1)")
     parser.add_argument("--timing", action=argparse.BooleanOptionalAction, default=True,
                         help="time one game and a night of ten first (default on)")
-    parser.add_argument("--idle", action=argparse.BooleanOptionalAction, default=True,
-                        help="the worker on the idle scheduling policy, as it runs by default (default on)")
     args = parser.parse_args()
     from chouette.analysis import runner
 
@@ -149,8 +146,7 @@ def main() -> None:
                 without = command_load(app, server.url, table_ids, args.seconds)
                 add_board_night(app, logs, run)  # ten more games queued: the worker has work throughout
                 worker = subprocess.Popen(["nice", "-n", "15", sys.executable, "-m", "flask", "--app", "app",
-                                           "analysis-worker", "--once", "--idle" if args.idle else "--no-idle"],
-                                          cwd=ROOT, env=env,
+                                           "analysis-worker", "--once"], cwd=ROOT, env=env,
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                           start_new_session=True)
                 started = time.monotonic()

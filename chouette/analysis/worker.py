@@ -24,12 +24,8 @@ from chouette.analysis import queue, runner
 @click.option("--poll", default=5.0, show_default=True, help="Seconds between looks at an empty queue.")
 @click.option("--lease", default=float(queue.LEASE), show_default=True,
               help="Seconds a claim lasts before another worker may take the table.")
-@click.option("--idle/--no-idle", default=True, show_default=True,
-              help="Run (gnubg included) only on processor time nothing else wants (Linux's SCHED_IDLE).")
-def analysis_worker_command(once: bool, queue_all: bool, poll: float, lease: float, idle: bool) -> None:
+def analysis_worker_command(once: bool, queue_all: bool, poll: float, lease: float) -> None:
     """Judge the board games of the queued tables with GNU Backgammon."""
-    if idle:
-        idle_priority()
     if not runner.available():
         click.echo("analysis-worker: GNU Backgammon (gnubg) is not installed: the analysis is not available",
                    err=True)
@@ -57,17 +53,3 @@ def analysis_worker_command(once: bool, queue_all: bool, poll: float, lease: flo
             queue.fail(table_id, str(exc))
             continue
         click.echo(f"table {table_id}: {judged} game(s) judged", err=True)
-
-
-def idle_priority() -> bool:
-    """Put this process, and the gnubg processes it starts (they inherit it), on Linux's idle
-    scheduling policy: they run only when a core has nothing else to run, so the tables'
-    commands never wait for the analysis (measured: docs/performance.md, section 12). False
-    where the system has no such policy (nothing changes then)."""
-    if not (hasattr(os, "sched_setscheduler") and hasattr(os, "SCHED_IDLE")):
-        return False
-    try:
-        os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
-    except OSError:
-        return False
-    return True
