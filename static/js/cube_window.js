@@ -72,7 +72,7 @@
     var version = /data-version="([^"]*)"/.exec(html);
     if (!found || !window.htmx || (version && found.getAttribute("data-version") === version[1])) return;
     lastLook = Date.now();
-    window.htmx.swap(found, html, { swapStyle: "morph" });
+    window.htmx.swap(found, html, { swapStyle: "morph" }, { contextElement: found });
   }
 
   // The fallback: while the table's stream is not open, look every few seconds.

@@ -80,11 +80,12 @@ def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, 
     assert looks == []
 
     # Cy holds the roll (no event of the log: the stream's version moves all the same):
-    # asked now, on both pages, Bob's card fetched once, by the push.
+    # asked now, on both pages; Bob's card comes in his stream, drawn for him: no fetch.
     cy_card.get_by_role("button", name="Hold the roll").click()
     expect(cy_card.get_by_role("button", name="Double", exact=True)).to_be_visible()
     expect(bob_card).to_contain_text("Waiting for: Bob, Cy.", timeout=3000)
-    assert looks == ["GET"]
+    expect(bob.locator(".cube-window")).to_have_count(1)  # morphed in place, not nested
+    assert looks == []
 
     for size, label in ((PHONE, "phone"), (TABLET, "tablet"), (TV, "tv")):
         for page, who in ((bob, "captain"), (cy, "member")):
