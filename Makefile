@@ -13,14 +13,18 @@ run: venv  ## set up and start the app on http://127.0.0.1:5000
 
 # ruff and mypy, then the whole suite on SQLite, then in the browser, then the non-browser suite again on a
 # throwaway PostgreSQL server (.ci/with-postgres: 127.0.0.1, a free port, removed afterwards), all but the
-# tests of the pure packages (engine, table, ledger), which no database reaches.
+# tests of the pure packages (engine, table, ledger), which no database reaches. The three runs all run
+# (a failure in one does not hide the others' results); the command fails at the end if any failed.
 DATABASE_TESTS = --ignore=tests/engine --ignore=tests/table --ignore=tests/ledger
 test: system-deps dev-venv  ## set up and run all the tests
 	$(BIN)/ruff check app.py chouette tests benchmarks docs
 	$(BIN)/mypy  # chouette/, strict for the pure packages (pyproject.toml)
-	$(BIN)/python -m pytest -m "not browser and not postgres_only"
-	$(BIN)/python -m pytest -m browser
-	bash .ci/with-postgres $(BIN)/python -m pytest -m "not browser and not sqlite_only" $(DATABASE_TESTS)
+	failed=""; \
+	$(BIN)/python -m pytest -m "not browser and not postgres_only" || failed="$$failed sqlite"; \
+	$(BIN)/python -m pytest -m browser || failed="$$failed browser"; \
+	bash .ci/with-postgres $(BIN)/python -m pytest -m "not browser and not sqlite_only" $(DATABASE_TESTS) \
+		|| failed="$$failed postgresql"; \
+	if [ -n "$$failed" ]; then echo "the test runs that failed:$$failed"; exit 1; fi
 
 test-sqlite: dev-venv
 	$(BIN)/python -m pytest -m "not browser and not postgres_only"
