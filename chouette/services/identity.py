@@ -310,7 +310,7 @@ def resolve_join(table: ChouetteTable | None, event: Mapping[str, Any], state_of
     elsewhere = open_table_of(member.id, state_of, besides=table.id if table is not None else None)
     if elsewhere is not None:
         raise ServiceError(_("%(name)s already sits at the table %(table)s of %(night)s: one "
-                             "person plays at one open table at a time (he leaves it first).",
+                             "person plays at one open table at a time (they leave it first).",
                              name=member.name, table=elsewhere.name, night=elsewhere.night.name))
     out["player"] = member.name
     out["member_id"] = member.id
