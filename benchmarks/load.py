@@ -164,7 +164,7 @@ def organizer(app, url: str, username: str, table_id: int, stop: threading.Event
 
 def phone(url: str, username: str, table_id: int, stop: threading.Event, recorder: Recorder, seed: int,
           ready: threading.Barrier) -> None:
-    """A player's phone on his table: the fragment every 4 s, the whole page every sixth time."""
+    """A player's phone on their table: the fragment every 4 s, the whole page every sixth time."""
     rng = random.Random(seed)
     client = Client(url)
     client.sign_in(username, PASSWORD)

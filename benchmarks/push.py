@@ -17,8 +17,8 @@ once, for ``--seconds``:
 - 160 phones signed in as players (8 per table) holding ``/tables/<id>/stream``, and 10 big
   screens holding ``/display/<night>/stream`` (split across the nodes on PostgreSQL). Each
   stream is read line by line in a thread of its own and the arrival of each version is
-  timed. Each phone is a seated player's (his seat joined under his member id), so the
-  decisions the rules give him are his. As the pages do, a phone fetches ``/tables/<id>/live``
+  timed. Each phone is a seated player's (their seat joined under their member id), so the
+  decisions the rules give them are theirs. As the pages do, a phone fetches ``/tables/<id>/live``
   (HX-Request) when the version differs from the one it shows, one fetch at a time (a version
   that comes during a fetch is fetched after it), on a connection it keeps open between
   fetches as a browser does (``--new-connections``: a new one each time). A screen's stream
@@ -143,7 +143,7 @@ def prepare(url: str) -> tuple[Any, int, list[int], list[list[str]]]:
 
             state, events = random_night(SETTINGS, [p.name for p in players], GAMES, rng.choice, die)
             # Each seat is its member's (as a join from the table's page records it), so each
-            # phone is a seated player's: his rows marked, his decisions his own.
+            # phone is a seated player's: their rows marked, their decisions their own.
             ids = {p.name: p.id for p in players}
             events = [{**e, "member_id": ids[e["player"]]} if e["type"] == "join" else e for e in events]
             tables.append_events(table.id, 0, events, organizer,

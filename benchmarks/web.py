@@ -333,7 +333,7 @@ class Organizer:
 
 
 def next_event(state: Any) -> dict[str, Any]:
-    """A short game, over and over: the box doubles the captain, he takes, a result."""
+    """A short game, over and over: the box doubles the captain, the captain takes, a result."""
     from chouette.table.actions import legal_actions
 
     actions = legal_actions(state)

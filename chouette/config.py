@@ -14,10 +14,10 @@ Settings that matter in production come from the environment:
   ``X-Forwarded-For``/``-Proto``/``-Host`` are then believed (the sign-in limiter keys on the
   client's address). Default 0: the app is reached directly.
 - ``MONEY_VISIBILITY``: who sees whose money (``chouette.web.privacy``). ``private`` (the
-  default): a member sees his own money and the whole ledger of the nights he played;
+  default): a member sees their own money and the whole ledger of the nights they played;
   organizers and admins see everyone's. ``members``: every signed-in member sees everyone's.
-- ``DISPLAY_MONEY``: whether the big screen shows each player's money beside his points
-  (``1``, the default) or his points only (``0``).
+- ``DISPLAY_MONEY``: whether the big screen shows each player's money beside their points
+  (``1``, the default) or their points only (``0``).
 - ``ANALYSIS_VISIBILITY``: who sees whose GNU Backgammon analysis (``chouette.web.analysis``),
   the club's own choice apart from the money's. ``private`` (the default): a member sees their
   own; organizers and admins see everyone's. ``members``: every signed-in member sees everyone's.

@@ -29,7 +29,7 @@ from chouette.services import tables as tables_service
 DEMO_PASSWORD = "demo-night"
 DEMO_SEED = 2026
 
-#: (name, username, role): the names are the seats' names, so each player's phone finds his seat.
+#: (name, username, role): the names are the seats' names, so each player's phone finds their seat.
 MEMBERS = [
     ("Ada Admin", "ada", "admin"),
     ("Olga", "olga", "organizer"),
@@ -168,8 +168,8 @@ def build_demo(seed: int = DEMO_SEED, today: dt.date | None = None) -> DemoNight
         "result": {"type": "result", "winner": "box", "kind": "gammon"},
     })
     window.board_turns(6)
-    # The box's turn comes round: he doubles every cube before rolling; the captain takes at
-    # once, the others' answers wait (each on his phone).
+    # The box's turn comes round: the box doubles every cube before rolling; the captain takes at
+    # once, the others' answers wait (each on their phone).
     while True:
         game = window.state().game
         if game.on_roll == "box" and game.dice is None:

@@ -282,7 +282,7 @@ def _ping_if_idle(dbapi_connection: Any, record: Any, proxy: Any) -> None:
 
 
 def select_locale() -> str | None:
-    """The member's language if he chose one, else the browser's best match."""
+    """The member's language if they chose one, else the browser's best match."""
     languages = ("en", "it")
     if not has_request_context():
         return None

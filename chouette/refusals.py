@@ -16,7 +16,7 @@ from flask_babel.speaklater import LazyString
 from chouette.engine.errors import Phrase
 
 # The words of the rules, by the name of the parameter that carries them. A player's name is
-# never one of these parameters, so a player called "Take" keeps his name.
+# never one of these parameters, so a player called "Take" keeps their name.
 ANSWERS = {  # an answer or a cube action, as a verb: "there is no double to {answer}"
     "take": lazy_pgettext("answer", "take"),
     "drop": lazy_pgettext("answer", "drop"),

@@ -198,7 +198,7 @@ def auth(client: FlaskClient) -> AuthActions:
 
 @pytest.fixture
 def login_as(app: Flask, auth: AuthActions):
-    """Create a member with ``role`` and sign the test client in as him."""
+    """Create a member with ``role`` and sign the test client in as that member."""
     from tests.factories import gen_member
 
     def sign_in(role: str, **overrides: Any):

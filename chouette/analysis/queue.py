@@ -112,7 +112,7 @@ def analyse_table(table_id: int, claimed_seq: int, worker: str, *, run: Run = ru
         return 0
     night_id = table.night_id
     settings = Settings.from_dict(table.settings).to_dict()
-    # A renamed member's old labels read as his current name (``identity.relabels_of``).
+    # A renamed member's old labels read as their current name (``identity.relabels_of``).
     names = identity.relabels_of([table_id])[table_id]
     events = identity.relabel_log((e.as_dict() for e in db.session.scalars(
         select(TableEvent).where(TableEvent.table_id == table_id).order_by(TableEvent.seq))), names)
@@ -151,7 +151,7 @@ def _renew(table_id: int, worker: str, lease: float) -> None:
 def _store(table_id: int, night_id: int, number: int, mark: str, verdict: list[Any],
            members: dict[str, int]) -> None:
     """One game's results in one transaction, replacing an older analysis of the game. A
-    member renamed while the game was judged is stored under the name he has now."""
+    member renamed while the game was judged is stored under the name they have now."""
     now = analysis.current_names(members.values())
     renamed = {name: now[m] for name, m in members.items() if m in now and now[m] != name}
     if renamed:

@@ -2,7 +2,7 @@
 
 A double is an *offer* waiting for an answer: the side doubled takes, drops or (with beavers)
 beavers. A beaver is a take plus an immediate redouble by the taker, who keeps the cube; the
-original doubler answers it like a double: take, drop (losing the value he had just been
+original doubler answers it like a double: take, drop (losing the value they had just been
 taken at) or, with raccoons, raccoon (take plus one more redouble; the cube stays with the
 beaverer), which the beaverer answers with take or drop (the rule texts (docs/rules.md 1.7): "the original
 doubler may accept or refuse as with a normal double"). Nothing is mutated: every action
@@ -114,7 +114,7 @@ class CubeSettings:
 
 @dataclass(frozen=True)
 class CubeResult:
-    """How one cube's game ended: the winner and the points he wins from the loser.
+    """How one cube's game ended: the winner and the points they win from the loser.
 
     Raises:
         CubeError: a winner other than 0 or 1, or points that are not a positive int.
@@ -210,11 +210,11 @@ class Cube:
         match: MatchRules | None = None,
         turn_number: int | None = None,
     ) -> str | None:
-        """Why ``side`` may not double now, or None if he may.
+        """Why ``side`` may not double now, or None if it may.
 
         ``on_roll`` is the side whose turn it is (None: turns not tracked, as on a paper
         sheet); ``rolled`` says the dice of this turn are already rolled. A player closed out
-        does not roll, so he may still double. In match play pass ``match`` (Crawford rule) and,
+        does not roll, so they may still double. In match play pass ``match`` (Crawford rule) and,
         for the Holland rule, ``turn_number``: which turn of this game this is for ``side``.
 
         Raises:

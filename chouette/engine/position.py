@@ -1,7 +1,7 @@
 """Backgammon positions: an immutable value seen from the player on roll, and its Position ID.
 
 Every count is a 26-slot tuple from its owner's own side: slot 0 = borne off, 1..24 = points,
-25 = bar. The player on roll is the *mover*; his opponent's point ``q`` is the mover's
+25 = bar. The player on roll is the *mover*; the opponent's point ``q`` is the mover's
 point ``25 - q`` (docs/rules.md 1.1).
 """
 
@@ -23,7 +23,7 @@ _START = (0, 0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0
 
 
 class Side(enum.Enum):
-    """One side of a position: the player on roll or his opponent."""
+    """One side of a position: the player on roll or their opponent."""
 
     ON_ROLL = "on_roll"
     OPPONENT = "opponent"
@@ -176,11 +176,11 @@ class Position:
         return format_xgid(self, fields)
 
     def swap(self) -> Position:
-        """The same position seen from the opponent, for his turn."""
+        """The same position seen from the opponent, for their turn."""
         return Position(self.opponent, self.mover)
 
     def pips(self) -> tuple[int, int]:
-        """(pips of the player on roll, pips of his opponent); the bar counts 25."""
+        """(pips of the player on roll, pips of their opponent); the bar counts 25."""
         return (
             sum(point * count for point, count in enumerate(self.mover)),
             sum(point * count for point, count in enumerate(self.opponent)),
@@ -326,7 +326,7 @@ def parse_xgid(text: str) -> tuple[Position, XgidFields]:
         if char.isupper():
             bottom[index] += ord(char) - 64
         else:
-            # The top player's point k is the bottom player's 25 - k; slot 0 is his bar.
+            # The top player's point k is the bottom player's 25 - k; slot 0 is the top player's bar.
             top[BAR - index] += ord(char) - 96
     mover, opponent = (bottom, top) if fields.turn == 1 else (top, bottom)
     try:

@@ -1,6 +1,6 @@
 """Ledger values (entries, payments, transfers) and the balances they add up to (docs/rules.md 2.11).
 
-A player's balance is what he is owed: positive when he won, negative when he owes. A payment
+A player's balance is what they are owed: positive when they won, negative when they owe. A payment
 from A to B raises A's balance and lowers B's by the same amount, so books that sum to zero
 keep summing to zero.
 """

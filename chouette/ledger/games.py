@@ -18,9 +18,9 @@ from chouette.ledger.money import (
     split_share,
 )
 
-Pairs = Sequence[tuple[str, int]]  # (member, his points against the box side)
+Pairs = Sequence[tuple[str, int]]  # (member, their points against the box side)
 Extras = Sequence[tuple[str, str, int]]  # (giver, taker, the taker's points against the giver)
-#: (member, his agreed result in half points, or in cents): deals (docs/rules.md 2.12), one of the two.
+#: (member, their agreed result in half points, or in cents): deals (docs/rules.md 2.12), one of the two.
 Deals = Sequence[tuple[str, int | None, int | None]]
 
 
@@ -60,10 +60,10 @@ def game_points(box: str, partner: str | None, pairs: Pairs, extras: Extras = ()
 
 
 def deal_cents(half_points: int | None, cents: int | None, stake_cents: int) -> int:
-    """A deal's money for the member: his cents, or his half points at the pair's stake.
+    """A deal's money for the member: their cents, or their half points at the pair's stake.
 
     A half point at an odd stake leaves half a cent: it goes to the box (the member's amount
-    is rounded down, whether he wins or pays).
+    is rounded down, whether they win or pay).
 
     Raises:
         LedgerError: neither amount, or an amount or the stake is not whole.
@@ -85,7 +85,7 @@ def deal_points(box: str, partner: str | None, deals: Deals, partner_percent: in
     With one table stake they are each player's money of the deals divided by the stake, so
     points x stake is the money on every line (the box side's part split in cents as
     ``game_cents`` splits it: 1.5 points with a partner at 50% are 0.75 each). With per-player
-    stakes (or a stake of nothing) the member's points are his money at the pair's stake (his
+    stakes (or a stake of nothing) the member's points are their money at the pair's stake (their
     agreed points), and the box side's part is split with the partner in exact shares.
 
     >>> deal_points("A", None, [("B", 3, None)], stake_cents=250)

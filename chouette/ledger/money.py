@@ -61,7 +61,7 @@ def points_to_cents(points: int, stake_cents: int) -> int:
 def split_share(total: int, partner_percent: int = 50) -> tuple[int, int]:
     """Split the box side's result (points or cents) into ``(box, partner)``, odd unit to the box.
 
-    The partner gets his percent of the total rounded toward zero (his exact share truncated
+    The partner gets their percent of the total rounded toward zero (their exact share truncated
     to a whole unit, for wins and losses alike); the box takes the remainder. So the parts
     always sum exactly to the total, carry its sign, the split of ``-t`` is the negated split
     of ``t``, and any fraction of a unit goes to the box.

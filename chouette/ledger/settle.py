@@ -46,7 +46,7 @@ def settle_leaver(balances: Mapping[str, int], player: str) -> list[Transfer]:
     """List transfers that settle one player alone (an early leaver), sorted by the other player.
 
     A leaver who owes pays the players with the largest positive balances first, each up to
-    his balance, until his debt is paid; a leaver who is owed is paid the same way by the
+    their balance, until the leaver's debt is paid; a leaver who is owed is paid the same way by the
     largest debtors. Taking the largest first uses the fewest transfers possible; one player
     whose balance exactly offsets the leaver's is preferred (one transfer clears both). Ties go
     by name. The others' balances after ``apply_payments(balances, transfers)`` still sum to zero
@@ -154,7 +154,7 @@ def apply_payment_to_plan(plan: Iterable[Transfer], payment: Payment | Transfer)
         step = min(left, flows[(payer, taker)], flows[(giver, payee)])
         _add(flows, payer, taker, -step)
         _add(flows, giver, payee, -step)
-        if giver != taker:  # else X was to pass on to B what A paid him: A paid B directly
+        if giver != taker:  # else X was to pass on to B what A paid X: A paid B directly
             _add(flows, giver, taker, step)
         left -= step
     return [Transfer(giver, taker, flows[(giver, taker)]) for giver, taker in sorted(flows)]

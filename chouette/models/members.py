@@ -71,9 +71,9 @@ class Member(UserMixin, Model):
 
 
 class MemberName(Model):
-    """A name a member has had (his current one included): a name's key belongs to one
-    member for good, so a rename keeps his history (the tables' logs name him as he was
-    called then) and another member can never take a name he had."""
+    """A name a member has had (their current one included): a name's key belongs to one
+    member for good, so a rename keeps their history (the tables' logs name them as they were
+    called then) and another member can never take a name they had."""
 
     __tablename__ = "member_name"
     __table_args__ = (UniqueConstraint("member_id", "name"),)

@@ -54,14 +54,14 @@ class Double:
 
 @dataclass(frozen=True)
 class Take:
-    """``player`` takes the double offered to him."""
+    """``player`` takes the double offered to them."""
 
     player: int
 
 
 @dataclass(frozen=True)
 class Drop:
-    """``player`` drops the double offered to him: the game ends."""
+    """``player`` drops the double offered to them: the game ends."""
 
     player: int
 

@@ -2,7 +2,7 @@
 
 White (``W``) is the left player (gnubg's player 0), Black (``B``) the right one. A play is
 its dice then one pair of letters per single-die step, in the mover's own numbering: for
-White ``a`` is his 1-point, for Black ``x``; ``y`` is the bar and ``z`` off.
+White ``a`` is White's 1-point, for Black ``x``; ``y`` is the bar and ``z`` off.
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """GNU Backgammon's analysis as the pages read it: each player's figures for a night, a season,
 over nights; each game's decisions; the worst of a night (``chouette.analysis`` writes them).
 
-A member's figures are his by id (``PlayerAnalysis.member_id``): a rename re-attributes them
+A member's figures are theirs by id (``PlayerAnalysis.member_id``): a rename re-attributes them
 to the new name (``reattribute``, called with the ledger's ``identity.rewrite_history``), and a
-member's page adds up his rows by id, so nothing stays behind under a former name."""
+member's page adds up their rows by id, so nothing stays behind under a former name."""
 
 from __future__ import annotations
 
@@ -154,7 +154,7 @@ def has_analysis() -> bool:
 
 
 def reattribute(member_id: int, name: str) -> None:
-    """A member was renamed: his figures and the decisions stored under a former name take
+    """A member was renamed: their figures and the decisions stored under a former name take
     ``name`` (inside the caller's transaction)."""
     old = set(db.session.scalars(select(PlayerAnalysis.name).where(
         PlayerAnalysis.member_id == member_id, PlayerAnalysis.name != name)))

@@ -42,7 +42,7 @@ def play(table_id: int, expected_seq: int, event: Mapping[str, Any], actor: Memb
          *, loaded: TablePlay | None = None) -> TablePlay:
     """Apply one command made at ``expected_seq`` (the seq the actor saw) and write it.
 
-    A decision that stands on its own (docs/rules.md 2.5: an answer, a member's double of his own
+    A decision that stands on its own (docs/rules.md 2.5: an answer, a member's double of their own
     cube, an extra, a partnership answer; ``decisions.what_it_decides``) is judged on the
     table as it is now when other events came in since, as long as what it decides is
     unchanged; when it is gone (the cube answered already, the game over) the rules refuse

@@ -1,7 +1,7 @@
 """The turn's cube window at an online table, and the clock of each decision (issue 26, item 2).
 
 Before a side rolls, everyone who may double then is asked "double" or "roll" (docs/rules.md
-2.4, 2.5: the box before his roll; on the team's turn each member whose cube the box does not
+2.4, 2.5: the box before rolling; on the team's turn each member whose cube the box does not
 own, and with a single cube the acting captain alone). A player on auto-roll is asked nothing
 unless they hold the roll by a tap; auto-roll is the crew's default (the members other than the
 captain), off for the box and the captain. The side's roller (the box, the acting captain)

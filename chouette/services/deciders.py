@@ -33,8 +33,8 @@ def is_organizer(member: Member | None) -> bool:
     return member is not None and getattr(member, "role", None) in ORGANIZER_ROLES
 
 
-#: The decisions that wait for a player: answers to an offer, a partnership offered to him,
-#: an extra he may give (his doubles are his too, but nothing waits for them).
+#: The decisions that wait for a player: answers to an offer, a partnership offered to the
+#: player, an extra they may give (their doubles are theirs too, but nothing waits for them).
 WAITING_KINDS = (*ANSWERS, "partner", "extra")
 
 
@@ -43,7 +43,7 @@ def decider(state: TableState, event: Mapping[str, Any]) -> str | None:
     organizer records (joins, the order, dice, moves, results, undo, corrections, draws,
     deals and proxies).
 
-    A member who stepped away has handed his decisions to a proxy for the rest of the game
+    A member who stepped away has handed their decisions to a proxy for the rest of the game
     (docs/rules.md 2.12): the proxy decides them (``owner`` says whose decision it is).
     """
     owner = decision_owner(state, event)
@@ -55,18 +55,18 @@ def decider(state: TableState, event: Mapping[str, Any]) -> str | None:
 
 def decision_owner(state: TableState, event: Mapping[str, Any]) -> str | None:
     """The player whose decision ``event`` is, by docs/rules.md, or None for what only the
-    organizer records (see ``decider``, which hands an absent member's to his proxy).
+    organizer records (see ``decider``, which hands an absent member's to their proxy).
 
     Who acts is read from the state wherever the state says it (the side an offer waits
     for), else from the event's own actor field (``by``, ``from``, ``player``), which the
-    rules then check: an event naming a player as its actor can only ever be legal as his.
+    rules then check: an event naming a player as its actor can only ever be legal as theirs.
 
     - the partnership: the player it is offered to (2.8);
     - an extra: its giver (2.7); a redouble of an extra cube: the holder who doubles;
       an answer on it: the side its offer waits for (the giver sits on the box's side);
-    - a double: the box's is the box's; a member's is his own (single cube: the acting
+    - a double: the box's is the box's; a member's is their own (single cube: the acting
       captain's, which the rules check);
-    - an answer to the box's double: each member on his own cube (2.4, 2.5; with a single
+    - an answer to the box's double: each member on their own cube (2.4, 2.5; with a single
       cube the rules let only the captain beaver);
     - any other answer (to a member's double, a beaver, a raccoon, also while the box's
       double waits for other members): the side the cube's offer waits for, the box or the
@@ -109,7 +109,7 @@ def decision_owner(state: TableState, event: Mapping[str, Any]) -> str | None:
     if side == "member":
         return cube
     # Nothing waits on it: a member who has answered the box's double still open is told
-    # by the rules that his answer stands, not refused as someone else.
+    # by the rules that their answer stands, not refused as someone else.
     return cube if box_double is not None and cube in box_double.cubes else None
 
 
@@ -128,9 +128,9 @@ def _named(value: object) -> str | None:
 
 
 def seat_name(member: Member | None, table_id: int, state: TableState) -> str | None:
-    """The seat ``member`` holds at the table whose state is ``state``, by his id (the
-    joins the fold applied, ``table_states.seat_members``), never by his name: an account of
-    the same name is not him. None when he does not play here. (``table_id``: the table's.)"""
+    """The seat ``member`` holds at the table whose state is ``state``, by their id (the
+    joins the fold applied, ``table_states.seat_members``), never by their name: an account of
+    the same name is someone else. None when they do not play here. (``table_id``: the table's.)"""
     member_id = getattr(member, "id", None)
     if not isinstance(member_id, int) or not getattr(member, "is_authenticated", True):
         return None
@@ -147,8 +147,8 @@ def guests_of(table_id: int, state: TableState) -> frozenset[str]:
 
 def may_decide(member: Member | None, state: TableState, event: Mapping[str, Any],
                table_id: int | None = None) -> bool:
-    """Whether ``event`` is the signed-in player's own decision (his phone may post it): the
-    decider's seat is his by id (``seat_name``; no table: nobody's)."""
+    """Whether ``event`` is the signed-in player's own decision (their phone may post it): the
+    decider's seat is theirs by id (``seat_name``; no table: nobody's)."""
     if table_id is None:
         return False
     name = seat_name(member, table_id, state)
@@ -249,7 +249,7 @@ def own_hand_over(member: Member | None, state: TableState, event: Mapping[str, 
 
 def authorize(member: Member | None, state: TableState, event: Mapping[str, Any],
               table: ChouetteTable | None = None) -> None:
-    """Raise NotAllowed unless ``member`` may make this command at this table: his own
+    """Raise NotAllowed unless ``member`` may make this command at this table: their own
     decision (``decider``), or any command for the organizers who run it (``may_run``;
     ``table`` None: any organizer)."""
     if may_decide(member, state, event, table.id if table is not None else None):

@@ -42,9 +42,9 @@ def display_name(value: object) -> str:
 
 @dataclass(frozen=True)
 class Decision:
-    """One answer to a double: who answered, as what, and how that cube ended for him.
+    """One answer to a double: who answered, as what, and how that cube ended for them.
 
-    ``points`` is the answerer's result on the cubes he answered for (negative: what a drop
+    ``points`` is the answerer's result on the cubes they answered for (negative: what a drop
     cost); ``cents`` the same in money at those cubes' stakes; ``outcome`` is ``won``,
     ``lost``, ``even``, ``open`` (the game is still on) or ``void`` (a correction voided it).
     """
@@ -81,7 +81,7 @@ class TableFacts:
 
     decisions: tuple[Decision, ...]
     stake_cents: int
-    #: player -> game number -> (seat, his result in it, voided): counted once per fold.
+    #: player -> game number -> (seat, their result in it, voided): counted once per fold.
     seats: dict[str, dict[int, tuple[str, int, bool]]] = field(default_factory=dict)
 
     def to_dict(self) -> dict[str, Any]:
@@ -253,7 +253,7 @@ def _fold_facts(state: TableState, kept: Sequence[Mapping[str, Any]], earlier: T
 
 
 def _deals_points(settings: Settings, record: GameRecord) -> dict[str, Fraction]:
-    """Each member's points of his deal in a game (docs/rules.md 2.12): agreed points, or cents at
+    """The points of each member's deal in a game (docs/rules.md 2.12): agreed points, or cents at
     the pair's stake (a stake of nothing: the sign of the cents)."""
     found = {}
     for deal in record.deals:
@@ -273,12 +273,12 @@ def _away_from_zero(points: Fraction) -> int:
 
 def _role(record: GameRecord, name: str,
           dealt: Mapping[str, Fraction] | None = None) -> tuple[str, int] | None:
-    """The player's role in a finished game and his result in it (points), if he played;
+    """The player's role in a finished game and their result in it (points), if they played;
     a deal's points count (``dealt``: each member's, issue 25 item 6), a fraction rounded
     away from zero (only the result's sign is counted).
 
     A captain is whoever captained the team in it: who started it and each acting captain
-    (docs/rules.md 2.4, 2.5; ``GameRecord.captains``); his result is that of his own cube.
+    (docs/rules.md 2.4, 2.5; ``GameRecord.captains``); their result is that of their own cube.
     """
     dealt = dealt or {}
     pairs = dict(record.pairs)

@@ -1,17 +1,17 @@
 """One person, one member: names checked and matched, seats resolved to members by id.
 
 - A member's name is unique by its key (``names.name_key``: NFC, spaces collapsed, case
-  folded), and a name a member has had stays his (``MemberName``): no other member, and no
+  folded), and a name a member has had stays theirs (``MemberName``): no other member, and no
   guest, may take it later.
 - A join event names the seat as the rules know it (``player``) and, for a member, carries
-  his id (``member_id``); a guest has none. Joins written before ids were carried are matched
+  their id (``member_id``); a guest has none. Joins written before ids were carried are matched
   once by the migration (``SeatMember``). ``seat_members`` reads the log (and those matches)
   into seat name -> member id: "is this my seat" is decided by id, never by name.
-- Typing a member's name (any case, spacing, accents, or a name he had) at a table seats that
+- Typing a member's name (any case, spacing, accents, or a name they had) at a table seats that
   member (``near_names``: a name only close to a member's is asked about by the page).
 - One person sits at one open table at a time.
-- A renamed member keeps his history: the labels a table's log gave him (his former names)
-  are read as his current name (``relabel``), and the ledger rows and payments that are his
+- A renamed member keeps their history: the labels a table's log gave them (their former names)
+  are read as their current name (``relabel``), and the ledger rows and payments that are theirs
   (by id) are rewritten to it.
 """
 
@@ -42,7 +42,7 @@ from chouette.names import display_name, name_key
 from chouette.services import near_names
 from chouette.services.base import ServiceError
 
-#: A member sits at tables under his name: it fits a seat (``chouette.table.state.MAX_NAME``).
+#: A member sits at tables under their name: it fits a seat (``chouette.table.state.MAX_NAME``).
 MAX_MEMBER_NAME = 40
 
 
@@ -194,7 +194,7 @@ def rename_generation() -> int:
 
 def relabels_of(table_ids: Sequence[int]) -> dict[int, dict[str, str]]:
     """Per table, the labels of its log to read as another name: each former name of a
-    member seated there -> his current name (empty unless one of them was renamed)."""
+    member seated there -> their current name (empty unless one of them was renamed)."""
     if not table_ids or rename_generation() == 0:
         return {table_id: {} for table_id in table_ids}
     matched = _matched(table_ids)
@@ -216,7 +216,7 @@ def relabels_of(table_ids: Sequence[int]) -> dict[int, dict[str, str]]:
 
 
 def relabel_log(events: Iterable[Mapping[str, Any]], names: Mapping[str, str]) -> list[dict[str, Any]]:
-    """A log with a renamed member's old labels read as his current name."""
+    """A log with a renamed member's old labels read as their current name."""
     if not names:
         return [dict(e) for e in events]
     return [relabel(e, names) for e in events]
@@ -276,7 +276,7 @@ def open_table_of(member_id: int, state_of: StateOf, *, besides: int | None = No
 
 def _lock_member_seat(member_id: int) -> None:
     """Serialise the joins of one member until the transaction ends, so two tables cannot
-    both seat him at once: PostgreSQL, a transaction-level advisory lock on his id (the
+    both seat them at once: PostgreSQL, a transaction-level advisory lock on their id (the
     second join waits, then sees the first); SQLite's writers are serialised already."""
     if db.session.get_bind().dialect.name != "postgresql":
         return
@@ -288,9 +288,9 @@ def _lock_member_seat(member_id: int) -> None:
 def resolve_join(table: ChouetteTable | None, event: Mapping[str, Any], state_of: StateOf
                  ) -> dict[str, Any]:
     """A join as it is written: a typed name that is a member's (by key, but for its accents,
-    or a name he had) seats that member, under his name and with his id; any other name is a guest's, checked
-    for invisible characters. An id sent with the event is never trusted. ``table``: the table
-    he joins (None: one not written yet).
+    or a name they had) seats that member, under their name and with their id; any other name
+    is a guest's, checked for invisible characters. An id sent with the event is never trusted.
+    ``table``: the table they join (None: one not written yet).
 
     Raises ServiceError: an unfit name, a name two members share but for its accents, or the
     member already sits at another open table.
@@ -321,8 +321,8 @@ def resolve_join(table: ChouetteTable | None, event: Mapping[str, Any], state_of
 
 
 def rewrite_history(member: Member, old_name: str) -> list[int]:
-    """After ``member`` was renamed from ``old_name``: his ledger rows and payments (by id)
-    take the new name, and the tables he sat at forget the facts folded under the old one.
+    """After ``member`` was renamed from ``old_name``: their ledger rows and payments (by id)
+    take the new name, and the tables they sat at forget the facts folded under the old one.
     Returns those tables' ids (inside the caller's transaction)."""
     from chouette.models import TableFactsRow, TableSnapshot
 
@@ -332,7 +332,7 @@ def rewrite_history(member: Member, old_name: str) -> list[int]:
     db.session.execute(update(Payment).where(Payment.payee_id == member.id).values(payee=member.name))
     from chouette.services import analysis
 
-    analysis.reattribute(member.id, member.name)  # GNU Backgammon's figures of his games
+    analysis.reattribute(member.id, member.name)  # GNU Backgammon's figures of their games
     tables = tables_of(member.id)
     if tables:
         # Caches of the logs folded under the old labels: dropping them changes no answer.

@@ -104,18 +104,18 @@ class GameLine:
         return "extra"
 
     def cube_of(self, player: str) -> CubeLine | None:
-        """The player's own cube in this game, if he had one."""
+        """The player's own cube in this game, if they had one."""
         return next((cube for cube in self.cubes if cube.member == player), None)
 
 
 @dataclass(frozen=True)
 class PlayerLedger:
-    """One player's night: total points and cents, and every game that moved his money."""
+    """One player's night: total points and cents, and every game that moved their money."""
 
     player: str
     points: Points
     cents: int
-    games: tuple[tuple[GameLine, Points, int], ...]  # (game, his points, his cents)
+    games: tuple[tuple[GameLine, Points, int], ...]  # (game, their points, their cents)
 
 
 @dataclass(frozen=True)

@@ -162,13 +162,13 @@ def update_member(
     password: str | None = None,
     actor: Member,
 ) -> Member:
-    """Change a member (an admin's use-case). A new password or deactivation ends his sessions.
+    """Change a member (an admin's use-case). A new password or deactivation ends their sessions.
 
-    A new name keeps his history: the tables he sat at read him under it, his ledger rows
+    A new name keeps their history: the tables they sat at read them under it, their ledger rows
     and payments take it (``identity.rewrite_history``); a name another member has or had is
     refused, so a rename never merges two members.
 
-    Raises NotFound, or ServiceError when a field is unusable or an admin would lock himself out.
+    Raises NotFound, or ServiceError when a field is unusable or an admin would lock themselves out.
     """
     with writing():
         if db.session.get_bind().dialect.name == "postgresql":
@@ -317,8 +317,8 @@ def end_session(token: str | None) -> None:
 
 
 def change_password(member: Member, current: str, new: str, address: str) -> None:
-    """The member changes his own password: ``current`` must be right and ``new`` fit the
-    sign-up rules. Every server-side session of his ends (the epoch moves too): the caller
+    """The member changes their own password: ``current`` must be right and ``new`` fit the
+    sign-up rules. Every server-side session of theirs ends (the epoch moves too): the caller
     signs this device in again. A wrong current password counts as a failed sign-in from
     ``address`` (the same limiter: a stolen session cannot guess it). Raises TooManyAttempts,
     LoginRefused (wrong current password) or ServiceError; either way nothing changes."""
@@ -333,7 +333,7 @@ def change_password(member: Member, current: str, new: str, address: str) -> Non
 
 
 def stage_password(member: Member, new: str) -> None:
-    """Give ``member`` a new password and end all his sessions, inside the caller's
+    """Give ``member`` a new password and end all their sessions, inside the caller's
     transaction. Raises ServiceError when it does not fit the sign-up rules."""
     _check_password(new)
     member.password_hash = _hash_password(new)

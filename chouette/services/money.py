@@ -13,7 +13,7 @@ transaction, the reverse IOU (which cancels it) and the cash or transfer payment
 - a night's open balance = its ledger + all its payments (IOUs included);
 - a pair's standing IOU on a night = IOUs payer->payee minus IOUs payee->payer;
 - a player's real balance over all nights = ledger + cash and transfer payments (IOUs do not
-  move money) = what his nights still owe him + his standing IOUs.
+  move money) = what their nights still owe them + their standing IOUs.
 
 A payment may also be recorded at a season's settle-up (``Payment.season_id``, no night; see
 ``chouette.services.seasons``): its currency is the season's, and an IOU made there is carried
@@ -204,7 +204,7 @@ def record_payment(night_id: int, *, payer: str, payee: str, cents: int, method:
 
 def pay_iou(night_id: int | None, *, payer: str, payee: str, cents: int, method: str,
             actor: Member, season_id: int | None = None) -> Payment:
-    """Record that ``payer`` paid off (some of) his IOU to ``payee`` from night ``night_id``
+    """Record that ``payer`` paid off (some of) their IOU to ``payee`` from night ``night_id``
     (or, with ``night_id`` None, from the settle-up of season ``season_id``).
 
     Writes the reverse IOU (cancelling that much of it) and the cash or transfer payment,
@@ -300,7 +300,7 @@ def night_settle_up(night_id: int, leaver: str | None = None) -> SettleUp:
 
     The plan holds (docs/settle-up.md): the fewest transfers for the night's ledger, each
     payment since applied to it, so a payment changes only the transfers it touches; the
-    leaver's transfers are his own in that same plan.
+    leaver's transfers are their own in that same plan.
     Raises NotFound, ServiceError (the leaver has nothing to settle).
     """
     night = get_night(night_id)
@@ -341,17 +341,17 @@ def plan_moves(payments: Iterable[Payment]) -> list[Transfer]:
 
 @dataclass(frozen=True)
 class PlayerBalance:
-    """One player's money over all nights in one currency (positive: he is owed)."""
+    """One player's money over all nights in one currency (positive: they are owed)."""
 
     player: str
     nights: dict[int, int]  # night id -> the night's ledger
     paid: int  # cash and transfers: paid out minus received
-    iou: int  # standing IOUs: owed to him minus owed by him
-    balance: int  # ledger + paid: what he is still owed overall (IOUs included)
+    iou: int  # standing IOUs: owed to them minus owed by them
+    balance: int  # ledger + paid: what they are still owed overall (IOUs included)
 
     @property
     def won(self) -> int:
-        """His ledger over every night."""
+        """The player's ledger over every night."""
         return sum(self.nights.values())
 
 

@@ -51,7 +51,7 @@ def _loose_owners(name: str) -> dict[int, str]:
 
 
 def member_by_loose_name(name: str) -> Member | None:
-    """The one member whose name (or a name he had) is ``name`` without regard to accents
+    """The one member whose name (or a name they had) is ``name`` without regard to accents
     and case, or None.
 
     Raises AmbiguousName when two members' names are ``name`` but for their accents.
@@ -68,7 +68,7 @@ def member_by_loose_name(name: str) -> Member | None:
 def members_to_ask(name: str) -> list[str]:
     """The members' names to ask about before ``name`` seats a guest ("Did you mean ...?"),
     the closest first: none when the name is a member's (by key, or but for its accents: it
-    seats him) or close to no active member's; the members it could be when it is two
+    seats them) or close to no active member's; the members it could be when it is two
     members' names but for its accents."""
     spelled = display_name(name)
     if not spelled or first_unfit_in_name(spelled) is not None or _is_member_name(spelled):

@@ -1,7 +1,7 @@
-"""A player's history: every table he sat at, folded once, and his ledger rows.
+"""A player's history: every table they sat at, folded once, and their ledger rows.
 
 A player is a display name as used at the tables (members and guests alike). The facts of
-each of his tables (each finished game's seats and result, each cube decision and how it
+each of their tables (each finished game's seats and result, each cube decision and how it
 ended) come from its log, folded once (``chouette.services.facts``) and cached and stored
 (``chouette.services.stored_facts``), so a table is folded again only when its log moved,
 and a closed night's tables never move. The money comes from the ledger rows, summed per game
@@ -107,7 +107,7 @@ class MatchLine:
     table: str
     opponent: str
     length: int
-    score: int  # his
+    score: int  # theirs
     opponent_score: int
     result: str  # won, lost, playing
 
@@ -201,7 +201,7 @@ def player_history(name: str) -> PlayerHistory:
         else:
             roles = _add_games(history, table_facts_, name)
             _add_decisions(history, table_facts_.decisions, name, currency)
-        # Every finished game he played (even at zero), and any other game with his money in
+        # Every finished game they played (even at zero), and any other game with their money in
         # it (the game in progress).
         table_money = money.get(table_id, {})
         for number in sorted(set(roles) | set(table_money)):
@@ -224,7 +224,7 @@ def player_history(name: str) -> PlayerHistory:
 
 
 def _match_line(table: ChouetteTable, night: Night, name: str) -> MatchLine | None:
-    """The player's match at this table, folded from its log (None if he does not play it)."""
+    """The player's match at this table, folded from its log (None if they do not play it)."""
     state = fold(table.settings, table_log(table.id))
     score = score_line(state)
     match = match_of(state)
@@ -239,7 +239,7 @@ def _match_line(table: ChouetteTable, night: Night, name: str) -> MatchLine | No
 
 
 def _add_games(history: PlayerHistory, facts: TableFacts, name: str) -> dict[int, str]:
-    """Count the player's seats in a table's finished games; return his seat per game."""
+    """Count the player's seats in a table's finished games; return their seat per game."""
     roles: dict[int, str] = {}
     for number, (role, result, voided) in facts.seats.get(name, {}).items():
         if voided:

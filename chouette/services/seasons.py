@@ -128,17 +128,17 @@ def create_season(*, name: str, first: dt.date, last: dt.date, currency: str, ac
 
 @dataclass(frozen=True)
 class SeasonStanding:
-    """One player's season: his result night by night, what was paid, what is still open."""
+    """One player's season: their result night by night, what was paid, what is still open."""
 
     player: str
-    nights: dict[int, int]  # night id -> his ledger that night
+    nights: dict[int, int]  # night id -> their ledger that night
     at_nights: int  # paid or promised on the season's nights (IOUs included): out minus in
     at_season: int  # paid or promised at the season's settle-up
-    open: int  # result + at_nights + at_season: what he is still owed (negative: owes)
+    open: int  # result + at_nights + at_season: what they are still owed (negative: owes)
 
     @property
     def result(self) -> int:
-        """His ledger over the season's nights."""
+        """The player's ledger over the season's nights."""
         return sum(self.nights.values())
 
 
@@ -347,7 +347,7 @@ def season_filename(season: Season, suffix: str) -> str:
 
 
 def season_standings_csv(season_id: int) -> str:
-    """The season's standings as CSV: one row per player per night, and his season's totals."""
+    """The season's standings as CSV: one row per player per night, and their season's totals."""
     plan = season_settle_up(season_id)
     season = plan.season
     out = io.StringIO()

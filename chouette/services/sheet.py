@@ -29,7 +29,7 @@ from chouette.table.lines import SheetLine
 @dataclass(frozen=True)
 class SheetCube:
     """A member's cube as it ended: value, owner (``box``, the member, or None in the middle),
-    status (``live``, ``dropped`` by the member, ``won``: dropped by the box), his points."""
+    status (``live``, ``dropped`` by the member, ``won``: dropped by the box), their points."""
 
     member: str
     value: int
@@ -73,7 +73,7 @@ class SheetGame:
     #: The house rules that changed from this game on: key -> (before, after).
     rules_changed: dict[str, tuple[Any, Any]] = field(default_factory=dict)
     deals: tuple[Deal, ...] = ()  # cubes settled for an agreed amount (docs/rules.md 2.12)
-    proxies: tuple[tuple[str, str], ...] = ()  # (absent member, who decided for him)
+    proxies: tuple[tuple[str, str], ...] = ()  # (absent member, who decided for them)
 
     @property
     def captain(self) -> str:

@@ -97,7 +97,7 @@ def facts_of(tables: Iterable[ChouetteTable], seqs: Mapping[int, int]
         for table_id, seq, kind, payload in db.session.execute(query):
             if seq <= missing[table_id][0][1]:
                 logs[table_id].append({"type": kind, **(payload or {})})
-        # A renamed member's old labels read as his name (``identity.relabels_of``).
+        # A renamed member's old labels read as their name (``identity.relabels_of``).
         for table_id, names in relabels_of(list(missing)).items():
             if names:
                 logs[table_id] = relabel_log(logs[table_id], names)

@@ -65,7 +65,7 @@ def legal(state: TableState, event: dict[str, Any]) -> bool:
 
 
 def eligible(state: TableState, phase: Phase) -> list[str]:
-    """Who may double now (docs/rules.md 2.4, 2.5): the box before his roll if any cube is his to
+    """Who may double now (docs/rules.md 2.4, 2.5): the box before rolling if any cube is theirs to
     double; on the team's turn each member whose cube may be doubled (single cube: the captain)."""
     game = state.game
     if game is None or phase.kind != "window":

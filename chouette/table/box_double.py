@@ -36,8 +36,8 @@ def resolve_box_double(state: TableState, game: Game, box_double: BoxDouble) -> 
         taker = takers[0]
         forced = settings.all_but_one == "forced_drop" or answers[taker] != "beaver"
         if forced and game.cubes[taker].is_live:
-            # His take becomes a drop at the value before the double, booked now; the
-            # earlier drops stay as booked (and a box's drop of his beaver stood already).
+            # The taker's take becomes a drop at the value before the double, booked now; the
+            # earlier drops stay as booked (and a box's drop of their beaver stood already).
             game.cubes[taker] = _forced_drop(game, box_double, taker)
             takers, droppers = [], droppers + [taker]
     if single:
@@ -61,7 +61,7 @@ def _forced_drop(game: Game, box_double: BoxDouble, member: str) -> MemberCube:
     cube = game.cubes[member]
     offer = cube.cube.offer
     if offer is None or offer.kind != "double" or cube.cube.to_answer != MEMBER_SIDE:
-        # His answer was applied at once: drop the cube as it was before the double.
+        # The member's answer was applied at once: drop the cube as it was before the double.
         was = box_double.before.get(member)
         cube = (MemberCube.from_dict(was) if was is not None
                 else MemberCube(member, Cube(box_double.pre[member])))
@@ -84,9 +84,9 @@ def seats_after_drops(state: TableState, game: Game, won: list[str], lost: list[
 
 
 def captain_leaves(state: TableState, game: Game) -> None:
-    """The seat captain, his cube dropped, leaves before every member has answered the box's
-    double: his seat waits for those answers, and nobody else moves until then (rules 2.4,
-    2.5). The answers then name the acting captain as if he had stayed, without him."""
+    """The seat captain, their cube dropped, leaves before every member has answered the box's
+    double: their seat waits for those answers, and nobody else moves until then (rules 2.4,
+    2.5). The answers then name the acting captain as if the captain had stayed, without them."""
     game.captain_left = True
     state.seats.captain = None
 
@@ -99,7 +99,7 @@ def best_placed(state: TableState, game: Game) -> list[str]:
 
 def _next_acting_captain(state: TableState, game: Game, *, move_old_to_end: bool) -> None:
     """The best-placed live member takes over; a dropping seat captain goes to the end
-    (unless he has left the table, his seat waiting for this moment)."""
+    (unless they have left the table, their seat waiting for this moment)."""
     live = [m for m in best_placed(state, game) if game.cubes[m].status == LIVE]
     if not live:
         return  # nobody left: the game ends
@@ -116,7 +116,7 @@ def _next_acting_captain(state: TableState, game: Game, *, move_old_to_end: bool
 
 
 def on_extra(state: TableState, event: dict[str, Any]) -> None:
-    """A teammate gives the lone taker an extra 2-cube and pays him one point (docs/rules.md 2.7)."""
+    """A teammate gives the lone taker an extra 2-cube and pays them one point (docs/rules.md 2.7)."""
     game = state.game
     if not state.settings.extras:
         raise TableError("extras are not played at this table")

@@ -83,7 +83,7 @@ def on_answer(state: TableState, event: dict[str, Any]) -> None:
 
 
 def _member_cube(state: TableState, target: object) -> str:
-    """The member whose cube is answered, when each member has his own cube."""
+    """The member whose cube is answered, when each member has their own cube."""
     if isinstance(target, str) and target.strip().lower() in ("box", "team"):
         raise TableError("each member has a cube of their own at this table: name the member whose "
                          "cube is answered, not {cube!r}", cube=target)
@@ -91,7 +91,7 @@ def _member_cube(state: TableState, target: object) -> str:
 
 
 def _single_answerer(state: TableState, box_double: BoxDouble, target: object) -> str:
-    """The member answering the box's double of a single cube (each answers for himself)."""
+    """The member answering the box's double of a single cube (each answers for themselves)."""
     waiting = listed_words(list(box_double.waiting))
     if isinstance(target, str) and target.strip().lower() in ("box", "team"):
         if "beaver" in box_double.answers.values():
@@ -132,7 +132,7 @@ def _answer(state: TableState, game: Game, member: str, answer: str) -> None:
 
 def _answer_box_double(state: TableState, game: Game, box_double: BoxDouble, member: str,
                        answer: str) -> None:
-    """A member answers the box's double of his cube.
+    """A member answers the box's double of their cube.
 
     Each answer stands at once (docs/rules.md 2.5): a drop is final and booked now, and with a cube
     for each member a take or a beaver is applied now (the box may answer the beaver). With

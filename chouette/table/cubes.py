@@ -19,7 +19,7 @@ MEMBER_SIDE = 1
 SIDE_NAMES = {BOX_SIDE: "box", MEMBER_SIDE: "member"}
 
 LIVE = "live"
-DROPPED = "dropped"  # the member dropped: he lost the value before the offer
+DROPPED = "dropped"  # the member dropped: they lost the value before the offer
 WON = "won"  # the box dropped: the member won the value before the offer
 DEALT = "dealt"  # the member and the box settled the cube for an agreed amount (a deal)
 
@@ -189,7 +189,7 @@ class Deal:
     """A member's cube settled with the box for an agreed amount (docs/rules.md 2.12).
 
     The amount is the member's result against the box side: ``half_points`` (points in
-    halves, 3 for 1.5 points) or ``cents``, exactly one of them; negative when he pays.
+    halves, 3 for 1.5 points) or ``cents``, exactly one of them; negative when they pay.
     ``value`` is the cube's value when it was settled; ``seat`` is who keeps the seat when
     the captain settled (``"box"``: the box kept it; ``"captain"``: the captain takes the
     box), else None.
@@ -214,7 +214,7 @@ class Deal:
 
     @property
     def sign(self) -> int:
-        """1 when the member wins the amount, -1 when he pays it, 0 for a deal at nothing."""
+        """1 when the member wins the amount, -1 when they pay it, 0 for a deal at nothing."""
         amount = self.half_points if self.half_points is not None else self.cents or 0
         return (amount > 0) - (amount < 0)
 

@@ -6,7 +6,7 @@ once, the game goes on while any cube is live. With the captain the organizer al
 keeps the seat: ``"box"`` (the box kept it: the captain goes at once to the end of the line
 and the best-placed live member becomes captain, as after a captain's drop) or ``"captain"``
 (the captain takes the box at the end of the game: as when the box drops the captain's cube,
-the best-placed live member plays on as acting captain and his result does not move the
+the best-placed live member plays on as acting captain and their result does not move the
 seats).
 
 A **proxy** hands an absent member's cube decisions for the rest of the game to a teammate
@@ -38,7 +38,7 @@ from chouette.table.game_rules import (
 if TYPE_CHECKING:
     from chouette.table.tablestate import TableState
 
-#: Who keeps the seat when the captain settles: the box, or the captain (he takes the box).
+#: Who keeps the seat when the captain settles: the box, or the captain (who takes the box).
 SEATS = ("box", "captain")
 #: Who wins a deal's amount.
 WINNERS = ("box", "member")
@@ -103,7 +103,7 @@ def _pair_stake(state: TableState, game: Game, member: str) -> int:
 
 
 def on_deal(state: TableState, event: dict[str, Any]) -> None:
-    """A member and the box settle his cube for an agreed amount; the game goes on."""
+    """A member and the box settle the member's cube for an agreed amount; the game goes on."""
     if state.game is None:
         raise TableError("no game is in progress: a deal settles a cube during a game")
     game = game_in_progress(state)
@@ -159,7 +159,7 @@ def on_deal(state: TableState, event: dict[str, Any]) -> None:
 
 
 def on_proxy(state: TableState, event: dict[str, Any]) -> None:
-    """An absent member hands his cube decisions for the rest of the game to a teammate."""
+    """An absent member hands their cube decisions for the rest of the game to a teammate."""
     game = game_in_progress(state)
     absent = seated_player(state, event.get("player"), "absent member")
     if absent not in game.cubes:

@@ -99,7 +99,7 @@ def _answer(game: Game, event: Mapping[str, Any]) -> Decided | None:
 
 
 def _double(state: TableState, game: Game, event: Mapping[str, Any]) -> Decided | None:
-    """A member's double of his own cube (or of an extra cube) at this moment of the game."""
+    """A member's double of their own cube (or of an extra cube) at this moment of the game."""
     by = event.get("by")
     if not isinstance(by, str) or by == "box":
         return None  # the box's double names the cubes as the page showed them

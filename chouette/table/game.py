@@ -41,8 +41,8 @@ class Game:
     last_move: str | None = None
     stakes: dict[str, int] = field(default_factory=dict)  # per-player stakes at the start
     start_seats: dict[str, Any] = field(default_factory=dict)  # seats when it began (void)
-    deals: dict[str, Deal] = field(default_factory=dict)  # member -> his cube's deal
-    proxies: dict[str, str] = field(default_factory=dict)  # absent member -> who decides for him
+    deals: dict[str, Deal] = field(default_factory=dict)  # member -> their cube's deal
+    proxies: dict[str, str] = field(default_factory=dict)  # absent member -> who decides for them
     # The seat captain dropped the box's double and left before every member answered it: the
     # captain's seat waits for those answers (rules 2.4, 2.5), then goes to the best-placed
     # live member, or the game ends and the line moves up.
@@ -166,7 +166,7 @@ class Game:
 class GameRecord:
     """A finished game: seats, result, and every cube's points (member vs the box side).
 
-    ``pairs`` holds (member, his points against the box side); ``extras`` holds
+    ``pairs`` holds (member, their points against the box side); ``extras`` holds
     (giver, taker, the taker's points against the giver), fees included. The box side's
     result is minus the sum of ``pairs``; the ledger splits it with the partner.
     """
@@ -186,7 +186,7 @@ class GameRecord:
     voided: bool = False  # a correction voided it: no money, no rotation
     correction: str | None = None  # the reason of the correction that changed it, if any
     deals: tuple[Deal, ...] = ()  # cubes settled for an agreed amount (docs/rules.md 2.12)
-    proxies: tuple[tuple[str, str], ...] = ()  # (absent member, who decided for him)
+    proxies: tuple[tuple[str, str], ...] = ()  # (absent member, who decided for them)
     lines: tuple[SheetLine, ...] = ()  # what happened in it, in order (``chouette.table.lines``)
     extra_cubes: tuple[Extra, ...] = ()  # its extra cubes as they ended
 

@@ -260,7 +260,7 @@ def _finish(state: TableState, game: Game, winner: str | None, kind: str | None)
     elif seat_cube.status == DROPPED:
         captain_won = False
     elif seat_cube.status == DEALT:
-        # The organizer said who kept the seat (docs/rules.md 2.12): "captain" marked his win.
+        # The organizer said who kept the seat (docs/rules.md 2.12): "captain" marked their win.
         captain_won = game.captain_won_early
     else:
         captain_won = winner == "team"

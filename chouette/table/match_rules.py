@@ -2,14 +2,14 @@
 
 A match table is a table whose settings have a ``match_length`` (``Settings.for_match``). Its
 log is the chouette log: the two players join, the order (or an order roll) seats the first as
-the box (side 0) and the second as the captain (side 1, his one cube the team's), then every
+the box (side 0) and the second as the captain (side 1, their one cube the team's), then every
 game is played on the board with the single-cube events (``double`` by ``"box"`` or by the
 captain, ``take``/``drop`` on the captain's cube or ``"team"``). The rules here come on top:
 
-- the seats never rotate: each player keeps his side for the whole match;
+- the seats never rotate: each player keeps their side for the whole match;
 - a game is worth the cube x 1/2/3, capped at what the winner needs (no bonus beyond N);
 - the Crawford game (no double), and with the ``holland`` setting no double by the trailer
-  before his third turn after it (``chouette.engine.Match``);
+  before their third turn after it (``chouette.engine.Match``);
 - no beavers, raccoons, Jacoby or automatic doubles (``Settings`` refuses them), no
   corrections (undo instead), nobody joins a third seat or leaves;
 - a game played on a physical board is recorded on the sheet in one ``result`` event: the
@@ -77,7 +77,7 @@ def match_of(state: TableState) -> Match | None:
 
 
 def score_line(state: TableState) -> tuple[tuple[str, int], tuple[str, int]] | None:
-    """Each player with his score, side 0 first (None before the order seats them)."""
+    """Each player with their score, side 0 first (None before the order seats them)."""
     seated = players(state)
     match = match_of(state)
     if seated is None or match is None:
@@ -130,7 +130,7 @@ def check(state: TableState, event: dict[str, Any]) -> None:
 
 def _check_double(state: TableState, match: Match, event: dict[str, Any]) -> None:
     """No double before the board's opening roll, in the Crawford game, or (Holland rule)
-    by the trailer before his third turn after it."""
+    by the trailer before their third turn after it."""
     game = state.game
     if game is None or not game.is_board:
         raise TableError("in a match a double comes at the start of a turn on the board: "
@@ -176,7 +176,7 @@ def sheet_cube(game: Game, value: object, winner: str) -> None:
 def finish(state: TableState, game: Game, winner: str | None, kind: str | None) -> None:
     """Record a finished match game: the cube's points capped at what the winner needed.
 
-    The seats stay: each player keeps his side for the whole match.
+    The seats stay: each player keeps their side for the whole match.
     """
     match = match_of(state)
     assert match is not None

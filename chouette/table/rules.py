@@ -89,7 +89,7 @@ def on_join(state: TableState, event: dict[str, Any]) -> None:
 
 
 def on_leave(state: TableState, event: dict[str, Any]) -> None:
-    """A player leaves; not while he has a live cube in the game (docs/rules.md 2.2)."""
+    """A player leaves; not while they have a live cube in the game (docs/rules.md 2.2)."""
     name = seated_player(state, event.get("player"))
     game = state.game
     if game is not None:
@@ -101,7 +101,7 @@ def on_leave(state: TableState, event: dict[str, Any]) -> None:
                 name in (e.giver, e.taker) and e.status == LIVE for e in game.extras):
             raise TableError("{name} has a live cube in this game; leave after it", name=name)
         if name == game.seat_captain and game.box_double is not None:
-            captain_leaves(state, game)  # his seat waits for the others' answers
+            captain_leaves(state, game)  # the captain's seat waits for the others' answers
             state.partner_offers = [p for p in state.partner_offers if p != name]
             return
     if name in state.waiting:

@@ -13,7 +13,7 @@ from chouette.table.errors import TableError
 
 @dataclass
 class Seats:
-    """Who sits where: the box, his partner, the captain and the line behind him."""
+    """Who sits where: the box, the box's partner, the captain and the line behind the captain."""
 
     box: str | None = None
     partner: str | None = None
@@ -44,7 +44,7 @@ class Seats:
             self.captain = self.line.pop(0)
 
     def end_partnership(self) -> None:
-        """The partner returns to the front of the line (he is the next captain)."""
+        """The partner returns to the front of the line (they are the next captain)."""
         if self.partner is not None:
             self.line.insert(0, self.partner)
             self.partner = None
@@ -82,7 +82,7 @@ def rotate(seats: Seats, *, captain_won: bool, box_keeps: bool) -> bool:
     """Rotate the seats after a game (docs/rules.md 2.3); return whether the box changed.
 
     ``captain_won``: the captain beat the box. ``box_keeps``: when the box beat the
-    captain, whether the retention setting lets him keep the box.
+    captain, whether the retention setting lets them keep the box.
 
     >>> s = Seats("A", None, "B", ["C", "D", "E"])
     >>> rotate(s, captain_won=False, box_keeps=True), s.box, s.captain, s.line
@@ -106,7 +106,7 @@ def rotate(seats: Seats, *, captain_won: bool, box_keeps: bool) -> bool:
     if box_keeps:
         seats.fill()
         return False
-    # The box beat the captain but the retention rule takes the seat: he goes to the end,
+    # The box beat the captain but the retention rule takes the seat: they go to the end,
     # right behind the captain; the first in line becomes box, the partner the next captain.
     seats.line.append(old_box)
     seats.box = seats.line.pop(0)
@@ -116,7 +116,7 @@ def rotate(seats: Seats, *, captain_won: bool, box_keeps: bool) -> bool:
 
 
 def remove_player(seats: Seats, name: str) -> bool:
-    """Take ``name`` out of his seat between games; return whether the box changed.
+    """Take ``name`` out of their seat between games; return whether the box changed.
 
     The captain replaces a leaving box (the partner first returns to the front of the
     line); the first in line replaces a leaving captain.

@@ -56,7 +56,7 @@ def _use_link(form: FlaskForm, use: Callable[[], Member],
 @bp.route("/account/password", methods=["GET", "POST"])
 @login_required
 def password() -> BaseResponse:
-    """The signed-in member changes his password; his other devices are signed out."""
+    """The signed-in member changes their password; their other devices are signed out."""
     form = PasswordChangeForm()
     status = 200
     if form.validate_on_submit():
@@ -107,7 +107,7 @@ def make_password_link(member_id: int) -> BaseResponse:
 
 @bp.route("/auth/reset/<token>", methods=["GET", "POST"])
 def reset(token: str) -> BaseResponse:
-    """Whoever holds the link sets the member's new password (once); then signed in as him."""
+    """Whoever holds the link sets the member's new password (once); then signed in as them."""
     try:
         member = account_links.check_password_link(token)
     except account_links.LinkRefused as error:

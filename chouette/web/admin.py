@@ -60,7 +60,7 @@ def members() -> BaseResponse:
 @bp.route("/members/<int:member_id>", methods=["GET", "POST"])
 @role_required("admin")
 def edit_member(member_id: int) -> BaseResponse | tuple[str, int]:
-    """Change a member's name, role, language, password, or deactivate him."""
+    """Change a member's name, role, language, password, or deactivate the member."""
     member = get_member(member_id)
     form = MemberForm(obj=member, locale=member.locale or "")
     if form.validate_on_submit():

@@ -39,8 +39,8 @@ View = TypeVar("View", bound=Callable[..., Any])
 
 @login.user_loader
 def load_member(session_id: str) -> Member | None:
-    """The signed-in member, if his server-side session still exists and the session's epoch
-    is still his (see Member.get_id): signed out, the cookie opens nothing."""
+    """The signed-in member, if their server-side session still exists and the session's epoch
+    is still theirs (see Member.get_id): signed out, the cookie opens nothing."""
     member_id, _sep, rest = session_id.partition(".")
     epoch, _sep, token = rest.partition(".")
     if not member_id.isdigit() or not epoch.isdigit() or not token:

@@ -9,7 +9,7 @@ taps on gets it.
 
 Layout (the side at the bottom's numbering): points 12..7 then 6..1 down the left column, 13..18
 then 19..24 down the right one, the bar across the middle with the dice, the trays along the
-bottom (the bottom side's on the left, under his home board). Names and pips along the top.
+bottom (the bottom side's on the left, under that side's home board). Names and pips along the top.
 Same classes and ``data-`` attributes as the landscape board, so board.css and board.js need
 nothing else.
 """

@@ -1,7 +1,7 @@
 """The big screen: every open table of the night on a TV, refreshing itself (read-only, public).
 
 It shows tonight's table scores: each player's points and, unless the club turned
-``DISPLAY_MONEY`` off (``chouette.web.privacy``), his money at that table tonight.
+``DISPLAY_MONEY`` off (``chouette.web.privacy``), their money at that table tonight.
 
 The page includes the fragment ``display-board`` and holds a push stream (``chouette.push``):
 when the stream says the display version moved, the page fetches the fragment and morphs it

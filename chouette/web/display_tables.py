@@ -31,11 +31,11 @@ from chouette.web.qr import qr_svg
 
 @dataclass(frozen=True)
 class SeatRow:
-    """One player at a table as the screen shows him: his seat, his cube, his night so far.
+    """One player at a table as the screen shows them: their seat, their cube, their night so far.
 
     ``seat`` is ``"box"``, ``"partner"``, ``"captain"``, ``"line"`` (``place`` 1, 2... behind
     the captain; the first is next up), ``"waiting"`` (not in the rotation yet) or ``"gone"``
-    (left the table). ``answer`` is what he answered to a box's double of several cubes
+    (left the table). ``answer`` is what they answered to a box's double of several cubes
     (``"take"``, ``"drop"``, ``"beaver"``): the cube keeps the offer until every member has
     answered, then all the answers are applied together.
     """
@@ -46,10 +46,10 @@ class SeatRow:
     cube: CubeView | None
     points: Points
     cents: int
-    answer: str | None = None  # his answer to the box's double while others still think
-    extras: tuple[Extra, ...] = ()  # the extra cubes he took as the lone taker (docs/rules.md 2.7)
-    proxy: str | None = None  # who decides for him while he is away (docs/rules.md 2.12)
-    guest: bool = False  # no member of the club: his money goes to no member's balance
+    answer: str | None = None  # their answer to the box's double while others still think
+    extras: tuple[Extra, ...] = ()  # the extra cubes they took as the lone taker (docs/rules.md 2.7)
+    proxy: str | None = None  # who decides for them while they are away (docs/rules.md 2.12)
+    guest: bool = False  # no member of the club: their money goes to no member's balance
 
     @property
     def is_next(self) -> bool:
@@ -172,7 +172,7 @@ def waiting_for(state: TableState) -> list[str]:
     for member in game.pending:
         offer = game.cubes[member].cube.offer
         if member in answered and offer is not None and offer.kind == "double":
-            continue  # his answer waits for the other members' (a single cube)
+            continue  # their answer waits for the other members' (a single cube)
         if game.cubes[member].to_answer != "member":
             names.append(box)
         elif member in game.proxies:

@@ -115,7 +115,7 @@ class NewPasswordForm(FlaskForm):
 
 
 class PasswordChangeForm(NewPasswordForm):
-    """A member changes his own password."""
+    """A member changes their own password."""
 
     current = PasswordField(_l("Current password"), validators=[InputRequired(), Length(max=200)])
 

@@ -67,7 +67,7 @@ class SeatsView:
     """Who sits where, their cubes and their money."""
 
     seat_rows: list[tuple[str, str, str]]
-    #: seat name -> member id (a guest's seat is absent; in a viewer's own drawing, his seat
+    #: seat name -> member id (a guest's seat is absent; in a viewer's own drawing, their seat
     #: only): the page marks the viewer's rows
     seat_ids: dict[str, int]
     cube_rows: list[dict[str, Any]]
@@ -88,12 +88,12 @@ class DecisionsView:
     """What may be decided now, by whom, and the game on the board."""
 
     actions: Actions
-    #: the viewer's own decisions, and those waiting for him with their buttons
+    #: the viewer's own decisions, and those waiting for the viewer, with their buttons
     mine: list[dict[str, Any]]
     my_decision: list[dict[str, Any]]
     #: what the phone vibrates for (a decision that waits, not a drop it may take back)
     decision_key: str | None
-    #: in a shared drawing, member name -> member id of who decides his double
+    #: in a shared drawing, member name -> member id of who decides their double
     decider_ids: dict[str, int]
     may_roll: bool
     answer_words: dict[str, str]
@@ -148,7 +148,7 @@ def live_table(played: table_states.TablePlay, *, error: str | None = None,
     night = table.night
     me = None if shared else my_seat(table.id, state)
     if me is not None:
-        privacy.note_played(current_user, night)  # seated here: he plays this night
+        privacy.note_played(current_user, night)  # seated here: they play this night
     viewer = Viewer(table=table, night=night, state=state, seq=played.seq, game=state.game,
                     runs=runs_table(table) and table.is_open, me=me, shared_drawing=shared,
                     side=side if shared else online_play.my_side(state, me) if state.settings.online
@@ -175,7 +175,7 @@ def _seats(played: table_states.TablePlay, viewer: Viewer) -> SeatsView:
     return SeatsView(
         seat_rows=per_state(state, "seats", lambda: seat_rows(state)),
         # Every seat's member id in a shared drawing (read once per state); a viewer's own
-        # drawing knows his (no query on a command's answer).
+        # drawing knows theirs (no query on a command's answer).
         seat_ids=(seat_ids(played) if viewer.shared_drawing else
                   {viewer.me: current_user.id} if viewer.me is not None else {}),
         cube_rows=cube_rows(state) if state.ordered else [],
@@ -194,8 +194,8 @@ def _decisions(played: table_states.TablePlay, viewer: Viewer, seats: SeatsView,
     table, state, me, runs = played.table, played.state, viewer.me, viewer.runs
     legal = (per_state(state, "legal", lambda: deciders.candidate_decisions(state))
              if (runs or me or seated) and table.is_open else [])
-    # A player's own decisions: the buttons he sees (the organizer sees them all), and the
-    # ones that wait for him stand at the top of the table (tables/_my_decision.html).
+    # A player's own decisions: the buttons they see (the organizer sees them all), and the
+    # ones that wait for them stand at the top of the table (tables/_my_decision.html).
     mine = deciders.decisions_of(me, state, legal)
     waiting = [e for e in mine if e["type"] in deciders.WAITING_KINDS]
     decision = my_decision(table.id, state, me, waiting) if me and waiting else []

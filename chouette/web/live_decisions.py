@@ -63,14 +63,14 @@ def group_actions(state: TableState, legal: list[dict[str, Any]]) -> Actions:
 
 
 def member_double(event: dict[str, Any]) -> bool:
-    """A member's double of the box (``{"type": "double", "by": name}``): a decision he may
-    make at any time, whose button stands in his cube's row."""
+    """A member's double of the box (``{"type": "double", "by": name}``): a decision they may
+    make at any time, whose button stands in their cube's row."""
     return event.get("type") == "double" and set(event) == {"type", "by"} and event["by"] != "box"
 
 
 def _offer_text(offerer: str, kind: str, value: int, absent: str | None = None) -> str:
     """What waits for an answer, said to the one who must answer it (``absent``: the member
-    he answers for as his proxy)."""
+    they answer for as proxy)."""
     if absent is not None and kind == "double":
         return _("%(name)s doubles %(member)s to %(value)d: you decide for %(member)s.",
                  name=offerer, member=absent, value=value)

@@ -59,7 +59,7 @@ def recent_lines(table_id: int, seq: int, generation: int,
     query = (select(TableEvent, Member.name).outerjoin(Member, TableEvent.actor_id == Member.id)
              .where(TableEvent.table_id == table_id, TableEvent.seq <= seq, TableEvent.seq > since)
              .order_by(TableEvent.seq.desc()).limit(RECENT))
-    # A renamed member: his name now.
+    # A renamed member: their name now.
     names = identity.relabels_of([table_id])[table_id] if generation else {}
     lines = [{"seq": e.seq, "type": e.type, "text": log_lines.describe(identity.relabel(e.as_dict(), names), players),
               "who": who, "at": e.at} for e, who in db.session.execute(query)]

@@ -24,7 +24,7 @@ def runs_table(table: ChouetteTable) -> bool:
 
 
 def my_seat(table_id: int, state: TableState) -> str | None:
-    """The signed-in member's seat name at this table, if he plays here (by his id)."""
+    """The signed-in member's seat name at this table, if they play here (by their id)."""
     if not current_user.is_authenticated:
         return None
     return deciders.seat_name(current_user, table_id, state)
@@ -70,8 +70,8 @@ def seat_of(state: TableState, name: str) -> str | None:
 
 
 def player_tables(member: Member, nights: list[Any]) -> list[dict[str, Any]]:
-    """The open tables of ``nights`` where ``member`` sits (by id): the table, its night, his
-    seat and the decisions waiting for him (the home page)."""
+    """The open tables of ``nights`` where ``member`` sits (by id): the table, its night, their
+    seat and the decisions waiting for them (the home page)."""
     found = []
     for night in nights:
         if not night.is_open:
@@ -115,7 +115,7 @@ def seat_ids(played: table_states.TablePlay) -> dict[str, int]:
 
 
 def decider_ids(state: TableState, ids: dict[str, int], doubles: Sequence[str]) -> dict[str, int]:
-    """Member name -> the member id of who decides his double of the box (himself, or his
+    """Member name -> the member id of who decides their double of the box (themselves, or their
     proxy): in a shared drawing each double button shows on its decider's page only."""
     found = {}
     for name in doubles:

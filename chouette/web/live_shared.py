@@ -23,7 +23,7 @@ from chouette.web.live_seats import my_seat, runs_table
 
 def shared_live_html(played: table_states.TablePlay, *, pushed: bool = False) -> Callable[[], str] | None:
     """How to draw the live fragment for a viewer who neither runs the table nor has a decision
-    of his own now but his doubles of the box (most phones, most of the time), or None for
+    of their own now but their doubles of the box (most phones, most of the time), or None for
     anyone else.
 
     After a push the eight phones of a table fetch the same state: only the first draws it,
@@ -50,7 +50,7 @@ def shared_live_html(played: table_states.TablePlay, *, pushed: bool = False) ->
             return None  # the player on roll: their Roll, their board to move on
         side = online_play.my_side(state, me)
     if me is not None:
-        privacy.note_played(current_user, night)  # seated here: he plays this night
+        privacy.note_played(current_user, night)  # seated here: they play this night
     mine = deciders.decisions_of(
         me, state, per_state(state, "legal", lambda: deciders.candidate_decisions(state))
     ) if me and table.is_open else []

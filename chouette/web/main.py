@@ -19,7 +19,7 @@ bp = Blueprint("main", __name__)
 
 @bp.get("/")
 def home() -> BaseResponse | str:
-    """The dashboard: the member's own tables (his seat, a decision waiting for him), tonight's
+    """The dashboard: the member's own tables (their seat, a decision waiting for them), tonight's
     open nights and their tables; the first run goes to setup."""
     if not current_user.is_authenticated:
         if members.needs_setup():

@@ -47,7 +47,7 @@ def cents_decimal(cents: int) -> str:
 
 @bp.app_context_processor
 def money_helpers() -> dict[str, Any]:
-    """``my_balances()``: the signed-in member's balances (matched by his name), per currency."""
+    """``my_balances()``: the signed-in member's balances (matched by their name), per currency."""
 
     def my_balances() -> list[money.CurrencyBalances]:
         if not current_user.is_authenticated:
@@ -136,8 +136,8 @@ def settle(night_id: int) -> BaseResponse:
 def record_payment(night_id: int) -> BaseResponse:
     """Tick a transfer as paid (cash, transfer or IOU): records a payment; the list recomputes.
 
-    An organizer ticks any transfer; a player ticks the ones paid to him (the payee confirms
-    what he received, so a night settles without the treasurer at every handshake).
+    An organizer ticks any transfer; a player ticks the ones paid to them (the payee confirms
+    what they received, so a night settles without the treasurer at every handshake).
     """
     _night(night_id)
     if not has_role(current_user, "organizer") and posted_name("payee") != current_user.name:

@@ -1,5 +1,5 @@
 """Players: the list of everyone who played, and a player's page (results, roles, cube
-decisions, and his balance game by game as an SVG chart drawn here)."""
+decisions, and their balance game by game as an SVG chart drawn here)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ bp = Blueprint("players", __name__, url_prefix="/players")
 @bp.get("/")
 @login_required
 def index() -> BaseResponse:
-    """Everyone with games in the ledger, with his games and lifetime money (the money only
+    """Everyone with games in the ledger, with their games and lifetime money (the money only
     where the privacy rule lets the reader see it)."""
     players = privacy.player_list(current_user, players_service.player_names())
     return render_page("players/index.html", "players/_player_list.html",
@@ -36,9 +36,9 @@ def index() -> BaseResponse:
 @bp.get("/<path:name>")
 @login_required
 def show(name: str) -> BaseResponse:
-    """A player's page: lifetime and per-night results, roles, decisions, the chart; his
-    money only to whoever may see it (``chouette.web.privacy``): his games are not secret,
-    his money is."""
+    """A player's page: lifetime and per-night results, roles, decisions, the chart; their
+    money only to whoever may see it (``chouette.web.privacy``): their games are not secret,
+    their money is."""
     # Read without the write lock (loading the signed-in member began a locking transaction);
     # the service stores the facts it folded in a short transaction of its own.
     db.session.commit()
@@ -59,7 +59,7 @@ def main_currency(history: PlayerHistory) -> str:
 
 
 def chart_of(history: PlayerHistory) -> Markup | None:
-    """The balance chart of the player's games in his main currency."""
+    """The balance chart of the player's games in their main currency."""
     currency = main_currency(history)
     games = [g for g in history.games if g.currency == currency]
     if not games:

@@ -3,13 +3,13 @@ export that shows an amount.
 
 ``MONEY_VISIBILITY`` (``chouette.config``) chooses the rule:
 
-- ``private`` (the default): a member sees his own money everywhere (his balance, his IOUs
-  and payments, the money on his own player page) and the whole money of every night he
-  played, that is where he sat at one of its tables: its ledger, its settle-up, the money
+- ``private`` (the default): a member sees their own money everywhere (their balance, their IOUs
+  and payments, the money on their own player page) and the whole money of every night they
+  played, that is where they sat at one of its tables: its ledger, its settle-up, the money
   of its tables. Organizers and admins (the club's treasurer is an organizer) see everyone's.
-  A night he did not play is refused (403) on its ledger and settle-up; elsewhere what is not
-  his is left out: another member's player page shows his games and points but no money, the
-  balances and a season's standings show him his own row, the players' list his own total.
+  A night they did not play is refused (403) on its ledger and settle-up; elsewhere what is not
+  theirs is left out: another member's player page shows their games and points but no money, the
+  balances and a season's standings show them their own row, the players' list their own total.
 - ``members``: every signed-in member sees everyone's money.
 
 Signed out, nobody sees money, except on the big screen (``/display``, public: the TV in the
@@ -43,7 +43,7 @@ def visibility() -> str:
 
 
 def display_shows_money() -> bool:
-    """Whether the big screen shows each player's money beside his points."""
+    """Whether the big screen shows each player's money beside their points."""
     return bool(current_app.config.get("DISPLAY_MONEY", True))
 
 
@@ -57,7 +57,7 @@ def sees_everyones_money(member: Any) -> bool:
 
 def played(member: Any, night: Night) -> bool:
     """Whether ``member`` played ``night``: a result in its ledger, or a seat at one of its
-    tables (he sat down, even if no game has ended yet). Remembered for the request."""
+    tables (they sat down, even if no game has ended yet). Remembered for the request."""
     if not getattr(member, "is_authenticated", False):
         return False
     known: dict[tuple[int, int], bool] = g.setdefault("chouette_played", {})
@@ -68,17 +68,17 @@ def played(member: Any, night: Night) -> bool:
 
 
 def note_played(member: Any, night: Night) -> None:
-    """``member`` holds a seat at a table of ``night`` now (``deciders.seat_name``): he played
+    """``member`` holds a seat at a table of ``night`` now (``deciders.seat_name``): they played
     it, as ``played`` would find by reading (a seat at one of its tables); remembered for the
-    request, so his table's page reads nothing more to know he may see its money."""
+    request, so their table's page reads nothing more to know they may see its money."""
     if getattr(member, "is_authenticated", False):
         g.setdefault("chouette_played", {})[(member.id, night.id)] = True
 
 
 def _played(member_id: int, night: Night) -> bool:
-    """``played`` without the memory, by the member's id (never his name: another account of
-    that name is not him): his ledger rows first (one indexed query), then the tables whose
-    log seated him, folded to be sure he still sits there (an undone join is no seat)."""
+    """``played`` without the memory, by the member's id (never their name: another account of
+    that name is someone else): their ledger rows first (one indexed query), then the tables whose
+    log seated them, folded to be sure they still sit there (an undone join is no seat)."""
     from chouette.services.table_states import load_play
 
     booked = db.session.scalar(select(LedgerEntry.id).where(
@@ -101,7 +101,7 @@ def may_see_night_money(member: Any, night: Night) -> bool:
 def may_see_money_of(member: Any, player: str) -> bool:
     """Whether ``member`` sees ``player``'s money across nights (balance, player page).
 
-    ``player`` is a name as the ledger writes it: a member's rows carry his current name
+    ``player`` is a name as the ledger writes it: a member's rows carry their current name
     (a rename rewrites them by id) and no other member has that name (``identity``)."""
     if sees_everyones_money(member):
         return True
@@ -109,7 +109,7 @@ def may_see_money_of(member: Any, player: str) -> bool:
 
 
 def may_see_payment(member: Any, payer: str, payee: str, night_id: int | None) -> bool:
-    """Whether ``member`` sees a payment or IOU: his own, or one of a night whose money he sees."""
+    """Whether ``member`` sees a payment or IOU: their own, or one of a night whose money they see."""
     if may_see_money_of(member, payer) or may_see_money_of(member, payee):
         return True
     if night_id is None:
@@ -128,7 +128,7 @@ def require_night_money(night: Night) -> None:
 
 
 def balances(member: Any) -> list[money.CurrencyBalances]:
-    """The balances across nights ``member`` sees: everyone's, or his own row and IOUs."""
+    """The balances across nights ``member`` sees: everyone's, or their own row and IOUs."""
     if sees_everyones_money(member):
         return money.club_balances()
     return money.club_balances(player=member.name)
@@ -140,17 +140,17 @@ def visible_ious(member: Any, ious: Iterable[money.Iou]) -> list[money.Iou]:
 
 
 def settle_up(member: Any, plan: money.SettleUp) -> money.SettleUp:
-    """A night's settle-up as ``member`` sees it (the night's own money is the night's: he
-    sees it all, or the page is refused); the IOUs carried over from earlier nights are cut
-    to those he sees."""
+    """A night's settle-up as ``member`` sees it (the night's own money is the night's: they
+    see it all, or the page is refused); the IOUs carried over from earlier nights are cut
+    to those they see."""
     if sees_everyones_money(member):
         return plan
     return replace(plan, carried=visible_ious(member, plan.carried))
 
 
 def season(member: Any, plan: seasons.SeasonSettleUp) -> seasons.SeasonSettleUp:
-    """A season as ``member`` sees it: everything, or his own standing, the transfers, IOUs
-    and payments that are his, and the payments of the nights he played."""
+    """A season as ``member`` sees it: everything, or their own standing, the transfers, IOUs
+    and payments that are theirs, and the payments of the nights they played."""
     if sees_everyones_money(member):
         return plan
 
@@ -171,7 +171,7 @@ def season(member: Any, plan: seasons.SeasonSettleUp) -> seasons.SeasonSettleUp:
 def player_list(member: Any, rows: Iterable[tuple[str, int, dict[str, int]]]
                 ) -> list[tuple[str, int, dict[str, int] | None]]:
     """The players' list (name, games, lifetime cents per currency), the cents None where not
-    his to see."""
+    theirs to see."""
     return [(name, games, cents if may_see_money_of(member, name) else None)
             for name, games, cents in rows]
 

@@ -11,7 +11,7 @@ was made from and the headers of the answer. When the same screen (same address,
 headers) comes back with that ETag, it reads the version again (the same single query, in an
 application context) and, if it has not moved, answers the ``304`` itself with the
 remembered headers. Anything else goes to Flask untouched: a request with a cookie (a
-signed-in viewer: his ETag covers him), anything that is not a plain GET of a display page,
+signed-in viewer: their ETag covers them), anything that is not a plain GET of a display page,
 an ETag it did not see, a version that moved, a night that is gone.
 
 It is only a shortcut: the answer it gives is the one Flask gives (the tests compare them),

@@ -1,8 +1,8 @@
 """Game records to download: any board game, a table's, a night's or a player's board games,
 as Jellyfish ``.mat`` or GNU Backgammon SGF (``chouette.records``).
 
-Who may download: organizers and admins every game; a member the games he played (as box,
-partner or in the team), as the read rules of ``chouette.web.privacy`` let a player see his
+Who may download: organizers and admins every game; a member the games they played (as box,
+partner or in the team), as the read rules of ``chouette.web.privacy`` let a player see their
 own night. Records hold no money.
 
 A record that cannot be made (a stored log the rules now refuse, a game the writers cannot
@@ -77,7 +77,7 @@ def _with_format(view: Callable[..., Response], fmt: str) -> Callable[..., Respo
 
 
 def players_of(record: GameRecord) -> set[str]:
-    """Everyone who played a game: the box, his partner and the team."""
+    """Everyone who played a game: the box, the box's partner and the team."""
     return {record.box, *([record.partner] if record.partner else []), *(c.member for c in record.cubes)}
 
 
@@ -151,7 +151,7 @@ def _send(records: Sequence[Record], fmt: str, stem: str) -> Response:
 @_each_format("/tables/<int:table_id>")
 @login_required
 def table(table_id: int, fmt: str) -> Response:
-    """A table's board games (a member gets those he played), or one (``?game=N``): to
+    """A table's board games (a member gets those they played), or one (``?game=N``): to
     organizers, and to whoever played it (else 403)."""
     found = get_table(table_id)
     if "game" not in request.args:
@@ -168,7 +168,7 @@ def table(table_id: int, fmt: str) -> Response:
 @_each_format("/nights/<int:night_id>")
 @login_required
 def night(night_id: int, fmt: str) -> Response:
-    """A night's board games, every table's (a member gets those he played)."""
+    """A night's board games, every table's (a member gets those they played)."""
     found = get_night(night_id)
     records = [r for t in found.tables for r in _table_records(t, current_user)]
     return _send(records, fmt, exports.night_filename(found, "games"))
@@ -177,7 +177,7 @@ def night(night_id: int, fmt: str) -> Response:
 @_each_format("/player")
 @login_required
 def player(fmt: str) -> Response:
-    """A player's board games at every night (``?name=``): his own, or any to an organizer."""
+    """A player's board games at every night (``?name=``): their own, or any to an organizer."""
     name = request.args.get("name", "")
     if not name:
         abort(404)

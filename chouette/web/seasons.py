@@ -94,7 +94,7 @@ def new() -> BaseResponse | tuple[str, int]:
 
 
 def _context(season_id: int) -> dict[str, Any]:
-    """What the season's page shows, cut by the privacy rule (a player: his own row)."""
+    """What the season's page shows, cut by the privacy rule (a player: their own row)."""
     plan = privacy.season(current_user, seasons_service.season_settle_up(season_id))
     return {"plan": plan, "season": plan.season, "typed": None, "error": None, "notice": None,
             "close_form": CloseSeasonForm(), "everyone": privacy.sees_everyones_money(current_user)}
@@ -181,7 +181,7 @@ def close(season_id: int) -> BaseResponse:
 @bp.get("/<int:season_id>/standings.csv")
 @role_required("organizer")
 def standings_csv(season_id: int) -> Response:
-    """The season's standings as CSV: each player night by night, and his totals."""
+    """The season's standings as CSV: each player night by night, and their totals."""
     season = get_season(season_id)
     return download(seasons_service.season_standings_csv(season.id), "text/csv",
                      seasons_service.season_filename(season, "standings.csv"))

@@ -1,12 +1,12 @@
 """The push streams: one server-sent-event stream per open table page and per big screen.
 
 A stream carries the version of what its page shows (``chouette.push``) or, where the drawing
-is shared, the drawing itself. A phone whose decisions now are at most his doubles of the box
-gets the live table (``live_shared.pushed_drawing``: the state's one drawing, made his); anyone else
-(a decision to answer, the organizer) gets the version, and his page fetches its own fragment,
-drawn for him with his buttons, and morphs it in. A screen gets the tables that moved
-(``display.pushed_drawing``). ``PUSH_FRAGMENTS`` (on by default: ``chouette.config``) False
-sends versions only. A table's stream is for the signed-in (like
+is shared, the drawing itself. A phone whose decisions now are at most its player's doubles
+of the box gets the live table (``live_shared.pushed_drawing``: the state's one drawing, made
+theirs); anyone else (a decision to answer, the organizer) gets the version, and their page
+fetches its own fragment, drawn for them with their buttons, and morphs it in. A screen gets
+the tables that moved (``display.pushed_drawing``). ``PUSH_FRAGMENTS`` (on by default:
+``chouette.config``) False sends versions only. A table's stream is for the signed-in (like
 its page); a screen's is public (like the screen). The database session is closed before the stream starts: a stream holds a
 worker thread, never a connection or a transaction.
 """
@@ -33,7 +33,7 @@ bp = Blueprint("streams", __name__)
 def _stream(topic: push.Topic, version: str,
             draw: Callable[[str], str | None] | None = None) -> Response:
     """The event stream on ``topic``, starting at ``version``; the session is let go first.
-    ``draw`` runs each time in a copy of this request's context (who is signed in, his
+    ``draw`` runs each time in a copy of this request's context (who is signed in, their
     language and session), with an application context of its own: its own database
     session and ``g``, as for a new request."""
     hub = push.hub()

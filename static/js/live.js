@@ -10,7 +10,7 @@
  *
  * Keeping the place: fragments are morphed in (idiomorph), so the page does not move, and
  * what the reader is doing survives an update pushed by another device: a field being typed,
- * a ticked box, a chosen option, a <details> he opened or closed. Only the form he submitted
+ * a ticked box, a chosen option, a <details> they opened or closed. Only the form they submitted
  * (and what contains it) takes the server's answer whole.
  */
 (function () {
@@ -189,7 +189,7 @@
     return !!acting && (acting === elt || acting.contains(elt) || elt.contains(acting));
   }
 
-  // A <details> the reader opened or closed keeps his choice.
+  // A <details> the reader opened or closed keeps their choice.
   document.addEventListener("click", function (event) {
     var summary = event.target.closest ? event.target.closest("summary") : null;
     if (summary && summary.parentElement) { summary.parentElement.chouetteToggled = true; }
@@ -254,7 +254,7 @@
     // A stale page (409) or a form without its seq (400) shows the table as it is now.
     if (status === 400 || status === 409) { detail.shouldSwap = true; detail.isError = false; }
     // While the reader's own action is on its way, its answer brings the table: a pushed
-    // update arriving first would move the page under him.
+    // update arriving first would move the page under them.
     if (config.verb === "get" && sending > 0) { detail.shouldSwap = false; return; }
     // A fetch sent before the latest pushed drawing was taken in is older than the page.
     if (config.verb === "get" && config.elt && config.elt.chouettePushesBefore !== undefined &&

@@ -5,7 +5,7 @@
  * - the rows of the viewer's seat (`data-member-id` on a seat or cube row) get `is-me`
  *   (highlighted, a star after the name: static/css/live.css);
  * - a button kept for one decider (`.mine-only[data-decider-id]`, hidden as drawn: a member's
- *   double of the box, or his proxy's) shows on that decider's page alone.
+ *   double of the box, or their proxy's) shows on that decider's page alone.
  *
  * Marks only: the server authorises every command whoever posts it. Run on load and after
  * every swap (htmx's, and the pushed drawings live.js morphs in through htmx.swap).

@@ -23,7 +23,7 @@ def test_a_player_sees_his_own_analysis_and_not_anothers(app, client, auth):
     assert "Checker rate (mEMG)" in page and 'id="analysis-trend"' in page
     assert client.get("/analysis/players/Ann").status_code == 403
     night = client.get(f"/analysis/nights/{night_id}").get_data(as_text=True)
-    # His own row and decisions only.
+    # Bob's own row and decisions only.
     assert ">Bob</a>" in night and ">Ann</a>" not in night
     own = night.split('id="analysis-night-page"')[1]
     assert "<td>Ann</td>" not in own and "<h3>Ann:" not in own

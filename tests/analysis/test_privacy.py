@@ -31,7 +31,7 @@ def test_private_a_member_sees_their_own_analysis_only(app, client, auth):
     assert "Only this player and the organizers see this analysis." in refused.get_data(as_text=True)
     night = _night_page(client, night_id)
     assert ">Bob</a>" in night and "<td>Bob</td>" in night and "<h3>Bob:" in night
-    # Nobody else's figures, decisions or worst positions (the boards of his own decisions
+    # Nobody else's figures, decisions or worst positions (the boards of Bob's own decisions
     # name the game's box and draw its cubes, as the table's page does for everyone).
     for name in ("Ann", "Cy"):
         assert f">{name}</a>" not in night and f"<td>{name}</td>" not in night

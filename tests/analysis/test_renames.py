@@ -35,7 +35,7 @@ def test_a_renamed_member_keeps_their_analysis_under_the_new_name(app, client, a
         assert before[0] > 0 and decisions_before > 0
         admin = gen_member("admin", username="root", name="Root")
         members.update_member(bob.id, name="Robert", role="player", locale=None, active=True, actor=admin)
-        # His rows and his decisions carry the new name; none is left under the old one.
+        # The member's rows and decisions carry the new name; none is left under the old one.
         assert set(db.session.scalars(select(PlayerAnalysis.name).where(
             PlayerAnalysis.member_id == bob.id))) == {"Robert"}
         assert db.session.scalar(select(PlayerAnalysis.id).where(PlayerAnalysis.name == "Bob")) is None
@@ -43,22 +43,22 @@ def test_a_renamed_member_keeps_their_analysis_under_the_new_name(app, client, a
         assert "Bob" not in players and players.count("Robert") == decisions_before
         assert _figures("Robert", bob.id) == before
         names = [f.name for f in analysis.players_of([night_id])]
-        assert sorted(names) == ["Ann", "Cy", "Robert"]  # one row for him, not two
-        # The worker judging his table again (the log now reads him as Robert) stores one set.
+        assert sorted(names) == ["Ann", "Cy", "Robert"]  # one row for Robert, not two
+        # The worker judging the table again (the log now reads Bob as Robert) stores one set.
         queue.request(db.session.scalar(select(GameAnalysis.table_id)), 10**6)
         db.session.commit()
         queue.analyse_table(*queue.claim("w"), "w")
         assert _figures("Robert", bob.id) == before
         assert db.session.scalar(select(PlayerAnalysis.id).where(PlayerAnalysis.name == "Bob")) is None
     auth.login("bob")
-    # His page is at his new name; the former one leads there.
+    # The member's page is at the new name; the former one leads there.
     old = client.get("/analysis/players/Bob")
     assert old.status_code == 302 and old.headers["Location"].endswith("/analysis/players/Robert")
     page = client.get("/analysis/players/Robert").get_data(as_text=True)
     assert 'id="analysis-trend"' in page
     night = client.get(f"/analysis/nights/{night_id}").get_data(as_text=True)
     assert ">Robert</a>" in night and "Bob" not in night.split('id="analysis-night-page"')[1]
-    assert night.count('class="card analysis-position"') >= 1  # his worst, drawn
+    assert night.count('class="card analysis-position"') >= 1  # Robert's worst, drawn
 
 
 @pytest.mark.gnubg

@@ -92,7 +92,7 @@ def _device(browser: Browser, server, username: str, width: int, height: int) ->
 @pytest.mark.parametrize(("language", "viewer"), [("en", "bob"), ("it", "olga")])
 def test_the_worst_five_with_every_cube_while_a_tablet_plays_on(live_server, browser: Browser, screenshot,
                                                                  language, viewer):
-    """The night's analysis on a phone, a tablet and a TV, in English (Bob: his own) and in
+    """The night's analysis on a phone, a tablet and a TV, in English (Bob: Bob's own) and in
     Italian (the organizer: everyone's), while the organizer's tablet starts the next game at
     the table: the worst positions draw each member's cube beside the board, with their
     Position ID and XGID, and nothing scrolls sideways."""

@@ -84,7 +84,7 @@ def test_members_answering_the_same_double_at_once_are_all_taken(live_server, br
         db.session.commit()
     assert {name: game.cubes[name].status for name in answers} == {
         "Bob": "live", "Cy": "dropped", "Dee": "live", "Eve": "live"}
-    assert game.cubes["Dee"].to_answer == "box"  # his beaver waits for the box
+    assert game.cubes["Dee"].to_answer == "box"  # Dee's beaver waits for the box
 
     # Cy's tablet still shows the double (drawn at the same seq): its Take is refused, with
     # the reason, in that page, which now shows the table as it is.

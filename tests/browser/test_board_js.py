@@ -54,7 +54,7 @@ def board_page(
 
 
 def point(page: Page, n: int, svg: str = "svg.board:visible"):
-    """The on-roll player's point ``n`` (25 = bar, 0 = his tray) on the drawing shown."""
+    """The on-roll player's point ``n`` (25 = bar, 0 = their tray) on the drawing shown."""
     if n == 25:
         return page.locator(f"#board-7 {svg} g.bar-area")
     if n == 0:

@@ -51,7 +51,7 @@ def open_table(page: Page, base: str, table_id: int, username: str) -> None:
 
 
 def shown(page: Page, table_id: int, n: int):
-    """Point ``n`` of the box (on roll) on the drawing shown: 25 the bar, 0 his tray."""
+    """Point ``n`` of the box (on roll) on the drawing shown: 25 the bar, 0 the box's tray."""
     svg = f"#board-{table_id} svg.board:visible"
     if n == 25:
         return page.locator(f"{svg} g.bar-area")
@@ -123,7 +123,7 @@ def test_chosen_steps_are_drawn_and_undo_puts_them_back(live_server, page: Page,
 
 @pytest.mark.browser
 def test_a_hit_is_drawn_on_the_opponents_bar(page: Page, app: Flask):
-    # 6-1: the box hits the team's blot on his 7 point (the team's 18) from 13.
+    # 6-1: the box hits the team's blot on the box's 7 point (the team's 18) from 13.
     position = Position.from_points({13: 1, 6: 5, 8: 3, 24: 2, 1: 4}, {18: 1, 13: 2, 6: 12})
     page.set_viewport_size({"width": 1100, "height": 900})
     page.set_content(board_page(app, position, (6, 1)))

@@ -89,7 +89,7 @@ def test_a_whole_club_night_at_one_table(seeded_server, page: Page, context, scr
     page.set_viewport_size(TABLET)
     page.on("dialog", lambda dialog: dialog.accept())
 
-    # First run: the admin; he adds an organizer.
+    # First run: the admin, who adds an organizer.
     page.goto(base + "/")
     page.get_by_label("Your name").fill("Ada Admin")
     page.get_by_label("Username").fill("ada")
@@ -251,7 +251,7 @@ def test_a_player_answers_on_his_phone_and_the_organizers_tablet_follows(live_se
     assert tablet.evaluate("window.polls") == 0
     expect(tablet.get_by_label("Name (a member or a guest)")).to_have_value("Zed")
 
-    # Cy's phone offers his own decision only; he takes.
+    # Cy's phone offers Cy's own decision only; Cy takes.
     mine = phone.locator('.cube-row[data-member="Cy"]')
     expect(mine.get_by_role("button")).to_have_count(2)
     expect(phone.locator('.cube-row[data-member="Dee"]').get_by_role("button")).to_have_count(0)

@@ -53,7 +53,7 @@ def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, 
         expect(card).to_contain_text("The team's turn: before the captain rolls.")
         expect(card).to_contain_text("Waiting for: Bob.")
     expect(bob_card.get_by_role("button", name="Double", exact=True)).to_be_visible()
-    # Bob, the roller, rolls with the board's Roll button: the card offers him no second one.
+    # Bob, the roller, rolls with the board's Roll button: the card offers Bob no second one.
     bob_roll = bob.locator(f"#table-game-{table_id}").get_by_role("button", name="Roll", exact=True)
     expect(bob_roll).to_be_visible()
     expect(bob_card.get_by_role("button", name="Roll", exact=True)).to_have_count(0)
@@ -80,7 +80,7 @@ def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, 
     assert looks == []
 
     # Cy holds the roll (no event of the log: the stream's version moves all the same):
-    # asked now, on both pages; Bob's card comes in his stream, drawn for him: no fetch.
+    # asked now, on both pages; Bob's card comes in Bob's stream, drawn for Bob: no fetch.
     cy_card.get_by_role("button", name="Hold the roll").click()
     expect(cy_card.get_by_role("button", name="Double", exact=True)).to_be_visible()
     expect(bob_card).to_contain_text("Waiting for: Bob, Cy.", timeout=3000)
@@ -95,7 +95,7 @@ def test_the_captain_and_a_member_see_the_window_and_its_countdown(live_server, 
         bob.set_viewport_size(PHONE)
         cy.set_viewport_size(PHONE)
 
-    # Bob says roll: his roll waits for Cy; nothing is rolled.
+    # Bob says roll: Bob's roll waits for Cy; nothing is rolled.
     bob_roll.click()
     expect(bob_card).to_contain_text("Your roll waits for Cy to say double or roll.")
     assert last_event(app, table_id)["type"] == "move"

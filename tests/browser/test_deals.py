@@ -1,6 +1,6 @@
 """Deals and proxies in a real browser, several pages at once (docs/rules.md 2.12, issue 14): the
 organizer records a proxy and a deal on the tablet; the box doubles the absent member's cube
-and the proxy answers it from his own phone while the absent member's phone shows nothing to
+and the proxy answers it from their own phone while the absent member's phone shows nothing to
 answer; the tablet, the phones and the big screen show the deal and the proxy. Screenshots of
 the table at 390x844, 1024x768 and 1920x1080, of the proxy's decision and of the big screen
 go to test-artifacts/.
@@ -70,7 +70,7 @@ def test_a_deal_recorded_by_the_organizer_and_a_proxy_answering_on_his_own_phone
     # The phones have no deal or proxy form: the organizer records them.
     expect(cy.locator(".deals-forms")).to_have_count(0)
 
-    # 1. Dee steps away: the organizer hands his decisions to Cy.
+    # 1. Dee steps away: the organizer hands Dee's decisions to Cy.
     tablet.locator(".deals-forms summary").click()
     for size, label in ((PHONE, "phone"), (TV, "tv"), (TABLET, "tablet")):
         tablet.set_viewport_size(size)
@@ -109,7 +109,7 @@ def test_a_deal_recorded_by_the_organizer_and_a_proxy_answering_on_his_own_phone
         "Cy's cube is at 1: a deal is at most 3 points")
     assert table_state(app, table_id).game.cubes["Cy"].is_live
 
-    # 3. The box doubles Cy and Dee (on the tablet); Cy answers for both from his phone.
+    # 3. The box doubles Cy and Dee (on the tablet); Cy answers for both from Cy's phone.
     tablet.reload()
     for name in ("Cy", "Dee"):
         tablet.locator(f'.cube-row[data-member="{name}"]').get_by_label("box doubles").check()
@@ -120,7 +120,7 @@ def test_a_deal_recorded_by_the_organizer_and_a_proxy_answering_on_his_own_phone
     decision = cy.locator(f"#my-decision-{table_id}")
     expect(decision).to_contain_text("Ann doubles you to 2.")
     expect(decision).to_contain_text("Ann doubles Dee to 2: you decide for Dee.")
-    # Dee's own phone has nothing to answer: his decisions are Cy's.
+    # Dee's own phone has nothing to answer: Dee's decisions are Cy's.
     expect(dee.locator(f"#my-decision-{table_id}")).to_have_count(0)
     expect(dee.locator('.cube-row[data-member="Dee"]').get_by_role("button")).to_have_count(0)
     for size, label in ((PHONE, "phone"), (TABLET, "tablet"), (TV, "tv")):

@@ -27,7 +27,7 @@ SIZES = [(1920, 1080), (1024, 768), (390, 844)]
 
 def extras_table(table_id: int, organizer: Any, names: list[str], givers: int = 3) -> None:
     """A game on the app's board where the box doubled every member, the first took and the
-    others dropped, ``givers`` of them giving him an extra cube (docs/rules.md 2.7)."""
+    others dropped, ``givers`` of them giving the taker an extra cube (docs/rules.md 2.7)."""
     seat(table_id, organizer, names)
     rng = random.Random(4)
     for _turn in range(20):
@@ -193,7 +193,7 @@ def test_three_tables_fill_the_tv_with_larger_text_than_twelve(live_server, page
 def test_each_room_has_its_own_tv_kept_current_while_a_phone_plays(browser: Browser, live_server,
                                                                     screenshot):
     """The TV of the room shows table 1 only (``?tables=1``); a member answers the box's double
-    on his phone meanwhile: the TV shows it at once, by push; the other room's table never
+    on their phone meanwhile: the TV shows it at once, by push; the other room's table never
     appears on it, even when it moves."""
     room = Room(live_server)
     room.play(*[{"type": "join", "player": n} for n in "ABCD"],

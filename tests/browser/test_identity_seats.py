@@ -1,5 +1,5 @@
 """One person, one member, in a real browser (issue 12, finding 2): the organizer types
-"marco" at the table Red while the member Marco sits at Blue; the table says why he is not
+"marco" at the table Red while the member Marco sits at Blue; the table says why Marco is not
 seated, naming Blue, and seats nobody. Once Marco has left Blue, typing "marco" seats the
 member Marco. Screens: a phone, a tablet, a desktop."""
 

@@ -116,7 +116,7 @@ def test_a_decision_made_on_one_device_reaches_every_other_without_reload(browse
     expect(live(tablet, room)).to_have_attribute("data-version", f"{room.seq()}-1")
     screenshot("live-room-phone-decision", phone_c)
 
-    # C takes on his phone: the tablet, D's phone and the TV show it, nobody reloads.
+    # C takes on their phone: the tablet, D's phone and the TV show it, nobody reloads.
     seq = room.seq()
     live(phone_c, room).locator(".my-decision").get_by_role("button", name="Take").click()
     version = f"{seq + 1}-1"  # the take, once written (read before the click: no race)
@@ -188,7 +188,7 @@ def test_what_is_being_typed_survives_a_change_pushed_by_another_device(browser:
     correction.locator("summary").click()
     correction.locator("select[name=fix]").select_option("team-gammon")
     correction.locator("input[name=reason]").fill("the team bore off fir")
-    tablet.locator(f"#join-player-{room.table_id}").focus()  # he is typing the name
+    tablet.locator(f"#join-player-{room.table_id}").focus()  # the organizer is typing the name
 
     # Another device: the box doubles, Cy takes. Each change reaches the tablet by push.
     room.play({"type": "double", "by": "box", "cubes": ["C"]})
@@ -203,13 +203,13 @@ def test_what_is_being_typed_survives_a_change_pushed_by_another_device(browser:
     expect(correction).to_have_attribute("open", "")
     expect(correction.locator("select[name=fix]")).to_have_value("team-gammon")
     expect(correction.locator("input[name=reason]")).to_have_value("the team bore off fir")
-    # The forms send the new seq (hx-vals on the live table): what he typed posts against the
-    # table as it is now.
+    # The forms send the new seq (hx-vals on the live table): what the organizer typed posts
+    # against the table as it is now.
     expect(table).to_have_attribute("hx-vals", f'{{"seq": "{room.seq()}"}}')
     screenshot("live-room-typing-kept", tablet)
 
-    # His own action takes the server's answer: the correction is recorded, its form closes,
-    # and the name he is typing elsewhere stays.
+    # The organizer's own action takes the server's answer: the correction is recorded, its
+    # form closes, and the name they are typing elsewhere stays.
     correction.locator("input[name=reason]").fill("the team bore off first")
     correction.get_by_role("button", name="Record the correction").click()
     expect(table.locator(".correction")).to_contain_text("the team bore off first")
@@ -351,12 +351,12 @@ def test_a_table_played_from_everyones_phone_every_device_follows_without_reload
         click()
         all_follow(seq + 1)
 
-    # The partnership is offered to Bob: he accepts on his phone.
+    # The partnership is offered to Bob, who accepts on their phone.
     act(decision("Bob").get_by_role("button", name="Accept").click)
     for page in (tablet, phones["Ann"], phones["Eve"]):
         expect(page.locator(".seat-partner")).to_contain_text("Bob")
 
-    # The box doubles three members from her phone; each answers on his own.
+    # The box doubles three members from her phone; each answers on their own.
     for name in ("Cy", "Dee", "Eve"):
         phones["Ann"].locator(f'.cube-row[data-member="{name}"]').get_by_label("box doubles").check()
     act(phones["Ann"].get_by_role("button", name="The box doubles the ticked cubes").click)
@@ -365,11 +365,11 @@ def test_a_table_played_from_everyones_phone_every_device_follows_without_reload
         act(decision(name).get_by_role("button", name=answer).click)
         expect(decision(name).locator(".decision-cube")).to_have_count(0)  # a drop's take-back may show
         row = tv.locator(f"#display-table-{table_id} tr", has_text=name)
-        # His answer while others still think; once all have answered, the cube as it stands.
+        # Their answer while others still think; once all have answered, the cube as it stands.
         expect(row).to_contain_text(re.compile("drop" if answer == "Drop" else "take|owns"))
     screenshot("live-room-tv-after-answers", tv)
 
-    # Eve took alone: Cy gives her an extra cube from his phone.
+    # Eve took alone: Cy gives her an extra cube from Cy's phone.
     expect(decision("Cy")).to_contain_text("Eve took alone")
     act(decision("Cy").get_by_role("button", name="Give Eve an extra cube").click)
     for page in (tablet, phones["Ann"], phones["Eve"]):
@@ -389,8 +389,8 @@ def test_a_table_played_from_everyones_phone_every_device_follows_without_reload
 
 def test_a_phone_takes_its_table_from_its_stream_and_acts_from_it(browser: Browser, live_server, screenshot):
     """A member's phone with nothing to answer takes each new table from its push stream (no
-    fetch): his own row marked, his own Double button and nobody else's, his place kept; and
-    that button posts (htmx sends his session's CSRF token and the drawing's seq)."""
+    fetch): their own row marked, their own Double button and nobody else's, their place kept; and
+    that button posts (htmx sends their session's CSRF token and the drawing's seq)."""
     room = Room(live_server)  # multi-cube: each member may double the box
     room.play(*[{"type": "join", "player": n} for n in "ABCD"], {"type": "order", "players": list("ABCD")},
               {"type": "result", "winner": "box", "kind": "single"},
@@ -441,7 +441,7 @@ def test_two_members_get_one_drawing_each_page_marks_its_own_and_posts_with_its_
         table = live(page, room)
         expect(table.locator(".cube-row.is-me")).to_have_attribute("data-member", name)
         expect(table.locator(".seat-table tr.is-me .seat-player")).to_have_text(name)
-        expect(table.locator(".is-me")).to_have_count(2)  # his cube and his seat, nobody else's
+        expect(table.locator(".is-me")).to_have_count(2)  # their cube and their seat, nobody else's
         visible = table.locator("form:visible input[name=by]")
         expect(visible).to_have_count(1)
         expect(visible).to_have_value(name)
@@ -520,7 +520,7 @@ def test_the_organizer_keeps_his_house_rules_form_and_correction_while_games_go_
         browser: Browser, live_server, screenshot):
     """The organizer's tablet at 390x844, 1024x768 and 1920x1080 has the house-rules form open
     with a new stake typed and a box ticked, and a correction half typed; another device doubles,
-    takes, and ends the game. Each change arrives by push: the form stays open with what he
+    takes, and ends the game. Each change arrives by push: the form stays open with what they
     typed, where it was on the screen, its sentence names the next game and the new game's
     rows are in the history; nothing scrolls sideways."""
     room = Room(live_server)
@@ -565,7 +565,7 @@ def test_the_organizer_keeps_his_house_rules_form_and_correction_while_games_go_
         assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), name
         screenshot(f"organizer-rules-typing-{name}", page)
 
-    # His own change takes the server's answer: from game 3 on, a stake of 3.25 and Jacoby.
+    # The organizer's change takes the server's answer: from game 3 on, a stake of 3.25 and Jacoby.
     page = pages["1024x768"]
     page.locator(f"#table-settings-{room.table_id}").get_by_role("button", name="Change from the next game").click()
     expect(page.locator(f"#table-settings-{room.table_id}")).to_be_attached()

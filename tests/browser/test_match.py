@@ -25,7 +25,7 @@ TV = {"width": 1920, "height": 1080}
 
 
 def _tap_move(page: Page, app, table_id: int) -> None:
-    """The player on roll's move: the play leaving him the fewest pips, tapped on the board."""
+    """The player on roll's move: the play leaving them the fewest pips, tapped on the board."""
     game = table_state(app, table_id).game
     plays = legal_moves(game.position, game.dice)
     move = min(plays, key=lambda m: (apply_move(game.position, m).pips()[0], str(m)))
@@ -56,8 +56,8 @@ def _opening(page: Page, table_id: int, first: int, second: int) -> None:
 
 def _double_and_drop(page: Page, app, table_id: int, doubler: str, dropper: str,
                      drop_page: Page | None = None) -> None:
-    """A new game: the opening roll (the dropper opens), his move, then the doubler doubles
-    and the dropper drops (from ``drop_page``: his phone, when given)."""
+    """A new game: the opening roll (the dropper opens), their move, then the doubler doubles
+    and the dropper drops (from ``drop_page``: their phone, when given)."""
     _opening(page, table_id, *((2, 5) if dropper == "Bob" else (5, 2)))
     _tap_move(page, app, table_id)
     click_and_wait(page, table_id, page.get_by_role("button", name=f"{doubler} doubles"))
@@ -114,7 +114,7 @@ def test_a_three_point_match_is_played_to_its_end(live_server, browser, screensh
     card = page.locator(f"#table-match-{table_id}")
     expect(card).to_contain_text("Match to 3")
 
-    # Bob follows on his phone; the big screen shows the match.
+    # Bob follows on their phone; the big screen shows the match.
     phone_context = browser.new_context(viewport=PHONE)
     phone_context.route(OFF_SITE, lambda route: route.abort())
     phone_context.set_default_timeout(10_000)
@@ -128,7 +128,7 @@ def test_a_three_point_match_is_played_to_its_end(live_server, browser, screensh
     expect(tv).to_contain_text("Match to 3")
     page.bring_to_front()
 
-    # Game 1: Ann doubles, Bob drops on his phone (1-0). Game 2: Bob doubles, Ann drops (1-1).
+    # Game 1: Ann doubles, Bob drops on their phone (1-0). Game 2: Bob doubles, Ann drops (1-1).
     # Game 3: Ann doubles, Bob drops (2-1): the Crawford game is next.
     _double_and_drop(page, app, table_id, "Ann", "Bob", drop_page=phone)
     _double_and_drop(page, app, table_id, "Bob", "Ann")

@@ -1,6 +1,6 @@
 """Players act from their own phones, several pages open at once (one browser context each,
 signed in as a different member), against the live server: the partnership accepted by the
-player it is offered to, the box doubling from his phone, a member's drop, an extra given by a
+player it is offered to, the box doubling from their phone, a member's drop, an extra given by a
 dropper, a member doubling the box, the box answering it. After each decision the other pages
 are reloaded (push comes separately) and show it. The phone vibrates once per new decision.
 Screenshots of the decision block and of the home page at 390x844, 1024x768 and 1920x1080 go
@@ -103,7 +103,7 @@ def test_players_make_their_own_decisions_from_their_phones(live_server, browser
         for name in names:
             phones[name].reload()
 
-    # Bob's home says where he sits and that a decision waits: the partnership is his to answer.
+    # Bob's home says where they sit and that a decision waits: the partnership is theirs to answer.
     bob = phones["Bob"]
     expect(bob.locator(".my-table")).to_contain_text("Upstairs")
     expect(bob.locator(".my-table .my-seat")).to_contain_text("Captain")
@@ -139,7 +139,7 @@ def test_players_make_their_own_decisions_from_their_phones(live_server, browser
         expect(page.locator(".seat-partner")).to_contain_text("Bob")
     expect(phones["Cy"].locator(".seat-captain.is-me")).to_contain_text("Cy")
 
-    # 2. The box doubles every member from his phone (his own decision: tick the cubes).
+    # 2. The box doubles every member from their phone (their own decision: tick the cubes).
     ann = phones["Ann"]
     for name in ("Cy", "Dee", "Eve"):
         ann.locator(f'.cube-row[data-member="{name}"]').get_by_label("box doubles").check()
@@ -154,7 +154,7 @@ def test_players_make_their_own_decisions_from_their_phones(live_server, browser
     decision("Cy").get_by_role("button", name="Drop").click()
     # Nothing left to answer (Cy's own drop may be taken back for a few seconds: its own card).
     expect(decision("Cy").locator(".decision-cube")).to_have_count(0)
-    # Dee has no phone here: the organizer answers for him on the tablet.
+    # Dee has no phone here: the organizer answers for Dee on the tablet.
     tablet.reload()
     tablet.locator('.cube-row[data-member="Dee"]').get_by_role("button", name="Drop").click()
     expect(tablet.locator('.cube-row[data-member="Dee"]')).to_have_class(re.compile("cube-dropped"))
@@ -164,7 +164,7 @@ def test_players_make_their_own_decisions_from_their_phones(live_server, browser
     decision("Eve").get_by_role("button", name="Take").click()
     expect(decision("Eve")).to_have_count(0)
 
-    # 3. Eve took alone: Cy gives her an extra cube from his phone.
+    # 3. Eve took alone: Cy gives her an extra cube from Cy's phone.
     cy.reload()
     expect(decision("Cy")).to_contain_text("Eve took alone: you may give Eve an extra cube")
     assert cy.evaluate(VIBRATIONS) == 2  # a new decision: it vibrates again
@@ -178,7 +178,7 @@ def test_players_make_their_own_decisions_from_their_phones(live_server, browser
     for page in (tablet, ann, eve):
         expect(page.locator('.extra-cube[data-extra="Cy"]')).to_contain_text("Extra cube 2 from Cy to Eve")
 
-    # 4. Eve doubles the box from her phone; the box answers it from his.
+    # 4. Eve doubles the box from her phone; the box answers it from theirs.
     eve.locator('.cube-row[data-member="Eve"]').get_by_role("button", name="Double").click()
     expect(eve.locator('.cube-row[data-member="Eve"]')).to_have_class(re.compile("waiting"))
     assert table_state(app, table_id).game.cubes["Eve"].to_answer == "box"

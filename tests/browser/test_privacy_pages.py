@@ -1,5 +1,5 @@
 """Money is private by default, in a real browser: the pages a player who did not play reads
-(the table without its money, another member's page, his own season row, the refused ledger)
+(the table without its money, another member's page, their own season row, the refused ledger)
 and the big screen with the money hidden, on a phone, a tablet and a TV."""
 
 from __future__ import annotations

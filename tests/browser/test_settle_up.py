@@ -144,7 +144,7 @@ def test_settle_a_night_then_see_the_iou_carried_to_the_next(page: Page, live_se
     expect(page.locator("#cumulative")).to_contain_text("Cy")
     screenshot("money-settle-cumulative-tv")
 
-    # Cy signs in on his phone: his own balance and his IOU, nobody else's.
+    # Cy signs in on their phone: their own balance and their IOU, nobody else's.
     page.set_viewport_size(PHONE)
     page.get_by_role("button", name="Sign out").click()
     sign_in(page, base, "cy")

@@ -1,8 +1,9 @@
 """Players seat themselves, and the night page follows live (issue 25), in a real browser:
-the organizer watches the night page on a tablet while the member Marco, on his phone, opens
-the table (its QR code's address) and sits down; the night page counts him, then shows a
-game played and him the captain, without a reload (pushed on the night's stream). Then the organizer closes the finished
-table: it leaves the night's open tables. Screens: a phone, a tablet, a desktop."""
+the organizer watches the night page on a tablet while the member Marco, on their phone, opens
+the table (its QR code's address) and sits down; the night page counts Marco, then shows a
+game played and Marco the captain, without a reload (pushed on the night's stream). Then the
+organizer closes the finished table: it leaves the night's open tables. Screens: a phone, a
+tablet, a desktop."""
 
 from __future__ import annotations
 

@@ -171,7 +171,7 @@ def test_a_whole_club_night_on_several_devices(browser: Browser, live_server):
     expect(seats.locator(".seat", has_text="Zed Quill").locator(".guest-badge")).to_have_text("guest")
     expect(seats.locator(".seat", has_text="Bob Müller").locator(".guest-badge")).to_have_count(0)
 
-    # Nina seats herself from the table's QR code's address; Bob opens the table on his phone.
+    # Nina seats herself from the table's QR code's address; Bob opens the table on their phone.
     qr_address = tablet.locator(f"#table-qr-{table_id} figcaption small").inner_text()
     assert qr_address == f"{base}/tables/{table_id}"
     nina.goto(qr_address)

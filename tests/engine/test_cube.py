@@ -128,7 +128,7 @@ def test_turns_not_tracked_allow_either_side():
 
 
 def test_closed_out_player_may_still_double():
-    # A closed-out player does not roll (rolled stays False) but his turn still comes.
+    # A closed-out player does not roll (rolled stays False) but their turn still comes.
     cube = Cube().double(1).take(0)
     assert cube.double(0, on_roll=0, rolled=False).offer == Offer(0, 4)
 

@@ -98,7 +98,7 @@ def test_bear_off_either_die_first_gives_two_plays():
 
 # --- bearing off: the FAQ figures of the rule texts (docs/rules.md 1.5) ------------------------------------
 
-# The opponent holds the mover's 1 point (his 24 point) with two checkers in all of these.
+# The opponent holds the mover's 1 point (the opponent's 24 point) with two checkers in all of these.
 _ANCHOR = {24: 2, 13: 13}
 
 

@@ -89,7 +89,7 @@ def test_xgid_round_trips_with_fields():
     assert fields == XgidFields(1, -1, -1, "52", 3, 2, 1, 7, 10)
     assert fields.roll == (5, 2) and fields.cube_value == 2
     assert format_xgid(position, fields) == text
-    # The top player is on roll: his checkers are the lowercase ones, seen from his side.
+    # The top player is on roll: their checkers are the lowercase ones, seen from their side.
     assert position.mover[24] == 1 and position.xgid(fields) == text
 
 

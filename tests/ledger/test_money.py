@@ -113,7 +113,7 @@ def test_split_always_sums_to_the_total_and_mirrors_for_losses(total, percent):
     box, partner = split_share(total, percent)
     assert box + partner == total
     assert split_share(-total, percent) == (-box, -partner)
-    # The partner never gets more than his exact share, and less by under one unit.
+    # The partner never gets more than their exact share, and less by under one unit.
     exact = abs(total) * percent
     assert abs(partner) * 100 <= exact < (abs(partner) + 1) * 100
     assert box * total >= 0 and partner * total >= 0

@@ -157,7 +157,7 @@ def test_a_payment_the_plan_cannot_take_is_refused():
 
 
 def test_a_payment_that_no_longer_fits_the_balances_restarts_the_plan():
-    # Bob paid Ann 5.00 when he owed it; a correction since leaves him owing 3.00 only.
+    # Bob paid Ann 5.00 when they owed it; a correction since leaves them owing 3.00 only.
     books = {"Ann": 300, "Bob": -300, "Cy": 200, "Dee": -200}
     plan = settle_up_after(books, [Transfer("Bob", "Ann", 500)])
     assert plan == settle_up({"Ann": -200, "Bob": 200, "Cy": 200, "Dee": -200})

@@ -30,7 +30,7 @@ def run(state: TableState, *events: dict[str, Any]) -> TableState:
 
 
 def opening(state: TableState, box: int = 3, team: int = 1) -> TableState:
-    """The opening roll and the opener's move (the play that leaves him the fewest pips)."""
+    """The opening roll and the opener's move (the play that leaves the opener the fewest pips)."""
     state = run(state, {"type": "opening_roll", "box": box, "team": team})
     return move(state)
 
@@ -85,7 +85,7 @@ def double(by: str) -> dict[str, Any]:
 
 
 def answer(kind: str, doubler: str) -> dict[str, Any]:
-    """The answer to ``doubler``'s double: Bob answers on his cube, Ann on "team"."""
+    """The answer to ``doubler``'s double: Bob answers on their own cube, Ann on "team"."""
     return {"type": kind, "cube": BOB if doubler == "box" else "team"}
 
 

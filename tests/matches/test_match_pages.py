@@ -67,7 +67,7 @@ class MatchNight:
                                      headers=HTMX if htmx else {})
 
     def play_turn(self, who: str, dice: tuple[int, int]) -> None:
-        """``who`` enters his dice and the fastest legal play."""
+        """``who`` enters their dice and the fastest legal play."""
         assert self.post(who, "roll", {"how": "dice", "die1": dice[0], "die2": dice[1]}).status_code == 303
         game = self.state().game
         if game is not None and game.dice is not None:
@@ -124,12 +124,12 @@ def test_the_players_roll_move_double_and_answer_from_their_phones(app, night):
     assert night.post("bob", "roll", {"how": "dice", "die1": "5", "die2": "2"}).status_code == 303
     assert night.state().game.on_roll == "box"
     night.move("ann")
-    # Bob's turn: Ann may not roll for him, nor move; Cy, not at the table, may not.
+    # Bob's turn: Ann may not roll for Bob, nor move; Cy, not at the table, may not.
     before = night.seq()
     assert night.post("ann", "roll", {"how": "server"}).status_code == 403
     assert night.post("cy", "roll", {"how": "server"}).status_code == 403
     assert night.seq() == before
-    # Bob doubles from his phone; Ann's phone shows the decision and she takes.
+    # Bob doubles from their phone; Ann's phone shows the decision and she takes.
     assert night.post("bob", "double", {"by": "Bob"}).status_code == 303
     live = night.client("ann").get(f"{night.url}/live", headers=HTMX).get_data(as_text=True)
     assert "Bob doubles you to 2." in live and "The cube" in live

@@ -54,7 +54,7 @@ def test_a_member_who_only_played_matches_sees_the_matches_not_chouette_seats(ap
     assert 'id="player-chouette"' not in italian and 'id="player-matches"' in italian
     assert _latest_seats(italian) == ["Match"]
 
-    # Bob played both: his chouette seats are there beside his match.
+    # Bob played both: their chouette seats are there beside their match.
     html = _page(night, "Bob")
     assert 'id="player-chouette"' in html and 'id="player-matches"' in html
     assert re.search(r'id="seat-captain"><th scope="row">Captain</th><td class="num">1</td>', html)

@@ -90,7 +90,7 @@ def test_a_match_is_between_two_players_who_keep_their_sides():
             "a match is between two players: Ann and Bob play it")
     refused(state, {"type": "leave", "player": BOB},
             "Bob plays this match: nobody leaves a match before its end")
-    state = win_by_drop(state, BOB)  # Bob won the game: in a chouette he would take the box
+    state = win_by_drop(state, BOB)  # Bob won the game: in a chouette Bob would take the box
     assert (state.box, state.captain) == (ANN, BOB)
     assert score_line(state) == ((ANN, 0), (BOB, 1))
 
@@ -136,7 +136,7 @@ def test_the_crawford_game_comes_exactly_once():
     state = play_out(state, random.Random(3))
     assert match_of(state).scores == (4, 2), "the seed no longer gives Bob a gammon"
     assert not match_of(state).crawford_game and match_of(state).post_crawford
-    # Post-Crawford: Bob doubles on his first turn, and at 4-4 there is no second Crawford game.
+    # Post-Crawford: Bob doubles on their first turn, and at 4-4 there is no second Crawford game.
     state = win_by_drop(state, BOB, cube=1)
     assert match_of(state).scores == (4, 3)
     state = win_by_drop(state, BOB, cube=1)
@@ -150,7 +150,7 @@ def test_the_holland_rule_keeps_the_trailer_from_doubling_before_his_third_turn(
     state = play_out(state, random.Random(1))  # Bob wins the Crawford game: 2-1
     match = match_of(state)
     assert match.post_crawford and match.trailer == 1, "the seed no longer gives the trailer a win"
-    state = opening(state, 3, 1)  # Ann opens: Bob, the trailer, is on roll for his turn 1
+    state = opening(state, 3, 1)  # Ann opens: Bob, the trailer, is on roll for their turn 1
     refused(state, double(BOB), "after the Crawford game the trailer may not double before "
             "their third turn (Holland rule; this is their turn 1)")
     state = turn(turn(state, random.Random(1)), random.Random(2))
@@ -158,7 +158,7 @@ def test_the_holland_rule_keeps_the_trailer_from_doubling_before_his_third_turn(
             "their third turn (Holland rule; this is their turn 2)")
     state = turn(turn(state, random.Random(3)), random.Random(4))
     assert state.game.on_roll == "member" and state.game.dice is None
-    state = run(state, double(BOB))  # his third turn
+    state = run(state, double(BOB))  # Bob's third turn
     assert state.game.pending
 
 

@@ -113,7 +113,7 @@ def test_a_three_game_match_is_recorded_game_by_game_through_the_page(app, night
     assert response.status_code == 422
     assert "nobody may double in the Crawford game: its cube stays at 1" in response.get_data(as_text=True)
     assert night.seq() == before
-    # Game 2: Bob wins a gammon at 1 (2-2). Game 3: Bob wins a single at 1: he wins 3-2.
+    # Game 2: Bob wins a gammon at 1 (2-2). Game 3: Bob wins a single at 1 and the match 3-2.
     assert record(night, "Bob", "gammon", "1").status_code == 303
     assert record(night, "Bob", "single", "1").status_code == 303
     match = match_of(night.state())

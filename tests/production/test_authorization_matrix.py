@@ -10,7 +10,7 @@ The policy, as the app states it (``deciders.may_run`` and the role checks):
 - a table is run by the organizer who opened its night or created it, and by the admins;
   another organizer may watch it, not run it;
 - a night (its tables list, its payments) and the club's IOUs are any organizer's
-  (a player may tick a night's transfer paid to him: tests/web/test_money_pages.py);
+  (a player may tick a night's transfer paid to them: tests/web/test_money_pages.py);
 - a night is closed by the organizer who opened it (here the table's) or an admin
   (``services.may_close_night``), and reopened by an admin only;
 - so is a season (creating one, its payments, closing it);
@@ -80,7 +80,7 @@ def _may(role: str, kind: str) -> bool:
         return True
     if kind == "player":
         return role != "signed out"
-    if kind == "seat":  # his own cube, at a table where he sits; or the table's organizer
+    if kind == "seat":  # their own cube, at a table where they sit; or the table's organizer
         return role in ("seated player", "table organizer")
     if kind == "admin":
         return False
@@ -96,7 +96,7 @@ def _counts() -> dict[str, int]:
 
 
 def _club(app: Flask) -> dict[str, Any]:
-    """A night and table run by one organizer, another organizer with his own, players Cy and
+    """A night and table run by one organizer, another organizer with their own, players Cy and
     Dee seated with the box's double to their cubes waiting for their answers."""
     with app.app_context():
         owner = gen_member("organizer", name="Owner")

@@ -1,6 +1,6 @@
 """Migration a1b2c3d4e5f6 ("members by id", issue 12 finding 2) on an existing database: names
 spelled once and unique by key (the oldest of two "Cy" keeps the name, the later one is told
-apart by his username), old joins matched once to the member they spell exactly (another
+apart by their username), old joins matched once to the member they spell exactly (another
 case stays a guest), ledger rows and payments given their members' ids. Then the same-named
 second account can no longer answer Cy's cube, and the first can. Runs on the database of
 ``DATABASE_URL`` or a new SQLite file, as test_postgres_migrations.py does.
@@ -58,7 +58,7 @@ def test_the_upgrade_makes_names_unique_and_matches_old_seats_once(empty_app):  
         assert names == {"cy": "Cy", "cy2": "Cy (cy2)", "zoe": "Zoe Two", "marco": "Marco", "boss": "Boss"}
         assert db.session.scalar(select(Member.name_key).where(Member.username == "zoe")) == "zoe two"
         assert len(db.session.scalars(select(MemberName)).all()) == 5
-        # The joins spelled exactly as a member are his; "marco" stays a guest.
+        # The joins spelled exactly as a member are theirs; "marco" stays a guest.
         assert dict(db.session.execute(select(SeatMember.seq, SeatMember.member_id)).all()) == {1: 1, 2: 3, 3: 4}
         assert identity.seat_members(1) == {"Cy": 1, "Zoe Two": 3, "Marco": 4}
         assert dict(db.session.execute(select(LedgerEntry.player, LedgerEntry.member_id)).all()) \

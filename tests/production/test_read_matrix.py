@@ -11,7 +11,7 @@ organizer who runs the night; Treasurer, another organizer (the app has no treas
 club's treasurer is an organizer); an admin.
 
 Whose money a page shows, per role: ``-`` nobody's; ``o`` the viewer's own only (it appears
-when he has money there, nobody else's does); ``a`` everyone's; ``.`` not looked at (a refusal,
+when they have money there, nobody else's does); ``a`` everyone's; ``.`` not looked at (a refusal,
 a redirect, a stream, a static file). Under ``MONEY_VISIBILITY=private`` (the default) and under
 ``members``, with ``ANALYSIS_VISIBILITY`` (the analysis's own setting) set alike: ``403/200``
 on ``/analysis/players`` is that setting's (tests/analysis/test_privacy.py sets them apart).

@@ -38,7 +38,7 @@ def test_demo_builds_a_night_with_games_played_and_a_decision_waiting(tmp_path: 
         for name, table_id in tables.items():
             state = table_states.load_play(table_id).state
             assert state.games, f"{name}: no game played"
-            assert set(state.players) <= names  # every seat is a member: his phone finds it
+            assert set(state.players) <= names  # every seat is a member: their phone finds it
         live = table_states.load_play(tables["By the window"]).state
         assert live.game is not None and live.game.position is not None  # a board game on
         assert len(live.game.pending) >= 2  # members still to answer the box's double

@@ -250,7 +250,7 @@ def test_an_early_leaver_mid_night_from_commands(app, organizer):
     ids = play_night(organizer)
     plan = money_service.night_settle_up(ids["night"], leaver="Gus")
     owed = plan.open_balances["Gus"]
-    assert owed == 100  # the box dropped his double: he won 1 point at once
+    assert owed == 100  # the box dropped Gus's double: Gus won 1 point at once
     assert sum(t.cents for t in plan.leaver_transfers) == owed
     assert all(t.payee == "Gus" for t in plan.leaver_transfers)
 

@@ -67,8 +67,8 @@ def test_the_latest_state_and_the_few_before_it_are_kept(app):
 
 
 def test_seats_are_read_from_the_folded_joins_by_member_id(app):
-    """A member's seat is his by the id his join carried; a guest's name seats nobody; a join
-    matched to a member afterwards (``SeatMember``: a guest's seat claimed) is read with him."""
+    """A member's seat is theirs by the id their join carried; a guest's name seats nobody; a join
+    matched to a member afterwards (``SeatMember``: a guest's seat claimed) is read with them."""
     with app.app_context():
         organizer = gen_member("organizer")
         ann = gen_member("player", name="Ann", username="ann")
@@ -78,7 +78,7 @@ def test_seats_are_read_from_the_folded_joins_by_member_id(app):
         assert table_states.seat_members(state) == {"Ann": ann.id}
         assert deciders.seat_name(ann, table_id, state) == "Ann"
         assert deciders.guests_of(table_id, state) == {"Bob", "Cy"}
-        # Bob, a guest, becomes a member: his join (seq 2) is matched to him.
+        # Bob, a guest, becomes a member: Bob's join (seq 2) is matched to the new member.
         bob = gen_member("player", name="Bob", username="bob")
         assert db.session.scalar(select(TableEvent.payload).where(
             TableEvent.table_id == table_id, TableEvent.seq == 2)) == {"player": "Bob"}

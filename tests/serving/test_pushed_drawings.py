@@ -1,7 +1,7 @@
 """Drawings in the push streams (``live_shared.pushed_drawing``, ``display.pushed_drawing``): where a
 page's fragment is shared, its stream sends the new drawing itself, so the page need not fetch.
 
-- A phone whose decisions now are at most his doubles of the box gets, at every state of a
+- A phone whose decisions now are at most its player's doubles of the box gets, at every state of a
   played table, exactly the bytes its own fetch would bring (the drawing of that version,
   the same for every such phone: its page marks its own rows and buttons, htmx sends its
   CSRF token); a phone with another decision, and the organizer, get the version.
@@ -80,7 +80,7 @@ def quick_streams(app: Flask) -> None:
 
 
 def _own_drawing(monkeypatch, client, url: str) -> tuple[str, bool]:
-    """The fragment his fetch brings now, and whether the shared drawing serves him."""
+    """The fragment this client's fetch brings now, and whether the shared drawing serves it."""
     real = play.shared_live_html
     took: list[bool] = []
     with monkeypatch.context() as patch:
@@ -115,7 +115,7 @@ def test_each_phone_stream_brings_its_own_drawing_or_the_version(app, monkeypatc
                 kind, data = events.next()
                 own, shared = _own_drawing(monkeypatch, viewers[name], url)
                 kinds[kind] += 1
-                if name == "Olga" or not shared:  # runs the table, or a decision of his own now
+                if name == "Olga" or not shared:  # runs the table, or a decision of their own now
                     assert (kind, data) == ("changed", version), name
                 else:
                     assert kind == "fragment", name
@@ -135,8 +135,8 @@ def test_a_phone_signed_out_meanwhile_gets_the_version_only(app, quick_streams):
     try:
         events.next()
         phones.table.play({"type": "join", "player": "E"})
-        assert events.next()[0] == "fragment"  # D has nothing of his own to do
-        # Signed out from another device of his: the server-side session is gone.
+        assert events.next()[0] == "fragment"  # D has nothing of their own to do
+        # Signed out from another device of theirs: the server-side session is gone.
         other = app.test_client()
         with client.session_transaction() as session:
             cookie = dict(session)

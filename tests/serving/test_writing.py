@@ -186,7 +186,7 @@ def test_a_writing_inside_another_joins_it(app):
 
 
 def test_a_new_member_claims_a_guests_history_by_the_services_call_not_a_hook(app):
-    """Marco played as a guest: his ledger row, his payment and his seat carry no member id.
+    """Marco played as a guest: their ledger row, their payment and their seat carry no member id.
     A member row written directly (no service) claims nothing; ``members.create_member``
     claims them (``identity.claim_guest_history``) and records the name (``MemberName``)."""
     with app.app_context():

@@ -157,7 +157,7 @@ def test_all_but_one_with_only_two_members_still_playing():
 
 
 def test_all_but_one_not_when_the_box_could_not_double_every_live_cube():
-    # B owns his cube at 2: the box doubles the three others; C and D drop, E takes.
+    # B owns their cube at 2: the box doubles the three others; C and D drop, E takes.
     state = run(seated("ABCDE"), double("box", "B"), take("B"),
                 double("box", "C", "D", "E"), drop("C"), drop("D"), take("E"))
     assert state.game is not None and state.game.cubes["E"].value == 2
@@ -281,7 +281,7 @@ def test_extras_window_closes_with_the_next_cube_action():
 
 
 def test_extra_stays_live_when_the_taker_drops_a_box_redouble():
-    # docs/rules.md 2.5, 2.7: an extra is a cube; when E's own cube ends by his drop the game goes
+    # docs/rules.md 2.5, 2.7: an extra is a cube; when E's own cube ends by their drop the game goes
     # on for the extra, and the board's result settles it (fee kept).
     state = run(lone_take(extras=True), extra("B"), double("E"), take("E"),
                 double("box", "E"), drop("E"))
@@ -330,7 +330,7 @@ def test_extra_cube_taker_may_redouble_it():
     state = run(lone_take(extras=True), extra("B"))
     state = run(state, {"type": "double", "by": "E", "extra": "B"},
                 {"type": "take", "extra": "B"})
-    assert state.game.cubes["E"].value == 2  # his own cube against the box is untouched
+    assert state.game.cubes["E"].value == 2  # E's own cube against the box is untouched
     state = run(state, result("team"))
     assert extras_of(state) == {("B", "E"): 4 + 1}
 

@@ -38,7 +38,7 @@ def test_a_take_fixed_into_a_drop_and_back():
     # The captain dropped: C acts as captain, B goes to the end; C's cube loses 2.
     assert points(dropped) == {"A": 1 + 2 + 1, "B": -1, "C": -2, "D": -1}
     assert seats(before) == ("A", None, "C", "DB")
-    # B went to the end at his drop; the box beat the acting captain C.
+    # B went to the end at their drop; the box beat the acting captain C.
     assert seats(dropped) == ("A", None, "D", "BC")
     back = fold({}, [*log, fix(1, "B", 1, "drop"), fix(1, "B", 1, "take")])
     assert points(back) == points(before)

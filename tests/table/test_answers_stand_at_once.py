@@ -66,7 +66,7 @@ def test_box_may_answer_the_beaver_while_the_other_member_is_still_waiting():
 def test_box_drop_of_a_beaver_is_final_before_the_others_answer():
     state = fold({"beavers": True}, [*join(*"ABCD"), ROLLS_ABCD, double("box", "B", "C"),
                                      beaver("B"), drop("B")])
-    # B (the captain) wins the value he was taken at, booked at once: he beat the box.
+    # B (the captain) wins the value they were taken at, booked at once: they beat the box.
     assert points(state) == {"A": -2, "B": 2, "C": 0, "D": 0}
     with pytest.raises(TableError, match="B has beaten the box"):
         apply_event(state, leave("B"))
@@ -79,7 +79,7 @@ def test_member_answers_a_raccoon_before_the_others_answer():
     state = fold({"beavers": True, "raccoons": True},
                  [*join(*"ABCD"), ROLLS_ABCD, double("box", "B", "C"), beaver("B"),
                   raccoon("B"), drop("B")])
-    # B dropped the raccoon: he loses 4 at once; the seats wait for C's answer.
+    # B dropped the raccoon: B loses 4 at once; the seats wait for C's answer.
     assert points(state) == {"A": 4, "B": -4, "C": 0, "D": 0}
     assert state.captain == "B"
     state = run(state, take("C"))
@@ -124,7 +124,7 @@ def test_forced_drop_of_the_lone_taker_is_booked_when_it_happens_and_earlier_dro
 
 def test_captain_who_dropped_may_leave_before_the_others_answer():
     state = run(seated("ABCDE"), double("box"), drop("B"), leave("B"))
-    # His seat waits for the others' answers (rules 2.4, 2.5): nobody moves yet.
+    # B's seat waits for the others' answers (rules 2.4, 2.5): nobody moves yet.
     assert seats(state) == ("A", None, None, "CDE")
     assert state.game.captain_left and points(state)["B"] == -1
     state = run(state, take("C"), take("D"), take("E"), result("box"))
@@ -152,7 +152,7 @@ def test_extras_outlive_the_lone_takers_cube_when_the_box_drops_his_double():
 
 def test_extras_outlive_the_lone_takers_cube_when_he_drops_the_boxs_beaver():
     state = run(_lone_taker_with_an_extra(beavers=True), double("D"), beaver("D"), drop("D"))
-    # D lost 4 on his own cube at once; B's extra is still to be played.
+    # D lost 4 on their own cube at once; B's extra is still to be played.
     assert state.game is not None
     assert points(state) == {"A": 2 + 4, "B": -1 - 1, "C": -1, "D": -4 + 1}
     state = run(state, result("team", "gammon"))
@@ -231,7 +231,7 @@ def test_single_cube_member_answers_the_box_double_by_his_own_name():
 
 def test_box_drop_of_a_beaver_stands_when_all_but_one_would_later_apply():
     # E beavers first and the box drops at once: E won 2, final. When B, C and D then drop,
-    # E is no lone taker to force: his cube is out of play already (docs/rules.md 2.5, 2.6).
+    # E is no lone taker to force: E's cube is out of play already (docs/rules.md 2.5, 2.6).
     state = run(seated("ABCDE", beavers=True), double("box"), beaver("E"), drop("E"))
     assert points(state) == {"A": -2, "B": 0, "C": 0, "D": 0, "E": 2}
     state = run(state, drop("B"), drop("C"), drop("D"))

@@ -77,7 +77,7 @@ def test_seat_waits_while_the_answers_are_pending(cube_mode):
 
 def test_the_lone_taker_forced_to_drop_ends_the_game_and_the_line_moves_up():
     # Five players, all but one decline forced: C's take becomes a drop, the box beat the
-    # captain, and the seats are those of the captain who stayed, less him.
+    # captain, and the seats are those of the captain who stayed, less that captain.
     def play(*middle: dict[str, Any]) -> TableState:
         return run(seated("ABCDE"), double("box"), drop("B"), *middle, take("C"), drop("D"),
                    drop("E"))

@@ -1,4 +1,5 @@
-"""Deals: a member and the box settle his cube for an agreed amount (docs/rules.md 2.12, issue 14).
+"""Deals: a member and the box settle the member's cube for an agreed amount (docs/rules.md
+2.12, issue 14).
 
 Players in order, so A is the box, B the captain, then C, D, E. The stake is 1.00 a point
 (100 cents) unless a test says otherwise.
@@ -67,7 +68,7 @@ def test_deal_writes_its_ledger_rows_at_once():
 
 def test_settled_cube_is_final_like_a_drop_the_board_result_does_not_change_it():
     state = run(doubled_all(), deal("C", "box", 1), result("team", "backgammon"))
-    # B and D win 2 x 3 each; C's deal stands: he pays 1 point.
+    # B and D win 2 x 3 each; C's deal stands: C pays 1 point.
     assert cents(state) == {"A": -1100, "B": 600, "C": -100, "D": 600}
     record = state.games[-1]
     assert record.deals == (Deal("C", 2, half_points=-2),)
@@ -81,7 +82,7 @@ def test_settled_member_is_out_of_the_game_like_a_dropper():
     # The box doubles every member still playing: C's cube is not among them.
     state = run(state, double("box", "B", "D"))
     assert state.game.box_double.cubes == ["B", "D"] and state.game.box_double.all_live
-    # He may leave at once, as a dropper may.
+    # C may leave at once, as a dropper may.
     state = run(seated(), double("box", "C"), take("C"), deal("C", "member", 1),
                 {"type": "leave", "player": "C"})
     assert "C" not in state.seated
@@ -172,7 +173,7 @@ def test_retention_counts_the_deals_in_the_box_net_result():
     state = run(doubled_all("ABCD", box_retention="net_positive"), deal("C", "member", 4.5),
                 result("box"))
     assert cents(state) == {"A": -50, "B": -200, "C": 450, "D": -200}
-    # The box beat the captain but his net is negative: he goes behind the captain.
+    # The box beat the captain but their net is negative: they go behind the captain.
     assert seats(state) == ("C", None, "D", "BA")
 
 

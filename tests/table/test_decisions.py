@@ -47,7 +47,7 @@ def test_members_doubles_at_one_moment_each_decide_the_same():
     seen, now = _both(SEATED, [{"type": "double", "by": "C"}, {"type": "double", "by": "D"}],
                       {"type": "double", "by": "E"})
     assert seen is not None and seen == now
-    # His own double made already: nothing left to decide.
+    # E's own double made already: nothing left to decide.
     assert _both(SEATED, [{"type": "double", "by": "E"}], {"type": "double", "by": "E"})[1] is None
 
 

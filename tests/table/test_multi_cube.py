@@ -94,7 +94,7 @@ def test_acting_captain_is_chosen_once_every_member_has_answered():
 def test_box_drops_captain_cube_captain_will_be_box_acting_captain_plays_on():
     state = run(seated("ABCDE"), double("B"), drop("B"))
     assert state.game.acting_captain == "C" and state.captain == "B"
-    # The acting captain loses, but his result does not change the seats.
+    # The acting captain loses, but their result does not change the seats.
     state = run(state, result("box"))
     assert (state.box, state.captain) == ("B", "C")
 
@@ -228,7 +228,7 @@ def test_second_captain_dropping_goes_to_the_end_behind_the_first():
 
 
 def test_captain_dropping_when_only_the_line_beyond_him_is_live():
-    # B, C, D doubled; B and C drop: D captains; C keeps his place, B goes to the end.
+    # B, C, D doubled; B and C drop: D captains; C keeps their place, B goes to the end.
     state = run(seated("ABCDE"), double("box", "B", "C", "D"), drop("B"), drop("C"), take("D"))
     assert seats(state) == ("A", None, "D", "CEB")
 
@@ -247,7 +247,7 @@ def test_box_dropping_the_acting_captain_cube_after_the_captain_dropped():
 
 def test_box_drops_captain_cube_acting_captain_who_drops_keeps_his_place():
     state = run(seated("ABCDE"), double("B"), drop("B"), double("box", "C"), drop("C"))
-    # C was only acting captain: he does not go to the end; D plays on.
+    # C was only acting captain: C does not go to the end; D plays on.
     assert state.game.acting_captain == "D"
     assert seats(state) == ("A", None, "B", "CDE")
     state = run(state, result("team"))
@@ -286,7 +286,7 @@ def test_captain_dropping_the_raccoon_goes_to_the_end():
 
 def test_player_who_beat_the_box_may_not_leave_before_the_game_ends():
     # Choice: docs/rules.md 2.2 lets a player without a live cube leave; the code keeps the
-    # captain whose cube the box dropped, because he is the next box.
+    # captain whose cube the box dropped, because they are the next box.
     state = run(seated("ABCD"), double("B"), drop("B"))
     with pytest.raises(TableError, match="has beaten the box"):
         apply_event(state, leave("B"))
@@ -369,8 +369,8 @@ def _board_box_on_roll():
 
 
 def test_box_may_double_more_members_after_the_first_answers_in_the_same_turn():
-    # Choice: docs/rules.md 2.5 says "any set of members before his roll"; the code also lets the
-    # box double others once the first set has answered, still before his roll.
+    # Choice: docs/rules.md 2.5 lets the box double "any set of members" before rolling; the
+    # code also lets the box double others once the first set has answered, still before rolling.
     state = run(_board_box_on_roll(), double("box", "B"), take("B"), double("box", "C"),
                 drop("C"))
     assert state.game.on_roll == "box" and state.game.dice is None

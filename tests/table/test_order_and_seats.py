@@ -112,7 +112,7 @@ def test_join_of_a_name_already_seated_is_refused():
 def test_newcomer_joins_at_end_of_line_at_once():
     state = run(seated("ABC"), double("box", "B"), {"type": "join", "player": "Z"})
     assert state.line == ["C", "Z"]
-    # He plays from the next game: his cube is not in this one.
+    # Z plays from the next game: their cube is not in this one.
     with pytest.raises(TableError, match="Z does not play this game"):
         apply_event(run(state, take("B")), double("box", "Z"))
 

@@ -238,10 +238,10 @@ def test_rotation_follows_the_game_against_the_captain(seed):
         record = state.games[-1]
         original_captain = record.cubes[0].member
         cube = {c.member: c for c in record.cubes}[record.captain]
-        # The seat captain at the end is the original one unless he dropped (2.4, 2.5).
+        # The seat captain at the end is the original one unless they dropped (2.4, 2.5).
         if record.captain != original_captain:
             assert {c.member: c for c in record.cubes}[original_captain].status == DROPPED
-        # Captain beat the box: he won his cube, or the box dropped it (2.3, 2.5).
+        # Captain beat the box: the captain won their cube, or the box dropped it (2.3, 2.5).
         expected = cube.status == WON or (cube.status == LIVE and record.winner == "team")
         assert record.captain_won is expected
         last = (state.line or [state.captain])[-1]
@@ -253,7 +253,7 @@ def test_rotation_follows_the_game_against_the_captain(seed):
             assert last == record.captain
             if len(record.cubes) >= 2 and record.captain == original_captain:
                 assert state.captain != original_captain
-        # A member's points: his cube's value times 1/2/3, or what it was dropped at.
+        # A member's points: their cube's value times 1/2/3, or what it was dropped at.
         for c in record.cubes:
             pts = dict(record.pairs)[c.member]
             if c.status == DROPPED:

@@ -1,5 +1,5 @@
-"""Proxies: a member who steps away hands his cube decisions to a teammate still playing, for
-the rest of the game; the money stays his (docs/rules.md 2.12, issue 14 item 2).
+"""Proxies: a member who steps away hands their cube decisions to a teammate still playing, for
+the rest of the game; the money stays theirs (docs/rules.md 2.12, issue 14 item 2).
 
 The rules of the event are here; who may then post the absent member's decisions is
 ``deciders.decider`` (tests/web/test_deals_and_proxies.py).
@@ -42,7 +42,7 @@ def test_proxy_doubles_for_the_absent_member():
 
 def test_proxy_answers_the_box_beaver_on_the_absent_members_double_side():
     state = run(started(beavers=True), proxy("C", "D"), double("C"), {"type": "beaver", "cube": "C"})
-    # The box beavered C's double: C (the original doubler) answers, so his proxy does.
+    # The box beavered C's double: C (the original doubler) answers, so C's proxy does.
     assert decider(state, take("C")) == "D"
 
 

@@ -206,7 +206,7 @@ def test_scenario_04_last_move_is_a_backgammon_at_cube_two():
     team, box = position.mover, position.opponent
     assert team[0] == 13 and sum(team[1:]) == 2 and team[1] == 2  # two checkers on the 1
     assert box[0] == 0  # the box has borne off none
-    assert sum(box[19:26]) > 0  # and has checkers in the team's home board (19..24 his side)
+    assert sum(box[19:26]) > 0  # and has checkers in the team's home board (19..24 the box's side)
     assert [before.cubes[m].value for m in "BC"] == [2, 2]
     state = fold(log["table"], log["events"])
     record = state.games[0]

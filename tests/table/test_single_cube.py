@@ -33,7 +33,7 @@ def test_each_member_decides_alone_droppers_pay_and_are_out():
 
 def test_captain_drop_best_placed_taker_captains_old_captain_to_end_at_once():
     state = run(single("ABCDE"), double("box"), drop("B"), drop("C"), take("D"), take("E"))
-    # Only the old captain moves; C, who dropped too, keeps his place in the line.
+    # Only the old captain moves; C, who dropped too, keeps their place in the line.
     assert seats(state) == ("A", None, "D", "CEB")
 
 
@@ -174,7 +174,7 @@ def test_single_cube_captain_beaver_does_not_touch_members_who_dropped():
 
 def test_single_cube_new_captain_beaver_decides_after_the_captain_dropped():
     state = run(single("ABCDE", **BEAVERS), double("box"), drop("B"), take("C"))
-    # C, the best-placed taker, is the new captain; his take decides for D and E, and D's
+    # C, the best-placed taker, is the new captain; their take decides for D and E, and D's
     # beaver is refused (docs/rules.md 2.4: the captain's decision).
     with pytest.raises(TableError, match="C beavers for the team, D takes or drops"):
         apply_event(state, beaver("D"))
@@ -235,7 +235,7 @@ def test_single_cube_box_redouble_reaches_only_the_members_still_playing():
 
 def test_single_cube_droppers_other_than_the_captain_keep_their_place_in_line():
     # Ambiguity (the rule texts: "those who took take the place of those who dropped"): the code
-    # moves only the old captain; a dropper lower in the line keeps his place.
+    # moves only the old captain; a dropper lower in the line keeps their place.
     state = run(single("ABCDEF"), double("box"), drop("B"), drop("C"), drop("D"), take("E"),
                 take("F"))
     assert seats(state) == ("A", None, "E", "CDFB")

@@ -30,7 +30,7 @@ def table(app) -> Table:
 
 
 def _phones(app: Flask, names: str) -> dict[str, object]:
-    """A signed-in test client for each of these seated members (his own account)."""
+    """A signed-in test client for each of these seated members (their own account)."""
     phones = {}
     for name in names:
         with app.app_context():
@@ -137,7 +137,7 @@ def test_an_answer_to_a_cube_answered_already_is_refused_with_the_reason(app, ta
     cy = _phones(app, "C")["C"]
     assert post(cy, table, "answer", {"answer": "take", "cube": "C"}, htmx=True, seq=seq).status_code == 200
     before = table.log()
-    # A second tap from the same old page (or another device of his): the cube was answered.
+    # A second tap from the same old page (or another device of theirs): the cube was answered.
     again = post(cy, table, "answer", {"answer": "drop", "cube": "C"}, htmx=True, seq=seq)
     assert again.status_code == 422
     html = again.get_data(as_text=True)

@@ -11,9 +11,9 @@ from tests.factories import gen_member, gen_night, gen_table
 #: Posts anyone may make: signing in, the first-run page, signing out; a password link and an
 #: invitation (their token is the key: tests/web/test_account_links.py).
 PUBLIC = {"auth.login", "main.setup", "auth.logout", "accounts.reset", "accounts.join"}
-#: Posts a player may make (his own preferences; his answer on his cube). Seated at a table he
-#: also posts his other decisions (play.double, play.partner, play.extra): at a table where he
-#: does not sit, as here, they are refused like any table command
+#: Posts a player may make (their own preferences; their answer on their cube). Seated at a
+#: table they also post their other decisions (play.double, play.partner, play.extra): at a
+#: table where they do not sit, as here, those are refused like any table command
 #: (tests/web/test_phone_decisions.py checks them one by one).
 #: A member also seats and unseats themselves (tables.sit, tables.stand: a join or leave of their
 #: own, by id; tests/web/test_table_close.py), and changes their own password.

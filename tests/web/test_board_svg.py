@@ -109,7 +109,7 @@ def test_start_position_points_in_the_movers_numbering():
 
 
 def test_team_on_roll_gets_its_own_point_numbers_in_data_attributes():
-    position = POSITIONS["bar"]  # the box on roll, two on the bar, seven on his 6 point
+    position = POSITIONS["bar"]  # the box on roll, two on the bar, seven on the box's 6 point
     team_view = position.swap()
     svg = render_board(team_view, on_roll="team", dice=(3, 1))
     team = {k: v for k, v in counts(svg, "team").items() if v}

@@ -162,7 +162,7 @@ def test_italian_pages_leave_no_english_label(app, client):
                                 cents=100, method="cash", actor=organizer)
         username = organizer.username
     client.post("/auth/login", data={"username": username, "password": PASSWORD})
-    assert "Benvenuto, Olga." in client.get("/").get_data(as_text=True)  # the welcome in his language
+    assert "Benvenuto, Olga." in client.get("/").get_data(as_text=True)  # the welcome in their language
     catalog = read_po(PO.open("rb"))
     # Every English label the catalog translates differently (names, numbers, words that are
     # the same in both languages aside).

@@ -95,7 +95,7 @@ def test_each_export_carries_the_names_it_should_neutralised(app, client, login_
     assert {"'" + name for name in (HYPERLINK, ONE_PLUS_ONE, SUM_CMD, PLUS, MINUS, NIGHT_NAME,
                                     TABLE_NAME)} <= ledger
     sheet = _cells(client, f"/nights/{night}/score-sheet.csv")
-    # The header names every player in a column of his own: neutralised there too.
+    # The header names every player in a column of their own: neutralised there too.
     assert {"'" + name for name in (HYPERLINK, ONE_PLUS_ONE, SUM_CMD, PLUS, MINUS)} <= set(sheet[0])
     standings = {cell for row in _cells(client, f"/seasons/{season}/standings.csv") for cell in row}
     assert {"'+Autumn", "'" + NIGHT_NAME, "'" + SUM_CMD} <= standings

@@ -29,7 +29,7 @@ STAKE = 250  # 2.50 a point: 1.5 points are 3.75
 @pytest.fixture
 def night(app: Flask) -> Table:
     """A (box), B captain, C and D: the box doubles all, all take; C settles for 1.5 points
-    that the box pays him; the box wins a single against B and D (2 each at the cube of 2).
+    that the box pays them; the box wins a single against B and D (2 each at the cube of 2).
     A +2.5, B -2, C +1.5, D -2 points; at 2.50: +6.25, -5.00, +3.75, -5.00."""
     table = Table(app, {"stake_cents": STAKE})
     table.seat("ABCD")
@@ -172,7 +172,7 @@ def test_rows_a_deal_wrote_before_its_points_counted_raise_no_warning(app, clien
 
 
 def test_a_won_or_lost_deal_counts_in_the_seats_won_and_lost(app, night):
-    """C settled for 1.5 points the box paid him: a game he won as a member; the box won
+    """C settled for 1.5 points the box paid them: a game they won as a member; the box won
     2 + 2 - 1.5 (a win), B and D lost."""
     with app.app_context():
         history = {name: players.player_history(name) for name in "ABCD"}

@@ -2,7 +2,7 @@
 
 The organizer records a deal and a proxy from the table page (page and htmx), refusals come
 back with their reason and change nothing, a deal books its money in the ledger at once and
-an undo books it back; a proxy answers and doubles for the absent member from his own phone
+an undo books it back; a proxy answers and doubles for the absent member from their own phone
 and the money stays the absent member's; the table, its history and the big screen show both.
 """
 

@@ -234,7 +234,7 @@ def test_seats_are_listed_in_rotation_order_with_the_next_up_marked(app, client,
     rows = re.findall(r'<tr class="([^"]+)">', html)
     assert rows[:4] == ["seat-box", "seat-partner", "seat-captain", "seat-line is-next"]
     assert [row.split()[0] for row in rows[4:]] == ["seat-line"] * 4
-    assert rows[5] == "seat-line is-out"  # the third of the line dropped his cube
+    assert rows[5] == "seat-line is-out"  # the third of the line dropped their cube
     assert re.search(r'class="seat-line is-next">\s*<th scope="row" class="dt-seat">'
                      r'<span class="seat-tag">Next</span>', html)
 
@@ -254,7 +254,7 @@ def test_cubes_show_value_owner_drops_and_offers(app, client, htmx, organizer, n
     assert "owns" in cell("Bob")
     assert "status-dropped" in cell("Cy") and "dropped" in cell("Cy")
     assert "offered" in cell("Dee") and "box to answer" in cell("Dee")
-    assert cell("Ann").strip() == ""  # the box has no cube of his own
+    assert cell("Ann").strip() == ""  # the box has no cube of their own
 
 
 def test_running_scores_show_points_and_money_in_the_nights_currency(app, client, htmx, organizer):
@@ -442,7 +442,7 @@ def status_of(html: str) -> str:
 
 def test_a_members_answer_to_the_boxs_double_shows_at_once(app, client, htmx, organizer, night_id):
     """The box's double of several cubes is applied once every member answered; until then
-    each member's answer is shown on his row, and only those still thinking are 'to answer'."""
+    each member's answer is shown on their row, and only those still thinking are 'to answer'."""
     table_id = new_table(app, night_id, "Table one", seat, organizer, ["Ann", "Bob", "Cy", "Dee"])
     with app.app_context():
         play(table_id, organizer, {"type": "double", "by": "box", "cubes": ["Bob", "Cy", "Dee"]})

@@ -159,7 +159,7 @@ def test_score_sheet_csv_has_one_row_per_game_and_a_column_per_player(app, clien
         ("3", "Bob", "Ann", "box", "single")]
     assert [(r["Ann"], r["Bob"], r["Cy"]) for r in table_1] == [("-1", "2", "-1"), ("-4", "6", "-2"),
                                                                 ("-1", "2", "-1")]
-    # Each cube's final value, status and owner (Bob took the box's double: he owns it).
+    # Each cube's final value, status and owner (Bob took the box's double: Bob owns it).
     assert table_1[0]["cubes"] == "Bob:2:live:member Cy:1:dropped:middle"
     assert table_1[0]["events"] == "The box doubles Bob, Cy to 2; Bob takes at 2; Cy drops and loses 1"
     with app.app_context():

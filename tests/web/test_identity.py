@@ -2,7 +2,7 @@
 
 The issue's reproductions, each a test: a second member "Cy " is refused; "Zoe  Two" answers
 her own cube; "A\\u200bnn" is refused wherever a name is typed; typing "marco" seats the member
-Marco; a rename keeps his history and cannot merge two members; a member cannot sit at two
+Marco; a rename keeps their history and cannot merge two members; a member cannot sit at two
 open tables; a seat is its member's by id, so an account of the same name answers nothing.
 """
 
@@ -213,7 +213,7 @@ def test_zoe_two_answers_her_own_cube(app, client, organizer, auth):
 def test_an_account_of_the_same_name_cannot_answer_anothers_cube(app, client, organizer, auth):
     """Cy's seat is the member Cy's by id. An account whose name is "Cy" too (written behind the
     services' back, its key mangled: the checks make such a twin impossible otherwise)
-    answers nothing there: the seat is not his."""
+    answers nothing there: the seat is not theirs."""
     with app.app_context():
         cy = _member("Cy", "cy")
         table = gen_table()
@@ -253,7 +253,7 @@ def test_a_member_at_two_open_tables_is_refused_naming_the_other(app, organizer)
         with pytest.raises(base.ServiceError, match="Marco already sits at the table Blue of Friday"):
             _play(second.id, organizer, {"type": "join", "player": "marco"})
         assert tables_service.last_seq(second.id) == 0
-        # Once he has left the first table he may sit at the second.
+        # Once Marco has left the first table, the second may seat Marco.
         _play(first.id, organizer, {"type": "leave", "player": "Marco"})
         assert _play(second.id, organizer, {"type": "join", "player": "Marco"}).state.players == ["Marco"]
 
@@ -285,11 +285,11 @@ def test_a_renamed_member_keeps_his_history_under_the_new_name(app, client, orga
         admin = gen_member("admin")
         members.update_member(marco.id, name="Marcus", role="player", locale=None, active=True,
                                actor=admin)
-        # The ledger and the payments follow him by id.
+        # The ledger and the payments follow the member by id.
         assert set(db.session.scalars(select(LedgerEntry.player).where(
             LedgerEntry.member_id == marco.id))) == {"Marcus"}
         assert db.session.scalar(select(Payment.payee)) == "Marcus"
-        # The table reads him under his new name, and a new command in it is his.
+        # The table reads the member under the new name, and a new command in it is theirs.
         played = table_states.load_play(table.id)
         assert "Marcus" in played.state.players and "Marco" not in played.state.players
         assert identity.seat_members(table.id) == {"Marcus": marco.id}
@@ -317,12 +317,12 @@ def test_a_rename_cannot_merge_two_members(app, organizer):
                                    actor=admin)
         members.update_member(marco.id, name="Marcus", role="player", locale=None, active=True,
                                actor=admin)
-        # His former name stays his: nobody else takes it, and typing it seats him.
+        # The former name stays theirs: nobody else takes it, and typing it seats them.
         with pytest.raises(base.ServiceError, match="Marco was a name of the member Marcus"):
             _member("Marco", "marco2")
         table = gen_table()
         assert _play(table.id, organizer, {"type": "join", "player": "marco"}).state.players == ["Marcus"]
-        # He may take his own former name back.
+        # The member may take their own former name back.
         members.update_member(marco.id, name="Marco", role="player", locale=None, active=True,
                                actor=admin)
         assert table_states.load_play(table.id).state.players == ["Marco"]
@@ -364,7 +364,7 @@ def test_the_night_import_refuses_a_file_with_an_invisible_name_in_a_form(app, c
 
 def test_two_tables_seating_one_member_at_once_seat_him_once(app, organizer):
     """Two organizers type Marco at two tables at the same moment, on two app nodes: one seats
-    him, the other is refused naming the first (PostgreSQL: the joins of one member wait for
+    Marco, the other is refused naming the first (PostgreSQL: the joins of one member wait for
     each other; SQLite: writers are serialised)."""
     from tests.concurrency import at_once, second_node
 
@@ -388,7 +388,7 @@ def test_two_tables_seating_one_member_at_once_seat_him_once(app, organizer):
 
 def test_each_state_knows_who_sits_where_as_its_log_says_through_joins_undos_and_renames(app, organizer):
     """A new state takes its earlier state's seats when no join came between; at every step
-    each member is found on the seat the log gives him, read afresh (a join, a guest's join,
+    each member is found on the seat the log gives them, read afresh (a join, a guest's join,
     a rename, a guest made a member, an undone join, a leave)."""
     with app.app_context():
         ann, bob, cy = (_member(name, name.lower()) for name in ("Ann", "Bob", "Cy"))
@@ -413,7 +413,7 @@ def test_each_state_knows_who_sits_where_as_its_log_says_through_joins_undos_and
         watched = [ann, bob, cy]
         for step in steps:
             if step == "the guest becomes a member":
-                # His seat is his from the table's next event (each state's seats are read once).
+                # The seat is theirs from the table's next event (each state's seats are read once).
                 watched.append(_member("Guest", "guest"))
                 db.session.commit()
                 continue

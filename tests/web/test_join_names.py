@@ -98,7 +98,7 @@ def test_the_service_asks_about_a_close_name_and_not_about_a_new_one(app, club):
         assert near_names.members_to_ask("Ann Archr") == ["Ann Archer"]
         assert near_names.members_to_ask("Bob Muler") == ["Bob Müller"]
         assert near_names.members_to_ask("Zed Quill") == []
-        assert near_names.members_to_ask("ann archer") == []  # his name: it seats him
+        assert near_names.members_to_ask("ann archer") == []  # the member's own name: it seats them
 
 
 def test_a_name_two_members_share_but_for_accents_seats_neither(app, club):
@@ -282,7 +282,7 @@ def test_the_big_screen_marks_the_guest(app, client, played_game, language, word
 
 
 def test_a_new_member_named_as_the_guest_is_no_guest_any_more(app, client, played_game):
-    """The club makes Zed Quill a member: his seat is his (identity), the pages drop the mark."""
+    """The club makes Zed Quill a member: their seat is theirs (identity), the pages drop the mark."""
     with app.app_context():
         _member("Zed Quill", "zed")
     html = client.get(f"/tables/{played_game['table']}").get_data(as_text=True)

@@ -187,9 +187,9 @@ def test_recording_a_payment_signed_out_sends_to_sign_in_and_writes_nothing(app,
 
 
 def test_a_player_ticks_only_what_is_paid_to_him(app, client, login_as, night, htmx):
-    """The payee confirms what he received; the payer cannot tick his own payment, nor a
+    """The payee confirms what they received; the payer cannot tick their own payment, nor a
     player someone else's."""
-    login_as("player", name="Bob")  # Bob owes Ann: he may not say he paid
+    login_as("player", name="Bob")  # Bob owes Ann: they may not say they paid
     assert _pay(client, night).status_code == 403
     client.post("/auth/logout")
     login_as("player", name="Cy")  # a bystander to Bob -> Ann

@@ -1,4 +1,4 @@
-"""A member changes his own password (issue 25): the current one must be right, the new one
+"""A member changes their own password (issue 25): the current one must be right, the new one
 typed twice and fit the sign-up rules; afterwards only the new one signs in, this device stays
 signed in and the member's other devices are signed out."""
 

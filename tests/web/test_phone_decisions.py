@@ -1,10 +1,10 @@
-"""Players act from their phones: every decision the rules give a player is his to post, and
+"""Players act from their phones: every decision the rules give a player is theirs to post, and
 nobody else's (docs/rules.md 1.7, 2.4 to 2.8; ``deciders.decider``).
 
 For each decision: the player whose decision it is may post it (303, the event written), any
 other signed-in player at the table may not (403, nothing written), signed out goes to sign-in.
-The decision waiting for a player stands at the top of his table page, and his home page says
-where he sits and that a decision waits for him.
+The decision waiting for a player stands at the top of their table page, and their home page says
+where they sit and that a decision waits for them.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ EXTRAS = {"extras": True}
 
 class Phones:
     """A table run by Olga where A is the box, B the captain, then C, D, ... each a member who
-    signs in from his own phone (one test client each)."""
+    signs in from their own phone (one test client each)."""
 
     def __init__(self, app: Flask, names: str = "ABCD", **settings: Any) -> None:
         self.app = app
@@ -145,7 +145,7 @@ def test_beavers_and_raccoons_are_answered_by_the_side_they_were_made_to(app, ev
 def test_the_box_answers_a_beaver_at_once_while_his_double_waits_for_the_others(app):
     phones = Phones(app, **BEAVERS)
     phones.table.play({"type": "double", "by": "box", "cubes": ["C", "D"]}, {"type": "beaver", "cube": "C"})
-    # C's beaver is the box's to answer now (docs/rules.md 2.5); D still answers the double himself.
+    # C's beaver is the box's to answer now (docs/rules.md 2.5); D still answers the double themselves.
     assert "C beavers: the cube goes to 4." in decision_block(phones.live("A"))
     assert "A doubles you to 2." in decision_block(phones.live("D"))
     assert decision_block(phones.live("C")) == ""
@@ -171,7 +171,7 @@ def test_a_member_answers_the_boxs_double_on_his_own_cube_only(app):
 def test_a_member_doubles_the_box_from_his_phone(app):
     phones = Phones(app)
     html = phones.live("C")
-    # His own cube's Double button, nobody else's; nothing waits for him, so no decision block.
+    # C's own cube's Double button, nobody else's; nothing waits for C, so no decision block.
     assert re.search(r'data-member="C"[\s\S]*?name="by" value="C"[\s\S]*?</li>', html)
     assert phones.doubles_shown("C", html) == {"C"}
     assert decision_block(html) == ""
@@ -261,7 +261,7 @@ def test_a_declined_partnership_is_offered_to_the_next_who_answers_it_himself(ap
     assert decision_block(phones.live("B")) == ""
     assert "You are offered the partnership" in decision_block(phones.live("C"))
     phones.refused("B", "partner", {"player": "C", "answer": "decline"})
-    # Offering it to himself out of turn is refused by the rules, and nothing is written.
+    # Offering it to oneself out of turn is refused by the rules, and nothing is written.
     before = phones.table.log()
     response = phones.post("D", "partner", {"player": "D", "answer": "accept"}, htmx=True)
     assert response.status_code == 422 and "must be offered to C" in response.get_data(as_text=True)
@@ -290,7 +290,7 @@ def test_a_dropper_gives_the_lone_taker_an_extra_from_his_phone(app):
     block = decision_block(phones.live("C"))
     assert "E took alone: you may give E an extra cube" in block
     assert 'name="giver" value="C"' in block and 'name="taker" value="E"' in block
-    for other in "ADE":  # the box, another dropper (his own extra is his), the taker
+    for other in "ADE":  # the box, another dropper (their own extra is theirs), the taker
         phones.refused(other, "extra", {"giver": "C", "taker": "E"})
     assert 'name="giver" value="C"' not in phones.live("D")
     signed_out_goes_to_sign_in(app, phones.table, "extra", {"giver": "C", "taker": "E"})
@@ -326,7 +326,7 @@ def test_the_organizer_still_makes_every_decision(app, client):
     lone_take(phones)
     assert post(client, phones.table, "extra", {"giver": "B", "taker": "E"}).status_code == 303
     assert phones.table.log()[-1] == {"type": "extra", "from": "B", "to": "E"}
-    # Nothing waits for the organizer as a player: he is not seated.
+    # Nothing waits for the organizer as a player: they are not seated.
     assert decision_block(client.get(f"{phones.table.url}/live", headers=HTMX).get_data(as_text=True)) == ""
 
 

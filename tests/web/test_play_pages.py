@@ -1,7 +1,7 @@
 """The live table page: every action as a page and as htmx, every role, every refusal.
 
 The table belongs to its owner (the organizer who opened the night and created the table);
-another organizer may watch it, not run it; a player answers his own cube and nothing else.
+another organizer may watch it, not run it; a player answers their own cube and nothing else.
 """
 
 from __future__ import annotations
@@ -138,7 +138,7 @@ def test_live_page_needs_signing_in_and_an_existing_table(app, client, table, lo
 def test_seats_show_box_captain_line_next_up_consulting_and_money(app, client, table, login_as):
     table.seat("ABCD")
     table.play({"type": "double", "by": "box", "cubes": ["C"]}, {"type": "drop", "cube": "C"})
-    login_as("player", name="D")  # he plays tonight: he sees the night's money
+    login_as("player", name="D")  # D plays tonight: D sees the night's money
     html = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
     seats = html[html.index('id="table-seats'):html.index('id="table-history')]
     rows = re.findall(r'<tr class="seat-(\w+)[^"]*"[^>]*>\s*<td class="seat-role">([^<]+)', seats)
@@ -146,7 +146,7 @@ def test_seats_show_box_captain_line_next_up_consulting_and_money(app, client, t
     assert re.search(r'class="seat-line next-up[^"]*"[^>]*>\s*<td class="seat-role">Line 1', seats)
     assert "may consult" in seats  # consulting is free: D may advise the captain
     # C dropped a 2-cube: one point to the box at 1.00 a point.
-    # (C is a guest: no member has his name)
+    # (C is a guest: no member has that name)
     assert re.search(r"C</span>\s*<span class=\"badge guest-badge\"[^>]*>guest</span>\s*</td>\s*<td class=\"num\">-1</td>"
                      r"\s*<td class=\"num minus\">-€1.00", seats)
 
@@ -502,13 +502,13 @@ def test_a_player_answers_his_own_cube_from_his_phone(app, client, table):
         cy = gen_member("player", name="C")
     sign_in(client, cy)
     html = client.get(f"{table.url}/live", headers=HTMX).get_data(as_text=True)
-    # His own decision only: take and drop on his cube, at the top of the table and in his
+    # Cy's own decision only: take and drop on their cube, at the top of the table and in their
     # cube's row, nothing else to press.
     assert html.count('name="answer" value=') == 4
     assert re.search(r'class="card my-decision"[\s\S]*?value="take"[\s\S]*?value="drop"', html)
     assert re.search(r'data-member="C"[\s\S]*?value="take"[\s\S]*?</li>', html)
     assert "/double" not in html and "/join" not in html and "/undo" not in html
-    page = client.get(table.url).get_data(as_text=True)  # his page follows the table by itself
+    page = client.get(table.url).get_data(as_text=True)  # their page follows the table by itself
     assert f'sse-connect="{table.url}/stream"' in page and f'hx-get="{table.url}/live"' in page
     response = post(client, table, "answer", {"answer": "take", "cube": "C"})
     assert response.status_code == 303
@@ -657,7 +657,7 @@ def test_join_lists_members_and_takes_a_per_player_stake(app, client):
     html = client.get(f"{staked.url}/live", headers=HTMX).get_data(as_text=True)
     assert '<option value="Marta Member">' in html and 'name="stake"' in html
     assert post(client, staked, "join", {"player": "Marta Member", "stake": "2.50"}).status_code == 303
-    with app.app_context():  # a member is seated by his id (chouette.services.identity)
+    with app.app_context():  # a member is seated by their id (chouette.services.identity)
         marta = db.session.scalar(select(Member.id).where(Member.name == "Marta Member"))
     assert staked.log()[-1] == {"type": "join", "player": "Marta Member", "stake_cents": 250,
                                 "member_id": marta}

@@ -129,7 +129,7 @@ def test_a_voided_game_counts_no_seat_and_no_decision(app, known):
 
 
 def test_player_page_shows_seats_decisions_nights_and_money(app, client, known, auth):
-    auth.login("bob")  # the member Bob, signed in: his own page: his money too (chouette.web.privacy)
+    auth.login("bob")  # the member Bob, signed in: their own page: their money too (chouette.web.privacy)
     response = client.get("/players/Bob")
     assert response.status_code == 200
     html = response.data.decode()

@@ -44,10 +44,10 @@ def test_the_cumulative_settle_up_shows_a_player_his_own_balance_only(app, clien
     login_as("player", name="Bob")
     html = client.get(f"/nights/{first}/settle?scope=all").get_data(as_text=True)
     night, cumulative = html.split('id="cumulative"')
-    assert 'data-player="Ann"' in night  # the night he played: all of it
+    assert 'data-player="Ann"' in night  # the night Bob played: all of it
     assert re.findall(r'data-player="(\w+)"', cumulative) == ["Bob"]
     assert "Dee" not in cumulative and "€2.50" not in cumulative
-    assert client.get(f"/nights/{second}/ledger").status_code == 403  # a night he did not play
+    assert client.get(f"/nights/{second}/ledger").status_code == 403  # a night Bob did not play
 
 
 def test_the_treasurer_sees_every_cumulative_balance(app, client, login_as, two_nights):
@@ -66,7 +66,7 @@ def test_a_season_shows_a_player_his_row_his_payments_and_the_payments_of_his_ni
         standings = html[html.index('id="season-standings"'):html.index('id="season-payments"')]
         assert re.findall(r'data-player="(\w+)"', standings) == ["Bob"]
         assert "Your own standing: the others' money is private." in standings
-        # The payments of the night he played are his to see; Ann and Dee's cash on the
+        # The payments of the night they played are theirs to see; Ann and Dee's cash on the
         # second night and Cy's payment at the season are not.
         assert "Bob owes Ann" in html or "Bob</strong> owes <strong>Ann" in html
         assert "Ann → Dee" not in html and "Cy → Ann" not in html
@@ -85,7 +85,7 @@ def test_the_treasurer_sees_the_whole_season(app, client, login_as, two_nights):
 
 def test_iou_carried_to_a_later_night_shows_only_to_those_who_may_see_it(app, client, login_as, two_nights):
     """Bob's IOU to Ann of the first night is carried to the third night's settle-up, which Bob
-    and Dee played: Dee did not play the first night, so that IOU is not his to see; Bob's is."""
+    and Dee played: Dee did not play the first night, so that IOU is not theirs to see; Bob's is."""
     with app.app_context():
         third = _night_with({"Bob": 100, "Dee": -100}, name="Third", on=dt.date(2026, 11, 27))
     login_as("organizer")
@@ -97,7 +97,7 @@ def test_iou_carried_to_a_later_night_shows_only_to_those_who_may_see_it(app, cl
     client.post("/auth/logout")
     login_as("player", name="Bob")
     html = client.get(f"/nights/{third}/settle").get_data(as_text=True)
-    assert "IOU of First" in html  # his own IOU
+    assert "IOU of First" in html  # Bob's own IOU
 
 
 def test_a_seat_without_a_result_yet_counts_as_playing_and_an_undone_join_does_not(app, client, login_as):
@@ -149,8 +149,8 @@ def test_a_player_at_the_table_sees_its_money(app, client, login_as, htmx):
 
 def test_a_player_seated_at_the_table_is_known_to_play_its_night_without_reading_the_ledger(
         app, client, login_as, htmx):
-    """His seat at this table says he played the night: his page reads no ledger row to show
-    him its money; a member with no seat there is still read, and sees no money."""
+    """Their seat at this table says they played the night: their page reads no ledger row to show
+    them its money; a member with no seat there is still read, and sees no money."""
     from sqlalchemy import event
 
     table_id = _live_table(app)
@@ -161,7 +161,7 @@ def test_a_player_seated_at_the_table_is_known_to_play_its_night_without_reading
 
     for name, sees in (("Bob", True), ("Eve", False)):
         login_as("player", name=name)
-        client.get(f"/tables/{table_id}/live", headers=htmx)  # his first page: the state is folded
+        client.get(f"/tables/{table_id}/live", headers=htmx)  # their first page: the state is folded
         with app.app_context():
             event.listen(db.engine, "before_cursor_execute", note)
         statements.clear()

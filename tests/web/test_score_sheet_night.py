@@ -1,5 +1,5 @@
 """A score sheet that shows everything (issue 14 item 4), against a night with every kind of
-event: a partner and his share, a forced drop (all but one declined), beavers and raccoons,
+event: a partner and their share, a forced drop (all but one declined), beavers and raccoons,
 acting captains, a box's drop, extras with giver and taker, and a change of the house rules
 between games. The printable sheet, its CSV, the table's history and the player pages agree on
 it: they are drawn from one per-game model (``chouette.services.sheet``)."""
@@ -39,7 +39,7 @@ SETTINGS = {**tables.TABLE_DEFAULTS, "beavers": True, "raccoons": True, "partner
 #: becomes a drop (all but one). Game 2: D (captain) drops, E beavers, the box raccoons, E
 #: plays on as captain, doubles and the box drops: E has beaten the box and F plays on as
 #: acting captain; the team wins a gammon. Then E is box with F as partner, the house rules
-#: change (extras on, 2.00 a point), and in game 3 A takes alone, C and D give him extras, he
+#: change (extras on, 2.00 a point), and in game 3 A takes alone, C and D give A extras, A
 #: redoubles C's, the team wins a single.
 NIGHT = [
     *(_join(p) for p in "ABCDEF"), {"type": "order", "players": list("ABCDEF")},

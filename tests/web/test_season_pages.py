@@ -72,7 +72,7 @@ def test_season_page_and_fragment(app, client, login_as, htmx, season):
 def test_a_player_sees_the_season_without_ticks_close_or_exports(app, client, login_as, season):
     login_as("player", name="Cy")
     text = client.get(f"/seasons/{season}").get_data(as_text=True)
-    # His own standing and transfer only (chouette.web.privacy): Cy owes Ann 3.
+    # Cy's own standing and transfer only (chouette.web.privacy): Cy owes Ann 3.
     assert "Your transfers over the season" in text and 'data-payer="Cy" data-payee="Ann"' in text
     assert 'data-player="Cy"' in text and 'data-player="Ann"' not in text and 'data-player="Bob"' not in text
     assert "pay-form" not in text and "Close the season" not in text and "standings.csv" not in text

@@ -116,7 +116,7 @@ def test_only_the_organizer_who_runs_the_table_changes_its_rules(app, client, ta
     login_as("player")
     assert post(client, table, "settings", form(jacoby="on")).status_code == 403
     client.post("/auth/logout")
-    login_as("organizer")  # another night's organizer watches, he does not run this table
+    login_as("organizer")  # another night's organizer watches, they do not run this table
     assert post(client, table, "settings", form(jacoby="on")).status_code == 403
     page = client.get(table.url).get_data(as_text=True)
     assert f'id="table-settings-{table.id}"' not in page

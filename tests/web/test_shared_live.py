@@ -1,7 +1,7 @@
 """One drawing of the live table per state for the phones that have nothing of their own to do
 (``chouette.web.live_shared.shared_live_html``): every viewer of a version gets the very same bytes
 (one drawing for the players seated here, one for those who watch), through a whole played
-table; the page's own script marks the viewer's rows and shows his buttons
+table; the page's own script marks the viewer's rows and shows their buttons
 (``static/js/mine.js``, tests/browser/test_live_room.py), from the member ids the drawing
 carries. The phones with a decision, the organizer and the whole history are always drawn
 for themselves.
@@ -84,12 +84,12 @@ def test_a_phone_with_a_decision_and_the_organizer_are_drawn_for_themselves(app,
     url = f"{phones.table.url}/live"
     phones.phone("B").get(url, headers=HTMX)
     organizer.get(url, headers=HTMX)
-    phones.phone("A").get(url, headers=HTMX)  # the box: nothing of his own to do now
+    phones.phone("A").get(url, headers=HTMX)  # the box: nothing of their own to do now
     assert calls[0] is None and calls[1] is None and calls[2] is not None
 
 
 def test_each_double_button_of_a_shared_drawing_is_kept_for_its_decider(app, monkeypatch):
-    phones = Phones(app, "ABCDE")  # multi-cube: each member may double the box in his turn
+    phones = Phones(app, "ABCDE")  # multi-cube: each member may double the box in their turn
     real = play.shared_live_html
     served: list[bool] = []  # per fetch: whether the shared drawing served it
     monkeypatch.setattr(play, "shared_live_html",
@@ -101,8 +101,8 @@ def test_each_double_button_of_a_shared_drawing_is_kept_for_its_decider(app, mon
         state = phones.table.state()
         for name in "BCDE":
             got = phones.live(name)
-            buttons = set(re.findall(r'name="by" value="([^"]+)"', got)) - {"box"}  # he may be the box
-            if not served[-1]:  # his own drawing: his own buttons only
+            buttons = set(re.findall(r'name="by" value="([^"]+)"', got)) - {"box"}  # they may be the box
+            if not served[-1]:  # their own drawing: their own buttons only
                 assert buttons <= {name}, f"{name} is shown another's double: {buttons}"
                 continue
             kept = MINE_ONLY.findall(got)

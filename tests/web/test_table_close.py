@@ -241,7 +241,7 @@ def test_leaving_is_refused_while_the_member_has_a_live_cube(app, client, club):
     answer = client.post(f"/tables/{club['Empty']}/stand", data={"seq": seq}, follow_redirects=True)
     assert "Marco has a live cube in this game; leave after it" in answer.get_data(as_text=True)
     assert len(_events(app, club["Empty"])) == seq and "Leave the table" in answer.get_data(as_text=True)
-    with app.test_request_context():  # Marco drops: his cube is dead, the dropper may go at once
+    with app.test_request_context():  # Marco drops: the cube is dead, the dropper may go at once
         _play(club["Empty"], db.session.get(Member, club["owner"]), {"type": "drop", "cube": "Marco"})
         seq = tables.last_seq(club["Empty"])
     answer = client.post(f"/tables/{club['Empty']}/stand", data={"seq": seq}, follow_redirects=True)

@@ -64,7 +64,7 @@ def test_no_take_back_after_the_time_or_of_a_drop_the_organizer_entered(app, cli
     before = table.log()
     assert post(client, table, "take-back", htmx=True).status_code == 403
     assert table.log() == before
-    # Bob's drop entered by the organizer: not Bob's to take back from his phone.
+    # Bob's drop entered by the organizer: not Bob's to take back from Bob's phone.
     table.play({"type": "drop", "cube": "Bob"})
     with app.app_context():
         bob = db.session.scalar(db.select(Member).where(Member.username == "bob"))

@@ -4,8 +4,9 @@ payments.
 
 - ``member.name`` is stored in its one spelling (NFC, spaces collapsed) and ``member.name_key``
   (that spelling case folded) is unique. Members whose names had one key already: the oldest
-  keeps the name, each later one is renamed "Name (username)" (an admin may rename him again).
-  His old seats stay the oldest's: the log named them both alike and cannot tell them apart.
+  keeps the name, each later one is renamed "Name (username)" (an admin may rename them again).
+  A later one's old seats stay the oldest's: the log named them both alike and cannot tell
+  them apart.
 - ``member_name``: every member's current name (a rename adds the new one).
 - ``seat_member``: the joins written before joins carried ``member_id``, matched once to the
   member whose name they spell exactly (NFC, spaces collapsed; another case stays a guest, as
