@@ -83,6 +83,9 @@ def test_a_dropped_phone_catches_up_when_it_reconnects(short_streams: LiveServer
     bob_card = bob.locator(f"#cube-window-{table_id}")
     expect(bob_card).to_contain_text("The team's turn: before the captain rolls.")
     expect(bob_card).to_contain_text("Waiting for: Bob.")
+    # The card comes in the stream before the table's version; the captain's page then
+    # fetches its own table (they roll next).
+    expect(bob.locator(f"#table-live-{table_id}")).to_have_attribute("data-seq", str(now.seq))
     want = bob.evaluate(SHOWN, table_id)
     assert want["seq"] == str(now.seq) and want["position"] == now.state.game.position.id
     assert want["dice"] == "" and want["window"] != start["window"]
