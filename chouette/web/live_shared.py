@@ -39,7 +39,7 @@ def shared_live_html(played: table_states.TablePlay, *, pushed: bool = False) ->
     """
     table, state = played.table, played.state
     night = table.night
-    if not may_share(played, pushed=pushed):
+    if not (pushed or is_htmx()) or request.args.get("history") == "all" or state.settings.is_match:
         return None
     if runs_table(table) and table.is_open:
         return None
@@ -70,14 +70,6 @@ def shared_live_html(played: table_states.TablePlay, *, pushed: bool = False) ->
     key = (f"shared:{seated}:{side}:{show_money}:{money_locale()}:{table.is_open}:{table.name}:"
            f"{night.currency}:{played.matched}")  # matched: a guest's seat claimed by a new member
     return lambda: per_state(state, key, draw)
-
-
-def may_share(played: table_states.TablePlay, *, pushed: bool = False) -> bool:
-    """Whether this request could get a shared drawing at all, whoever asks: an htmx fetch
-    or a push stream, of a chouette table (a match is drawn for each of its two players), not
-    its whole history. Cheap: a push stream asks it before queueing for a drawing."""
-    return ((pushed or is_htmx()) and request.args.get("history") != "all"
-            and not played.state.settings.is_match)
 
 
 def pushed_drawing(table_id: int) -> Callable[[str], str | None]:
