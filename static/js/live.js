@@ -16,8 +16,9 @@
 (function () {
   "use strict";
 
-  var acting = null; // the form whose answer is being swapped in, if any
-  var sending = 0;    // the reader's own actions on their way to the server
+  var acting = null;  // the form whose answer is being swapped in, if any
+  var sending = [];   // the requests of the reader's own actions on their way to the server
+  var answers = 0;    // how many of those actions' answers were swapped into a live target
 
   /* Push. The element holding the stream has `sse-connect`; inside it, each element with
    * `data-refresh` re-fetches its fragment (its own hx-get, hx-trigger="chouette:refresh")
@@ -59,18 +60,29 @@
   // bring an older table than the one shown, and is not swapped in.
   var pushes = 0;
 
+  // The latest version each stream said (source.chouetteLatest). A fetch whose answer is not
+  // swapped in (older than what the page took since it was sent, or come while the reader's
+  // own action was on its way) leaves the page to look again: it fetches once more if what it
+  // shows is not the latest version said. So the page always ends at the stream's last word.
+  function lookAgain(source) {
+    if (source && source.chouetteLatest) {
+      window.setTimeout(function () { refresh(source, source.chouetteLatest); }, 0);
+    }
+  }
+
   function morph(target, html, refresher) {
     window.htmx.swap(target, html, { swapStyle: "morph" }, { contextElement: refresher });
   }
 
   function takeFragment(source, html) {
     var version = versionOf(html);
+    if (version !== null) { source.chouetteLatest = version; }
     refreshers(source).forEach(function (refresher) {
       var target = targetOf(refresher);
       if (!target || (version !== null && target.getAttribute("data-version") === version)) { return; }
       // While the reader's own action is on its way, its answer brings the table; if the
-      // push was newer, the page fetches it after the answer (see htmx:afterRequest).
-      if (sending > 0) { source.chouetteMissed = version; return; }
+      // push was newer, the page fetches it after the answer (lookAgain).
+      if (sending.length > 0) { return; }
       pushes += 1;
       morph(target, html, refresher);
     });
@@ -79,6 +91,7 @@
   function takeParts(source, data) {
     var cut = data.indexOf("\n");
     var version = cut < 0 ? data : data.slice(0, cut);
+    source.chouetteLatest = version;
     var box = document.createElement("template");
     box.innerHTML = cut < 0 ? "" : data.slice(cut + 1);
     refreshers(source).forEach(function (refresher) {
@@ -116,7 +129,10 @@
     setOpen(source, true);
     if (stream && (!listened || !listened.has(stream))) {
       if (listened) { listened.add(stream); }
-      stream.addEventListener("changed", function (message) { refresh(source, message.data); });
+      stream.addEventListener("changed", function (message) {
+        source.chouetteLatest = message.data;
+        refresh(source, message.data);
+      });
       stream.addEventListener("fragment", function (message) { takeFragment(source, message.data); });
       stream.addEventListener("parts", function (message) { takeParts(source, message.data); });
     }
@@ -130,7 +146,7 @@
     Array.prototype.forEach.call(document.querySelectorAll("[sse-connect]"), function (source) {
       // An open stream is enough, unless the last fetch it caused failed: then poll until
       // one succeeds (the stream will not say the same version twice).
-      if (source.chouetteStreamOpen && !source.chouetteFetchFailed) { return; }
+      if (source.chouetteStreamOpen && !source.chouetteFetchFailed) { catchUp(source); return; }
       var every = parseFloat(source.getAttribute("data-poll-seconds") || "4") * 1000;
       var now = Date.now();
       if (!source.chouetteLastPoll || now - source.chouetteLastPoll >= every) {
@@ -140,6 +156,18 @@
     });
   }
   window.setInterval(poll, 1000);
+
+  // A page that still does not show the stream's last word a second later (and no action of
+  // the reader on its way) fetches it once: whatever order the answers came in, it catches up.
+  function catchUp(source) {
+    var latest = source.chouetteLatest;
+    if (!latest || latest === source.chouetteCaughtUp || sending.length > 0) { return; }
+    var behind = refreshers(source).some(function (refresher) { return isStale(refresher, latest); });
+    if (!behind) { source.chouetteBehind = undefined; return; }
+    if (source.chouetteBehind !== latest) { source.chouetteBehind = latest; return; }
+    source.chouetteCaughtUp = latest;
+    refresh(source, latest);
+  }
 
   function refresherSource(event) {
     var elt = event.detail && event.detail.elt;
@@ -151,7 +179,10 @@
     if (source) { source.chouetteFetchFailed = !event.detail.successful && event.detail.xhr.status !== 304; }
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (refresherSource(event)) { event.detail.elt.chouettePushesBefore = pushes; }
+    if (refresherSource(event)) {
+      event.detail.elt.chouettePushesBefore = pushes;
+      event.detail.elt.chouetteAnswersBefore = answers;
+    }
   });
   ["htmx:sendError", "htmx:timeout"].forEach(function (name) {
     document.addEventListener(name, function (event) {
@@ -253,14 +284,24 @@
     if (!live) { return; }
     // A stale page (409) or a form without its seq (400) shows the table as it is now.
     if (status === 400 || status === 409) { detail.shouldSwap = true; detail.isError = false; }
+    if (config.verb !== "get") {
+      if (detail.shouldSwap) { answers += 1; }
+      return;
+    }
     // While the reader's own action is on its way, its answer brings the table: a pushed
-    // update arriving first would move the page under them.
-    if (config.verb === "get" && sending > 0) { detail.shouldSwap = false; return; }
-    // A fetch sent before the latest pushed drawing was taken in is older than the page.
-    if (config.verb === "get" && config.elt && config.elt.chouettePushesBefore !== undefined &&
-        config.elt.chouettePushesBefore < pushes) { detail.shouldSwap = false; return; }
+    // update arriving first would move the page under them (the page looks again after it).
+    if (sending.length > 0) { detail.shouldSwap = false; return; }
+    // A fetch sent before the latest pushed drawing or the reader's latest answer was taken
+    // in may be older than the page: it is not swapped in, and the page looks again.
+    var elt = config.elt;
+    if (elt && ((elt.chouettePushesBefore !== undefined && elt.chouettePushesBefore < pushes) ||
+                (elt.chouetteAnswersBefore !== undefined && elt.chouetteAnswersBefore < answers))) {
+      detail.shouldSwap = false;
+      lookAgain(streamElement(elt));
+      return;
+    }
     // A fetch that brings the version already shown changes nothing: leave the page alone.
-    if (config.verb === "get" && status === 200) {
+    if (status === 200) {
       var found = /data-version="([^"]*)"/.exec(detail.serverResponse || "");
       if (found && found[1] === target.getAttribute("data-version")) { detail.shouldSwap = false; }
     }
@@ -270,19 +311,19 @@
     var config = event.detail.requestConfig;
     return !!(config && config.verb && config.verb !== "get");
   }
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    if (isAction(event)) { sending += 1; }
-  });
-  document.addEventListener("htmx:afterRequest", function (event) {
+  // An action is on its way from its send to the end of its request, however it ends (its
+  // answer swapped in, an error, a timeout, an exception while swapping): the browser's
+  // own "loadend", which comes after htmx has handled the answer.
+  document.addEventListener("htmx:beforeSend", function (event) {
     if (!isAction(event)) { return; }
-    sending = Math.max(0, sending - 1);
-    if (sending > 0) { return; }
-    // A pushed table that came while the action was on its way: fetched if the answer is older.
-    Array.prototype.forEach.call(document.querySelectorAll("[sse-connect]"), function (source) {
-      var missed = source.chouetteMissed;
-      if (missed !== undefined) {
-        source.chouetteMissed = undefined;
-        window.setTimeout(function () { refresh(source, missed); }, 0);
+    var xhr = event.detail.xhr;
+    sending.push(xhr);
+    xhr.addEventListener("loadend", function () {
+      sending = sending.filter(function (other) { return other !== xhr; });
+      // A pushed table that came while the action was on its way: fetched if the answer is
+      // not the stream's last word.
+      if (sending.length === 0) {
+        Array.prototype.forEach.call(document.querySelectorAll("[sse-connect]"), lookAgain);
       }
     });
   });
