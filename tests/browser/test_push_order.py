@@ -69,8 +69,7 @@ def _organizer_page(live_server, browser: Browser, table_id: int) -> Page:
     page.evaluate("""(tableId) => {
         window.chouetteFetched = [];
         document.addEventListener('htmx:afterRequest', (event) => {
-          const config = event.detail.requestConfig;
-          if (config && config.verb === 'get') {
+          if (event.detail.elt && event.detail.elt.id === 'table-refresh-' + tableId) {
             const found = /data-seq="(\\d+)"/.exec(event.detail.xhr.responseText || '');
             window.chouetteFetched.push(found ? Number(found[1]) : null);
           }
@@ -139,4 +138,38 @@ def test_a_change_pushed_while_the_readers_action_is_on_its_way_shows_after_its_
     expect(live).to_have_attribute("data-seq", str(joined))
     expect(live).to_contain_text("Dee")
     assert page.evaluate("window.chouetteShown") == [rolled - 1, rolled, joined]
+    page.context.close()
+
+
+def test_a_page_whose_fetch_brought_an_older_table_than_the_stream_said_fetches_it_again(
+        live_server, browser: Browser):
+    """A proxy on the way answers the fetch a push caused with a copy it kept of the table
+    before: the page, still behind the stream's last version, fetches it once more and shows it."""
+    app = live_server.app
+    table_id, olga_id = _table(app)
+    page = _organizer_page(live_server, browser, table_id)
+    live = page.locator(f"#table-live-{table_id}")
+    before = _last_seq(app, table_id)
+
+    # The proxy's copy of the table as it is now; it serves it once, for the next fetch.
+    copy = page.request.get(f"{live_server.url}/tables/{table_id}/live")
+    assert f'data-seq="{before}"' in copy.text()
+    served: list[bool] = []
+
+    def stale_proxy(route: Route) -> None:
+        if served:
+            route.continue_()
+        else:
+            served.append(True)
+            route.fulfill(response=copy)
+
+    page.route(f"**/tables/{table_id}/live", stale_proxy)
+
+    with app.app_context():  # another device: Dee joins
+        commands.play(table_id, before, {"type": "join", "player": "Dee"}, db.session.get(Member, olga_id))
+        db.session.remove()
+    page.wait_for_function("() => window.chouetteFetched.length >= 1")
+    assert page.evaluate("window.chouetteFetched")[0] == before  # the proxy's copy
+    expect(live).to_have_attribute("data-seq", str(before + 1))
+    expect(live).to_contain_text("Dee")
     page.context.close()
