@@ -13,8 +13,11 @@ from collections.abc import Collection, Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from flask import has_app_context
+from flask_babel import get_locale
 from markupsafe import Markup
 
+from chouette import caches
 from chouette.engine import Position, legal_moves
 from chouette.web.board_cubes import BOX, CubeView, normal_side
 from chouette.web.board_markup import short, tag
@@ -86,6 +89,19 @@ def _where_text(cube: CubeView) -> str:
     )
 
 
+#: A board's drawing depends on what it shows only: the tables' devices after a move (the
+#: mover's answer, each side's phones, the player now on roll, fetching again) ask for the
+#: same few (docs/performance.md, section 13).
+BOARD_DRAWINGS = caches.declare(
+    "board_drawings", 256,
+    "language, position, side at the bottom, side on roll, dice, cubes, names, legal steps, numbering, "
+    "rail, whether its points are buttons -> the board's SVG drawings (landscape, then upright)")
+
+
+def _frozen_steps(legal: Mapping[int, Collection[int]] | None) -> tuple[tuple[int, tuple[int, ...]], ...] | None:
+    return None if legal is None else tuple(sorted((start, tuple(sorted(ends))) for start, ends in legal.items()))
+
+
 def board_context(
     table_id: int | str,
     position: Position,
@@ -106,25 +122,35 @@ def board_context(
     """Everything ``templates/board/_board.html`` needs, the SVG and the cube list drawn."""
     cube_list = list(cubes or [])
     taps = interactive and on_roll is not None and dice is not None
-    board_svg = render_board(
-        position,
-        bottom=bottom,
-        on_roll=on_roll,
-        dice=dice,
-        cubes=cube_list,
-        labels=labels,
-        legal=legal,
-        numbering=numbering,
-        rail=rail,
-        controls=taps,
-    )
-    if taps or rail:
-        # A phone gets the upright drawing (board.css shows one of the two): it taps on it, and
-        # reads the names and every cube whole (issue 25; the landscape rail is too small there).
-        board_svg += render_portrait_board(
-            position, bottom=bottom, on_roll=on_roll, dice=dice, cubes=cube_list, labels=labels,
-            numbering=numbering, controls=taps,
+
+    def draw() -> Markup:
+        svg = render_board(
+            position,
+            bottom=bottom,
+            on_roll=on_roll,
+            dice=dice,
+            cubes=cube_list,
+            labels=labels,
+            legal=legal,
+            numbering=numbering,
+            rail=rail,
+            controls=taps,
         )
+        if taps or rail:
+            # A phone gets the upright drawing (board.css shows one of the two): it taps on it, and
+            # reads the names and every cube whole (issue 25; the landscape rail is too small there).
+            svg += render_portrait_board(
+                position, bottom=bottom, on_roll=on_roll, dice=dice, cubes=cube_list, labels=labels,
+                numbering=numbering, controls=taps,
+            )
+        return svg
+
+    if has_app_context():
+        key = (str(get_locale()), position, bottom, on_roll, dice, tuple(cube_list),
+               tuple(sorted((labels or {}).items())), _frozen_steps(legal), numbering, rail, taps)
+        board_svg = caches.cache(BOARD_DRAWINGS).get_or_make(key, draw)
+    else:  # a script's drawing, outside the app
+        board_svg = draw()
     return {
         "table_id": table_id,
         "board_svg": board_svg,
