@@ -15,7 +15,7 @@ from tests.factories import save
 pytestmark = [pytest.mark.gnubg, pytest.mark.sqlite_only]
 
 
-def test_a_player_sees_his_own_analysis_and_not_anothers(app, client, auth):
+def test_a_player_sees_their_own_analysis_and_not_anothers(app, client, auth):
     with app.app_context():
         night_id = analysed_night()
     auth.login("bob")

@@ -206,7 +206,7 @@ def test_a_whole_club_night_at_one_table(seeded_server, page: Page, context, scr
 
 
 @pytest.mark.browser
-def test_a_player_answers_on_his_phone_and_the_organizers_tablet_follows(live_server, browser, screenshot):
+def test_a_player_answers_on_their_phone_and_the_organizers_tablet_follows(live_server, browser, screenshot):
     from chouette.services import tables
     from tests.browser.conftest import OFF_SITE
     from tests.factories import PASSWORD as MEMBER_PASSWORD

@@ -42,7 +42,7 @@ def shoot(page: Page, name: str, *, full_page: bool = False) -> None:
 
 
 @pytest.mark.browser
-def test_a_deal_recorded_by_the_organizer_and_a_proxy_answering_on_his_own_phone(
+def test_a_deal_recorded_by_the_organizer_and_a_proxy_answering_on_their_own_phone(
         live_server, browser: Browser):
     app, base = live_server.app, live_server.url
     with app.app_context():

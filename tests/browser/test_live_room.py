@@ -472,7 +472,7 @@ def test_two_members_get_one_drawing_each_page_marks_its_own_and_posts_with_its_
         page.context.close()
 
 
-def test_a_pushed_table_keeps_what_a_player_types_and_where_he_is_on_every_screen_size(
+def test_a_pushed_table_keeps_what_a_player_types_and_where_they_are_on_every_screen_size(
         browser: Browser, live_server, screenshot):
     """D's phone, tablet and laptop at 390x844, 1024x768 and 1920x1080, a Position ID typed
     and focused in each, and the page scrolled: two changes from the organizer's device come
@@ -516,7 +516,7 @@ def test_a_pushed_table_keeps_what_a_player_types_and_where_he_is_on_every_scree
         page.context.close()
 
 
-def test_the_organizer_keeps_his_house_rules_form_and_correction_while_games_go_on_on_every_screen_size(
+def test_the_organizer_keeps_their_house_rules_form_and_correction_while_games_go_on_on_every_screen_size(
         browser: Browser, live_server, screenshot):
     """The organizer's tablet at 390x844, 1024x768 and 1920x1080 has the house-rules form open
     with a new stake typed and a box ticked, and a correction half typed; another device doubles,

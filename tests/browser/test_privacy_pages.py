@@ -70,7 +70,7 @@ def test_a_player_who_did_not_play_reads_the_night_without_its_money(live_server
         screenshot(f"privacy-ledger-refused-{size}")
 
 
-def test_a_player_reads_his_own_row_of_the_season(live_server, page: Page, screenshot):
+def test_a_player_reads_their_own_row_of_the_season(live_server, page: Page, screenshot):
     ids = _club(live_server)
     _sign_in(page, live_server, "carlo")
     for size, (width, height) in SIZES.items():

@@ -151,7 +151,7 @@ def test_drop_requires_a_pending_double():
         Cube().drop(0)
 
 
-def test_doubler_cannot_answer_his_own_double():
+def test_doubler_cannot_answer_their_own_double():
     cube = Cube().double(0)
     for action in ("take", "drop"):
         with pytest.raises(

@@ -142,7 +142,7 @@ def test_dead_cube_doubles_are_legal():
 # --- the Holland rule ---
 
 
-def test_holland_trailer_cannot_double_before_his_third_turn():
+def test_holland_trailer_cannot_double_before_their_third_turn():
     match = play(Match(5, holland_rule=True), (0, 4), (1, 1))
     assert match.trailer == 1
     assert not match.can_double(1, turn_number=1)

@@ -81,7 +81,7 @@ def books_and_leaver(draw):
 
 @settings(max_examples=300, deadline=None)
 @given(books_and_leaver())
-def test_after_the_leaver_settles_he_is_even_and_the_others_stay_consistent(case):
+def test_after_the_leaver_settles_they_are_even_and_the_others_stay_consistent(case):
     books, leaver = case
     transfers = settle_leaver(books, leaver)
     after = apply_payments(books, transfers)

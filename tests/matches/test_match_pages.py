@@ -217,7 +217,7 @@ def test_the_winner_is_on_both_players_pages(app, night):
         assert result in row and score in row and "Final" in row, row
 
 
-def test_a_chouette_player_still_cannot_roll_from_his_phone(app):
+def test_a_chouette_player_still_cannot_roll_from_their_phone(app):
     from tests.web.test_phone_decisions import Phones
 
     phones = Phones(app, "AB")

@@ -145,7 +145,7 @@ def test_the_crawford_game_comes_exactly_once():
     assert match_of(state).is_over and match_of(state).winner == 0
 
 
-def test_the_holland_rule_keeps_the_trailer_from_doubling_before_his_third_turn():
+def test_the_holland_rule_keeps_the_trailer_from_doubling_before_their_third_turn():
     state = win_by_drop(match_table(3, holland=True), "box", cube=2)  # 2-0: Crawford next
     state = play_out(state, random.Random(1))  # Bob wins the Crawford game: 2-1
     match = match_of(state)

@@ -212,7 +212,7 @@ def test_a_player_not_at_the_table_may_not_answer_any_cube(app):
         assert tables.last_seq(club["ids"]["table_id"]) == club["seq"]
 
 
-def test_a_seated_player_answers_his_own_cube(app):
+def test_a_seated_player_answers_their_own_cube(app):
     club = _club(app)
     response = _answer(app, club, club["users"]["seated player"], "Cy")
     assert response.status_code == 200, response.data[:500]

@@ -251,7 +251,7 @@ def test_every_read_answers_each_role_and_shows_only_the_money_the_rule_allows(t
         dispose(app)
 
 
-def test_a_player_reads_his_own_money_on_his_own_page_and_balances(tmp_path):
+def test_a_player_reads_their_own_money_on_their_own_page_and_balances(tmp_path):
     app = make_app(tmp_path)
     try:
         club = _club(app)

@@ -51,12 +51,12 @@ def test_one_game_as_sgf(client, night, login_as):
     assert response.text.startswith("(;FF[4]GM[6]") and "DT[2026-11-21]" in response.text
 
 
-def test_a_player_downloads_a_game_he_played(client, night, login_as):
+def test_a_player_downloads_a_game_they_played(client, night, login_as):
     login_as("player", name="C")
     assert client.get(f"/records/tables/{night['first']}.mat?game=1").status_code == 200
 
 
-def test_a_player_may_not_download_a_game_he_did_not_play(client, night, login_as):
+def test_a_player_may_not_download_a_game_they_did_not_play(client, night, login_as):
     login_as("player", name="Zed")
     assert client.get(f"/records/tables/{night['first']}.mat?game=1").status_code == 403
 
@@ -89,7 +89,7 @@ def test_a_night_as_mat_is_a_zip_of_one_file_per_pair(client, night, login_as):
     assert any("-A-v-Team-B.mat" in n for n in names)
 
 
-def test_a_player_gets_only_his_games_of_a_night(client, night, login_as):
+def test_a_player_gets_only_their_games_of_a_night(client, night, login_as):
     login_as("player", name="A")
     response = client.get(f"/records/nights/{night['night']}.sgf")
     assert response.status_code == 200
@@ -102,7 +102,7 @@ def test_a_table_download(client, night, login_as):
     assert response.status_code == 200 and response.mimetype == "text/plain"
 
 
-def test_a_player_downloads_his_own_games_from_every_night(client, night, login_as):
+def test_a_player_downloads_their_own_games_from_every_night(client, night, login_as):
     login_as("player", name="B")
     response = client.get("/records/player.sgf?name=B")
     assert response.status_code == 200
@@ -139,7 +139,7 @@ def test_the_night_exports_link_the_night_and_table_records(client, night, login
     assert f"/records/tables/{night['second']}.sgf" in page
 
 
-def test_the_player_page_links_his_records_to_himself_only(client, night, login_as, auth):
+def test_the_player_page_links_their_records_to_themselves_only(client, night, login_as, auth):
     login_as("player", name="A")
     assert "/records/player.mat?name=A" in client.get("/players/A").text
     assert "/records/player.mat?name=B" not in client.get("/players/B").text

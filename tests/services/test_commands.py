@@ -110,7 +110,7 @@ def test_ledger_is_the_projection_of_the_log_after_a_cold_reload(app, setup):
     assert _ledger(table_id) == _projection(table_id)
 
 
-def test_a_player_makes_his_own_decisions_only(app, setup):
+def test_a_player_makes_their_own_decisions_only(app, setup):
     table_id, organizer = setup
     carla = gen_member("player", name="C")
     dora = gen_member("player", name="D")

@@ -370,7 +370,7 @@ def test_nothing_else_while_an_extra_redouble_waits_except_the_answer():
             apply_event(state, event)
 
 
-def test_a_member_may_not_double_while_his_extra_redouble_waits():
+def test_a_member_may_not_double_while_their_extra_redouble_waits():
     state = run(lone_take_with_extra(), double_extra("E"))
     with pytest.raises(TableError, match="answer the open double first"):
         apply_event(state, double("E"))

@@ -141,7 +141,7 @@ def _lone_taker_with_an_extra(**settings):
     return fold({"extras": True, **settings}, log)
 
 
-def test_extras_outlive_the_lone_takers_cube_when_the_box_drops_his_double():
+def test_extras_outlive_the_lone_takers_cube_when_the_box_drops_their_double():
     state = run(_lone_taker_with_an_extra(), double("D"), drop("D"))
     assert state.game is not None and state.game.live == []
     state = run(state, result("box"))
@@ -150,7 +150,7 @@ def test_extras_outlive_the_lone_takers_cube_when_the_box_drops_his_double():
     assert seats(state) == ("D", None, "C", "BA")
 
 
-def test_extras_outlive_the_lone_takers_cube_when_he_drops_the_boxs_beaver():
+def test_extras_outlive_the_lone_takers_cube_when_they_drop_the_boxs_beaver():
     state = run(_lone_taker_with_an_extra(beavers=True), double("D"), beaver("D"), drop("D"))
     # D lost 4 on their own cube at once; B's extra is still to be played.
     assert state.game is not None
@@ -223,7 +223,7 @@ def test_single_cube_box_answer_to_the_beaver_waits_for_every_member():
     assert [state.game.cubes[m].value for m in "BCD"] == [4, 4, 4]
 
 
-def test_single_cube_member_answers_the_box_double_by_his_own_name():
+def test_single_cube_member_answers_the_box_double_by_their_own_name():
     state = run(seated("ABCD", cube_mode="single"), double("box"))
     with pytest.raises(TableError, match="each member answers the box's double alone"):
         apply_event(state, take("team"))

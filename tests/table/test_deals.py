@@ -180,7 +180,7 @@ def test_retention_counts_the_deals_in_the_box_net_result():
 # --- single cube -----------------------------------------------------------------------------
 
 
-def test_single_cube_the_box_settles_with_each_member_on_his_own():
+def test_single_cube_the_box_settles_with_each_member_on_their_own():
     state = seated("ABCD", cube_mode="single")
     state = run(state, double("box"), take("B"), take("C"), take("D"))
     state = run(state, deal("C", "box", 1.5), deal("D", "member", amount_cents=120))

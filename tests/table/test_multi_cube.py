@@ -15,7 +15,7 @@ def leave(name):
     return {"type": "leave", "player": name}
 
 
-def test_each_member_has_his_own_cube():
+def test_each_member_has_their_own_cube():
     state = run(seated("ABCD"), double("box", "B"), take("B"), result("team"))
     assert points(state) == {"A": -4, "B": 2, "C": 1, "D": 1}
 
@@ -41,7 +41,7 @@ def test_member_dropped_is_out_of_the_game():
         apply_event(state, double("C"))
 
 
-def test_taker_owns_the_cube_only_he_may_redouble():
+def test_taker_owns_the_cube_only_they_may_redouble():
     state = run(seated("ABC"), double("box", "B"), take("B"))
     with pytest.raises(TableError, match="the box cannot double B: B owns that cube"):
         apply_event(state, double("box", "B"))
@@ -204,7 +204,7 @@ def test_without_jacoby_gammon_and_backgammon_multiply():
 # --- the captain drops while others still wait ------------------------------------------
 
 
-def test_captain_dropping_while_others_wait_keeps_his_seat_until_all_answered():
+def test_captain_dropping_while_others_wait_keeps_their_seat_until_all_answered():
     state = run(seated("ABCDE"), double("box", "B", "C", "D", "E"), drop("B"), take("C"))
     assert seats(state) == ("A", None, "B", "CDE")
     with pytest.raises(TableError, match="answer the open double first"):
@@ -227,7 +227,7 @@ def test_second_captain_dropping_goes_to_the_end_behind_the_first():
     assert points(state) == {"A": 4, "B": -1, "C": -1, "D": -1, "E": -1}
 
 
-def test_captain_dropping_when_only_the_line_beyond_him_is_live():
+def test_captain_dropping_when_only_the_line_beyond_them_is_live():
     # B, C, D doubled; B and C drop: D captains; C keeps their place, B goes to the end.
     state = run(seated("ABCDE"), double("box", "B", "C", "D"), drop("B"), drop("C"), take("D"))
     assert seats(state) == ("A", None, "D", "CEB")
@@ -245,7 +245,7 @@ def test_box_dropping_the_acting_captain_cube_after_the_captain_dropped():
     assert points(state) == {"A": 1 - 1 + 2, "B": -1, "C": 1, "D": -1, "E": -1}
 
 
-def test_box_drops_captain_cube_acting_captain_who_drops_keeps_his_place():
+def test_box_drops_captain_cube_acting_captain_who_drops_keeps_their_place():
     state = run(seated("ABCDE"), double("B"), drop("B"), double("box", "C"), drop("C"))
     # C was only acting captain: C does not go to the end; D plays on.
     assert state.game.acting_captain == "D"
@@ -271,7 +271,7 @@ def test_box_drops_captain_beaver_captain_beat_the_box():
     assert seats(state) == ("B", None, "C", "DA")
 
 
-def test_captain_dropping_the_box_beaver_of_his_own_double_goes_to_the_end():
+def test_captain_dropping_the_box_beaver_of_their_own_double_goes_to_the_end():
     state = run(seated("ABCD", beavers=True), double("B"), beaver("B"), drop("B"))
     assert state.game.cubes["B"].settled == -2
     assert seats(state) == ("A", None, "C", "DB")
@@ -350,7 +350,7 @@ def test_box_doubles_the_same_cube_twice_in_one_event_is_refused():
         apply_event(seated("ABCD"), double("box", "C", "C"))
 
 
-def test_member_who_won_his_cube_is_out_of_the_game():
+def test_member_who_won_their_cube_is_out_of_the_game():
     state = run(seated("ABCD"), double("C"), drop("C"))
     with pytest.raises(TableError, match="out of play"):
         apply_event(state, double("C"))

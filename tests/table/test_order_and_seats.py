@@ -153,7 +153,7 @@ def test_captain_leaving_first_in_line_becomes_captain():
     assert seats(state) == ("A", None, "C", "D")
 
 
-def test_leaver_keeps_his_balance_and_may_rejoin_at_the_end():
+def test_leaver_keeps_their_balance_and_may_rejoin_at_the_end():
     state = run(seated("ABC"), result("team"), {"type": "leave", "player": "A"})
     assert "A" not in state.seated
     from .helpers import points
@@ -322,13 +322,13 @@ def test_after_next_rotation_between_games_joins_at_once():
     assert seats(run(seated("ABCD", **AFTER), join("E"))) == ("A", None, "B", "CDE")
 
 
-def test_after_next_rotation_joiner_may_leave_before_he_is_seated():
+def test_after_next_rotation_joiner_may_leave_before_they_are_seated():
     state = run(seated("ABCD", **AFTER), double("box", "B"), join("E"), leave("E"),
                 take("B"), result("box"))
     assert seats(state) == ("A", None, "C", "DB")
 
 
-def test_rejoining_player_goes_to_the_end_and_keeps_his_balance():
+def test_rejoining_player_goes_to_the_end_and_keeps_their_balance():
     # B beats the box and then leaves as the new box: C is box, D captain.
     state = run(seated("ABCD"), result("team"), leave("B"))
     assert seats(state) == ("C", None, "D", "A")

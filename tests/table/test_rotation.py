@@ -23,7 +23,7 @@ def test_captain_beats_box_captain_becomes_box():
     assert seats(run(seated("ABCDE"), result("team"))) == ("B", None, "C", "DEA")
 
 
-def test_captain_drop_next_member_captains_and_his_result_decides():
+def test_captain_drop_next_member_captains_and_their_result_decides():
     state = run(seated("ABCDE"), double("box", "B"), drop("B"))
     assert seats(state) == ("A", None, "C", "DEB") and state.game is not None
     state = run(state, result("team"))
@@ -68,7 +68,7 @@ def test_box_retention_on_a_net_zero_game(retention, keeps):
     assert (state.box == "A") is keeps
 
 
-def test_box_keeps_the_box_game_after_game_while_he_wins():
+def test_box_keeps_the_box_game_after_game_while_they_win():
     state = seated("ABCD")
     for _ in range(3):
         state = run(state, result("box"))

@@ -161,7 +161,7 @@ def test_scenario_02_without_jacoby_the_gammon_counts_double():
     assert seats_of(summary) == ("C", None, "B", ["A", "D"])
 
 
-def test_scenario_02_if_the_captain_takes_he_stays_captain_and_becomes_box():
+def test_scenario_02_if_the_captain_takes_they_stay_captain_and_becomes_box():
     log = load("02-single-cube-captain-drop.json")
     index = log["events"].index({"type": "drop", "cube": "B"})
     summary = summarize(variant(log, replace={index: {"type": "take", "cube": "B"}}))

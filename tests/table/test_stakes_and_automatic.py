@@ -121,7 +121,7 @@ def test_rejoining_at_another_stake_does_not_change_past_games():
     assert cents(state) == {"A": -200, "B": 100, "C": 100}
 
 
-def test_a_leaver_keeps_his_ledger_balance():
+def test_a_leaver_keeps_their_ledger_balance():
     state = run(seated("ABCD"), double("box", "D"), drop("D"), leave("D"), result("box"))
     assert points(state) == {"A": 3, "B": -1, "C": -1, "D": -1}
     assert "D" not in (state.box, state.captain, *state.line)

@@ -29,7 +29,7 @@ def test_first_visit_without_members_goes_to_the_setup_page(client):
     assert client.get("/auth/login").headers["Location"].endswith("/setup")
 
 
-def test_setup_page_creates_the_admin_and_signs_him_in(app, client):
+def test_setup_page_creates_the_admin_and_signs_them_in(app, client):
     assert b"Create the admin" in client.get("/setup").data
     response = client.post("/setup", data={"name": "Ann", "username": "Ann", "password": "long-enough", "confirm": "long-enough"})
     assert response.status_code == 303
@@ -236,7 +236,7 @@ def test_a_new_password_ends_the_members_other_sessions(app, client, login_as):
     assert client.get("/nights/").status_code == 302
 
 
-def test_deactivating_a_member_signs_him_out(app, client, login_as):
+def test_deactivating_a_member_signs_them_out(app, client, login_as):
     member = login_as("organizer")
     with app.test_request_context():
         admin = gen_member("admin")

@@ -111,7 +111,7 @@ def test_admin_edits_a_members_role(app, client, login_as):
     assert (edited.name, edited.role, edited.locale) == ("Bobby", "organizer", None)
 
 
-def test_admin_cannot_remove_his_own_admin_role(app, client, login_as):
+def test_admin_cannot_remove_their_own_admin_role(app, client, login_as):
     admin = login_as("admin")
     response = client.post(f"/admin/members/{admin.id}", data={"name": admin.name, "username": admin.username, "role": "player", "locale": "", "active": "y"})
     assert response.status_code == 422

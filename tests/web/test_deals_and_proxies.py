@@ -183,7 +183,7 @@ def test_proxy_refusal_comes_back_with_the_reason(app):
     assert phones.table.log() == before
 
 
-def test_proxy_answers_the_absent_members_cube_from_his_own_phone(app):
+def test_proxy_answers_the_absent_members_cube_from_their_own_phone(app):
     phones = Phones(app)
     phones.table.play(TIED, {"type": "proxy", "player": "C", "to": "D"},
                       {"type": "double", "by": "box", "cubes": ["C", "D"]})
@@ -197,7 +197,7 @@ def test_proxy_answers_the_absent_members_cube_from_his_own_phone(app):
     assert ledger(app, phones.table.id) == {"A": 100, "C": -100}
 
 
-def test_proxy_doubles_for_the_absent_member_from_his_own_phone(app):
+def test_proxy_doubles_for_the_absent_member_from_their_own_phone(app):
     phones = Phones(app)
     phones.table.play(TIED, {"type": "proxy", "player": "C", "to": "D"})
     html = phones.live("D")

@@ -479,7 +479,7 @@ def test_a_members_answer_to_the_boxs_double_shows_at_once(app, client, htmx, or
     assert "offered" not in html and "waiting for" not in html
 
 
-def test_the_status_names_the_box_when_he_must_answer(app, client, htmx, organizer, night_id):
+def test_the_status_names_the_box_when_they_must_answer(app, client, htmx, organizer, night_id):
     table_id = new_table(app, night_id, "Table one", seat, organizer, ["Ann", "Bob", "Cy", "Dee"])
     with app.app_context():
         play(table_id, organizer, {"type": "double", "by": "Dee"}, {"type": "double", "by": "Cy"})
@@ -536,7 +536,7 @@ def test_screens_fetching_the_same_version_draw_it_once(app, client, htmx, organ
     assert drawn.count("display/_board.html") == 1
 
 
-def test_the_status_names_the_box_when_he_owes_the_answer_to_a_beaver(app, client, htmx, organizer,
+def test_the_status_names_the_box_when_they_owe_the_answer_to_a_beaver(app, client, htmx, organizer,
                                                                        night_id):
     """A member beavers the box's double while the others still think: the beaver is applied
     at once and the box owes its answer, so the box is among those waited for."""

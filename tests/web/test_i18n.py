@@ -37,7 +37,7 @@ def test_a_member_without_a_choice_follows_the_browser(app, client, login_as):
     assert b"Club nights" in client.get("/nights/", headers={"Accept-Language": "en"}).data
 
 
-def test_a_member_chooses_his_language_on_his_account_page(app, client, login_as):
+def test_a_member_chooses_their_language_on_their_account_page(app, client, login_as):
     login_as("player")
     assert client.post("/account", data={"locale": "it"}).status_code == 303
     assert b"Serate del circolo" in client.get("/nights/", headers={"Accept-Language": "en"}).data

@@ -275,7 +275,7 @@ def _finished_game(table_id: int, organizer) -> None:
     _play(table_id, organizer, {"type": "result", "winner": "box", "kind": "single"})
 
 
-def test_a_renamed_member_keeps_his_history_under_the_new_name(app, client, organizer, auth):
+def test_a_renamed_member_keeps_their_history_under_the_new_name(app, client, organizer, auth):
     with app.app_context():
         marco = _member("Marco", "marco")
         table = gen_table()
@@ -328,7 +328,7 @@ def test_a_rename_cannot_merge_two_members(app, organizer):
         assert table_states.load_play(table.id).state.players == ["Marco"]
 
 
-def test_a_rename_to_a_guests_name_at_his_table_is_refused(app, organizer):
+def test_a_rename_to_a_guests_name_at_their_table_is_refused(app, organizer):
     with app.app_context():
         marco = _member("Marco", "marco")
         table = gen_table()
@@ -339,7 +339,7 @@ def test_a_rename_to_a_guests_name_at_his_table_is_refused(app, organizer):
                                    actor=gen_member("admin"))
 
 
-def test_a_new_member_named_as_a_guest_who_played_takes_over_his_history(app, organizer):
+def test_a_new_member_named_as_a_guest_who_played_takes_over_their_history(app, organizer):
     with app.app_context():
         table = gen_table()
         _finished_game(table.id, organizer)  # Marco, a guest
@@ -362,7 +362,7 @@ def test_the_night_import_refuses_a_file_with_an_invisible_name_in_a_form(app, c
     assert "U+200B" in response.get_data(as_text=True)
 
 
-def test_two_tables_seating_one_member_at_once_seat_him_once(app, organizer):
+def test_two_tables_seating_one_member_at_once_seat_them_once(app, organizer):
     """Two organizers type Marco at two tables at the same moment, on two app nodes: one seats
     Marco, the other is refused naming the first (PostgreSQL: the joins of one member wait for
     each other; SQLite: writers are serialised)."""

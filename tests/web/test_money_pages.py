@@ -97,7 +97,7 @@ def test_ledger_of_a_missing_night_is_404(app, client, login_as):
     assert client.get("/nights/999/ledger").status_code == 404
 
 
-def test_a_player_sees_the_ledger_of_a_night_he_played(app, client, login_as, night):
+def test_a_player_sees_the_ledger_of_a_night_they_played(app, client, login_as, night):
     login_as("player", name="Cy")
     response = client.get(f"/nights/{night}/ledger")
     assert response.status_code == 200 and b'data-player="Bob"' in response.data
@@ -146,7 +146,7 @@ def test_settle_page_of_a_missing_night_is_404(app, client, login_as):
                                                      "method": "cash"}).status_code == 404
 
 
-def test_settle_one_leaver_shows_his_transfers_only(app, client, login_as, htmx):
+def test_settle_one_leaver_shows_their_transfers_only(app, client, login_as, htmx):
     login_as("organizer")
     with app.app_context():
         night_id = _night_with({"Ann": -900, "Bob": 500, "Cy": 600, "Dee": -200})
@@ -186,7 +186,7 @@ def test_recording_a_payment_signed_out_sends_to_sign_in_and_writes_nothing(app,
     assert _payments(app) == []
 
 
-def test_a_player_ticks_only_what_is_paid_to_him(app, client, login_as, night, htmx):
+def test_a_player_ticks_only_what_is_paid_to_them(app, client, login_as, night, htmx):
     """The payee confirms what they received; the payer cannot tick their own payment, nor a
     player someone else's."""
     login_as("player", name="Bob")  # Bob owes Ann: they may not say they paid
@@ -394,7 +394,7 @@ def test_balances_page_and_fragment_for_the_treasurer(app, client, login_as, htm
     assert "HX-Request" in fragment.headers["Vary"]
 
 
-def test_a_player_sees_only_his_own_balance(app, client, login_as, iou_nights):
+def test_a_player_sees_only_their_own_balance(app, client, login_as, iou_nights):
     login_as("player", name="Bob")
     html = client.get("/balances").get_data(as_text=True)
     assert "Your balance" in html and 'data-player="Bob"' in html

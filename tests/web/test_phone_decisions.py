@@ -95,7 +95,7 @@ def signed_out_goes_to_sign_in(app: Flask, table: Table, action: str, data: dict
 # --------------------------------------------------------------------------- the box answers
 
 
-def test_the_box_answers_a_members_double_from_his_phone(app):
+def test_the_box_answers_a_members_double_from_their_phone(app):
     phones = Phones(app)
     phones.table.play({"type": "double", "by": "C"})
     block = decision_block(phones.live("A"))
@@ -142,7 +142,7 @@ def test_beavers_and_raccoons_are_answered_by_the_side_they_were_made_to(app, ev
     phones.made(answerer, "answer", {"cube": "C", "answer": "take"}, {"type": "take", "cube": "C"})
 
 
-def test_the_box_answers_a_beaver_at_once_while_his_double_waits_for_the_others(app):
+def test_the_box_answers_a_beaver_at_once_while_their_double_waits_for_the_others(app):
     phones = Phones(app, **BEAVERS)
     phones.table.play({"type": "double", "by": "box", "cubes": ["C", "D"]}, {"type": "beaver", "cube": "C"})
     # C's beaver is the box's to answer now (docs/rules.md 2.5); D still answers the double themselves.
@@ -156,7 +156,7 @@ def test_the_box_answers_a_beaver_at_once_while_his_double_waits_for_the_others(
     phones.made("D", "answer", {"cube": "D", "answer": "drop"}, {"type": "drop", "cube": "D"})
 
 
-def test_a_member_answers_the_boxs_double_on_his_own_cube_only(app):
+def test_a_member_answers_the_boxs_double_on_their_own_cube_only(app):
     phones = Phones(app)
     phones.table.play({"type": "double", "by": "box", "cubes": ["C", "D"]})
     assert "A doubles you to 2." in decision_block(phones.live("C"))
@@ -168,7 +168,7 @@ def test_a_member_answers_the_boxs_double_on_his_own_cube_only(app):
 # --------------------------------------------------------------------------- doubles
 
 
-def test_a_member_doubles_the_box_from_his_phone(app):
+def test_a_member_doubles_the_box_from_their_phone(app):
     phones = Phones(app)
     html = phones.live("C")
     # C's own cube's Double button, nobody else's; nothing waits for C, so no decision block.
@@ -181,7 +181,7 @@ def test_a_member_doubles_the_box_from_his_phone(app):
     phones.made("C", "double", {"by": "C"}, {"type": "double", "by": "C"})
 
 
-def test_the_box_doubles_from_his_phone_and_nobody_else_doubles_for_him(app):
+def test_the_box_doubles_from_their_phone_and_nobody_else_doubles_for_them(app):
     phones = Phones(app)
     html = phones.live("A")
     assert 'name="cubes" value="C"' in html and 'name="by" value="C"' not in html
@@ -227,7 +227,7 @@ def test_single_cube_the_captain_answers_the_boxs_beaver_for_the_team(app):
     phones.made("B", "answer", {"cube": "team", "answer": "take"}, {"type": "take", "cube": "team"})
 
 
-def test_single_cube_each_member_answers_the_boxs_double_on_his_own(app):
+def test_single_cube_each_member_answers_the_boxs_double_on_their_own(app):
     phones = Phones(app, cube_mode="single")
     phones.table.play({"type": "double", "by": "box"})
     for name in "BCD":
@@ -240,7 +240,7 @@ def test_single_cube_each_member_answers_the_boxs_double_on_his_own(app):
 # --------------------------------------------------------------------------- the partnership
 
 
-def test_the_player_offered_the_partnership_accepts_it_from_his_phone(app):
+def test_the_player_offered_the_partnership_accepts_it_from_their_phone(app):
     phones = Phones(app, partner_min_players=3)
     block = decision_block(phones.live("B"))
     assert "You are offered the partnership with the box, A." in block
@@ -254,7 +254,7 @@ def test_the_player_offered_the_partnership_accepts_it_from_his_phone(app):
     assert phones.table.state().partner == "B"
 
 
-def test_a_declined_partnership_is_offered_to_the_next_who_answers_it_himself(app):
+def test_a_declined_partnership_is_offered_to_the_next_who_answers_it_themselves(app):
     phones = Phones(app, partner_min_players=3)
     phones.made("B", "partner", {"player": "B", "answer": "decline"},
                 {"type": "partner", "player": "B", "accept": False})
@@ -284,7 +284,7 @@ def lone_take(phones: Phones) -> None:
                       *[{"type": "drop", "cube": n} for n in "BCD"], {"type": "take", "cube": "E"})
 
 
-def test_a_dropper_gives_the_lone_taker_an_extra_from_his_phone(app):
+def test_a_dropper_gives_the_lone_taker_an_extra_from_their_phone(app):
     phones = Phones(app, "ABCDE", **EXTRAS)
     lone_take(phones)
     block = decision_block(phones.live("C"))
@@ -372,7 +372,7 @@ def test_decider_names_the_player_whose_decision_it_is(settings, events, event, 
     assert deciders.decider(state, event) == who
 
 
-def test_decisions_of_a_player_are_the_legal_ones_that_are_his(app):
+def test_decisions_of_a_player_are_the_legal_ones_that_are_theirs(app):
     names = ["A", "B", "C", "D"]
     state = fold({}, [*({"type": "join", "player": n} for n in names), {"type": "order", "players": names},
                       {"type": "double", "by": "box", "cubes": ["C", "D"]}])

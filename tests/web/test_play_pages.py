@@ -478,7 +478,7 @@ def test_closed_night_refuses_actions(app, client, table):
 # --------------------------------------------------------------------------- players and other organizers
 
 
-def test_a_guests_seat_claimed_by_a_new_member_is_his_from_his_next_fetch(app, client, table):
+def test_a_guests_seat_claimed_by_a_new_member_is_theirs_from_their_next_fetch(app, client, table):
     """The seats of a state are remembered per process; a guest's seat claimed by a new
     member is seen from the next read of the table, not only from the table's next event."""
     table.seat("ABCD")
@@ -495,7 +495,7 @@ def test_a_guests_seat_claimed_by_a_new_member_is_his_from_his_next_fetch(app, c
     assert re.search(r'class="card my-decision"[\s\S]*?value="take"[\s\S]*?value="drop"', html)
 
 
-def test_a_player_answers_his_own_cube_from_his_phone(app, client, table):
+def test_a_player_answers_their_own_cube_from_their_phone(app, client, table):
     table.seat("ABCD")
     table.play({"type": "double", "by": "box", "cubes": ["C", "D"]})
     with app.app_context():
@@ -528,7 +528,7 @@ def test_a_player_may_not_answer_someone_elses_cube(app, client, table):
     assert table.log() == before
 
 
-def test_a_player_may_not_answer_the_boxs_side_of_his_cube(app, client, table):
+def test_a_player_may_not_answer_the_boxs_side_of_their_cube(app, client, table):
     table.seat("ABCD")
     table.play({"type": "double", "by": "C"})
     with app.app_context():

@@ -39,7 +39,7 @@ def two_nights(app):
         return first, second, season.id
 
 
-def test_the_cumulative_settle_up_shows_a_player_his_own_balance_only(app, client, login_as, two_nights):
+def test_the_cumulative_settle_up_shows_a_player_their_own_balance_only(app, client, login_as, two_nights):
     first, second, _season = two_nights
     login_as("player", name="Bob")
     html = client.get(f"/nights/{first}/settle?scope=all").get_data(as_text=True)
@@ -57,7 +57,7 @@ def test_the_treasurer_sees_every_cumulative_balance(app, client, login_as, two_
     assert set(re.findall(r'data-player="(\w+)"', cumulative)) == {"Ann", "Bob", "Cy", "Dee"}
 
 
-def test_a_season_shows_a_player_his_row_his_payments_and_the_payments_of_his_nights(
+def test_a_season_shows_a_player_their_row_their_payments_and_the_payments_of_their_nights(
         app, client, login_as, two_nights, htmx):
     first, second, season = two_nights
     login_as("player", name="Bob")
@@ -175,7 +175,7 @@ def test_a_player_seated_at_the_table_is_known_to_play_its_night_without_reading
         client.post("/auth/logout")
 
 
-def test_another_members_page_shows_his_games_but_not_his_money(app, client, login_as):
+def test_another_members_page_shows_their_games_but_not_their_money(app, client, login_as):
     _live_table(app)
     login_as("player", name="Eve")
     html = client.get("/players/Ann").get_data(as_text=True)

@@ -101,7 +101,7 @@ def test_an_english_organizer_sees_the_english_sentence(app, client, htmx):
     assert table.written() == before
 
 
-def test_a_refusal_naming_a_player_keeps_his_name_in_italian(app, client):
+def test_a_refusal_naming_a_player_keeps_their_name_in_italian(app, client):
     table = Table(app, "it")
     table.seat("Anna", "Bruno", "Carla")
     table.sign_in(client)
