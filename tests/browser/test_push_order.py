@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from playwright.sync_api import Browser, Page, Route, expect
+from playwright.sync_api import Browser, Locator, Page, Route, expect
 
 from chouette.extensions import db
 from chouette.models import Member
@@ -60,8 +60,11 @@ def _until(page: Page, held: list) -> None:
     raise AssertionError("the request was never sent")
 
 
-def _organizer_page(live_server, browser: Browser, table_id: int) -> Page:
+def _organizer_page(live_server, browser: Browser) -> tuple[int, int, Page, Locator]:
+    """The table (``_table``) open on Olga's tablet, its stream open and watched from inside:
+    (table id, Olga's id, the page, its live table)."""
     base = live_server.url
+    table_id, olga_id = _table(live_server.app)
     page = signed_in_device(browser, base, "olga", {"width": 1024, "height": 768}, url=f"{base}/tables/{table_id}")
     expect(page.locator(".live-push")).to_have_attribute("data-push", "open")
     # What the page does, seen from inside: the seq of each fetched live table htmx has handled
@@ -79,15 +82,13 @@ def _organizer_page(live_server, browser: Browser, table_id: int) -> Page:
         new MutationObserver(() => window.chouetteShown.push(Number(live.dataset.seq)))
           .observe(live, {attributes: true, attributeFilter: ['data-seq']});
     }""", table_id)
-    return page
+    return table_id, olga_id, page, page.locator(f"#table-live-{table_id}")
 
 
 def test_a_fetch_sent_before_the_readers_action_and_answered_after_it_does_not_take_the_page_back(
         live_server, browser: Browser):
     app = live_server.app
-    table_id, _olga = _table(app)
-    page = _organizer_page(live_server, browser, table_id)
-    live = page.locator(f"#table-live-{table_id}")
+    table_id, _olga, page, live = _organizer_page(live_server, browser)
     before = _last_seq(app, table_id)
 
     # A fetch of the live table goes out (as a push or a poll makes it) and is slow to come back.
@@ -113,9 +114,7 @@ def test_a_fetch_sent_before_the_readers_action_and_answered_after_it_does_not_t
 def test_a_change_pushed_while_the_readers_action_is_on_its_way_shows_after_its_answer(
         live_server, browser: Browser):
     app = live_server.app
-    table_id, olga_id = _table(app)
-    page = _organizer_page(live_server, browser, table_id)
-    live = page.locator(f"#table-live-{table_id}")
+    table_id, olga_id, page, live = _organizer_page(live_server, browser)
 
     # The organizer rolls; the roll's answer is held back on its way.
     held = _held(page, f"**/tables/{table_id}/roll")
@@ -146,9 +145,7 @@ def test_a_page_whose_fetch_brought_an_older_table_than_the_stream_said_fetches_
     """A proxy on the way answers the fetch a push caused with a copy it kept of the table
     before: the page, still behind the stream's last version, fetches it once more and shows it."""
     app = live_server.app
-    table_id, olga_id = _table(app)
-    page = _organizer_page(live_server, browser, table_id)
-    live = page.locator(f"#table-live-{table_id}")
+    table_id, olga_id, page, live = _organizer_page(live_server, browser)
     before = _last_seq(app, table_id)
 
     # The proxy's copy of the table as it is now; it serves it once, for the next fetch.
