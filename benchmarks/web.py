@@ -44,7 +44,7 @@ from urllib.parse import urlencode
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-BIN = ROOT / ".venv" / "bin"
+BIN = Path(sys.executable).parent  # flask and gunicorn beside the interpreter (.venv/bin)
 HOST = "127.0.0.1"
 SETTINGS = {"cube_mode": "multi", "stake_cents": 100, "partner_min_players": 0}
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fred", "Gus", "Hal"]
