@@ -14,7 +14,7 @@ from sqlalchemy import select
 from chouette import caches
 from chouette.extensions import db
 from chouette.models import Member, TableEvent
-from chouette.services import commands, identity
+from chouette.services import identity
 from chouette.table import TableState, match_rules
 from chouette.web import log_lines
 
@@ -72,24 +72,3 @@ def recent_lines(table_id: int, seq: int, generation: int,
 def match_players(state: TableState) -> tuple[str, str] | None:
     """A match's two players once seated, first (side 0) first; None at a chouette."""
     return match_rules.players(state) if state.settings.is_match else None
-
-
-def note_written(played: commands.TablePlay, who: str | None) -> None:
-    """Put a command's own events (``played.written``, recorded by ``who``) in its table's
-    latest log lines when they follow the lines kept.
-
-    Why: the command's answer (``table_commands.command``) is drawn on the command's path, whose
-    time the players wait for; with this it reads no log for its latest lines (the events
-    it wrote are in hand). With renames in the club the names are read again (``recent_lines``)."""
-    written = played.written
-    if not written or played.generation:
-        return
-    kept = caches.cache(RECENT_LINES)
-    key = (played.table.id, played.generation, str(get_locale()))
-    found = kept.get(key)
-    if found is None or found[0] != written[0].seq - 1:
-        return
-    players = match_players(played.state)
-    lines = [{"seq": e.seq, "type": e.type, "text": log_lines.describe(e.as_dict(), players), "who": who,
-              "at": e.at} for e in reversed(written)]
-    kept.put(key, (written[-1].seq, (lines + found[1])[:RECENT]))

@@ -33,7 +33,6 @@ from chouette.web.catalog import gettext as _
 from chouette.web.errors import error_page
 from chouette.web.htmx import is_htmx, render_page, see_other
 from chouette.web.live import page_context
-from chouette.web.live_derived import note_written
 from chouette.web.live_seats import my_seat as _me
 
 MAX_FIELD = 200  # longest text a field may carry (names, moves, ids, reasons)
@@ -168,7 +167,6 @@ def command(table_id: int, build: Callable[[TableState], dict[str, Any] | list[d
         shown = played if seq == played.seq else load(table_id)
         return live_response(shown, 422, error=say(refused), typed=typed, move_value=move_value)
     if is_htmx():  # the table as this command left it (the state is the one just written)
-        note_written(after, current_user.name)
         return live_response(after, changed=True)
     return see_other("tables.show", table_id=table_id)
 
