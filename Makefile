@@ -16,24 +16,28 @@ run: venv  ## set up and start the app on http://127.0.0.1:5000
 # tests of the pure packages (engine, table, ledger), which no database reaches. The three runs all run
 # (a failure in one does not hide the others' results); the command fails at the end if any failed.
 DATABASE_TESTS = --ignore=tests/engine --ignore=tests/table --ignore=tests/ledger
+# The runs without a browser use every core (pytest-xdist: a worker per core, each test file on
+# one worker; on PostgreSQL each worker has a database of its own, tests/conftest.py). The
+# browser run stays one test at a time: its timings are the pages', not the machine's.
+ON_EVERY_CORE = -n auto --dist loadfile
 test: system-deps dev-venv  ## set up and run all the tests
 	$(BIN)/ruff check app.py chouette tests benchmarks docs
 	$(BIN)/mypy  # chouette/, strict for the pure packages (pyproject.toml)
 	failed=""; \
-	$(BIN)/python -m pytest -m "not browser and not postgres_only" || failed="$$failed sqlite"; \
+	$(BIN)/python -m pytest $(ON_EVERY_CORE) -m "not browser and not postgres_only" || failed="$$failed sqlite"; \
 	$(BIN)/python -m pytest -m browser || failed="$$failed browser"; \
-	bash .ci/with-postgres $(BIN)/python -m pytest -m "not browser and not sqlite_only" $(DATABASE_TESTS) \
+	bash .ci/with-postgres $(BIN)/python -m pytest $(ON_EVERY_CORE) -m "not browser and not sqlite_only" $(DATABASE_TESTS) \
 		|| failed="$$failed postgresql"; \
 	if [ -n "$$failed" ]; then echo "the test runs that failed:$$failed"; exit 1; fi
 
 test-sqlite: dev-venv
-	$(BIN)/python -m pytest -m "not browser and not postgres_only"
+	$(BIN)/python -m pytest $(ON_EVERY_CORE) -m "not browser and not postgres_only"
 
 test-browser: system-deps dev-venv
 	$(BIN)/python -m pytest -m browser
 
 test-postgres: system-deps dev-venv
-	bash .ci/with-postgres $(BIN)/python -m pytest -m "not browser and not sqlite_only" $(DATABASE_TESTS)
+	bash .ci/with-postgres $(BIN)/python -m pytest $(ON_EVERY_CORE) -m "not browser and not sqlite_only" $(DATABASE_TESTS)
 
 # Production: gunicorn, one worker per core (2 here; WORKERS=4 on 4 cores), on 127.0.0.1 behind a proxy.
 WORKERS ?= 2

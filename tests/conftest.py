@@ -53,6 +53,30 @@ def _share_url_builders() -> None:
 _share_url_builders()
 
 
+def _database_per_worker() -> None:
+    """Under pytest-xdist (``make test`` runs the suites on every core, ``-n auto``), each
+    worker process gets a PostgreSQL database of its own beside ``DATABASE_URL``'s (made the
+    first time, emptied per test as the shared one is): two workers never empty each other's
+    tables. Everything that reads ``DATABASE_URL`` afterwards (apps, servers started by the
+    tests) reads the worker's."""
+    url, worker = os.environ.get("DATABASE_URL"), os.environ.get("PYTEST_XDIST_WORKER")
+    if not url or not worker or not url.startswith("postgresql"):
+        return
+    base = sqlalchemy.engine.make_url(url)
+    name = f"{base.database}_{worker}"
+    engine = sqlalchemy.create_engine(base, isolation_level="AUTOCOMMIT")
+    with engine.connect() as connection:
+        found = connection.execute(sqlalchemy.text("SELECT 1 FROM pg_database WHERE datname = :name"),
+                                   {"name": name}).first()
+        if found is None:
+            connection.execute(sqlalchemy.text(f'CREATE DATABASE "{name}"'))
+    engine.dispose()
+    os.environ["DATABASE_URL"] = base.set(database=name).render_as_string(hide_password=False)
+
+
+_database_per_worker()
+
+
 def make_app(tmp_path: Path, **config: Any) -> Flask:
     """A test app with its own empty database."""
     postgres = os.environ.get("DATABASE_URL")
