@@ -2,8 +2,8 @@
 
 Run from the repository with the project's interpreter, the benchmark's command after ``--``:
 
-    .venv/bin/python benchmarks/ab.py --patch benchmarks/without/sqlite_writers.patch -- \\
-        benchmarks/push.py --seconds 60 --idle-seconds 0
+    .venv/bin/python benchmarks/ab.py --patch benchmarks/without/quiet_screens.patch -- \\
+        benchmarks/web.py
     .venv/bin/python benchmarks/ab.py --env-b RENDER_CONCURRENCY=0 -- benchmarks/push.py --seconds 60
     .venv/bin/python benchmarks/ab.py --patch benchmarks/without/ping_when_idle.patch -- \\
         bash .ci/with-postgres python benchmarks/push.py --postgres --seconds 60 --idle-seconds 0

@@ -33,8 +33,6 @@ from typing import Any
 
 from flask import Flask
 
-from chouette import sqlite_writers
-
 #: The languages of the interface (the club's rule texts are Italian).
 LANGUAGES = ("en", "it")
 
@@ -195,8 +193,6 @@ def configure(app: Flask, overrides: dict[str, Any] | None = None) -> None:
         # A SQLite file never drops a connection: no test query before each request's.
         options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
         options["pool_pre_ping"] = False
-        # Its writers queue before they ask for the write lock (chouette.sqlite_writers).
-        options["connect_args"] = sqlite_writers.connect_args(options)
         app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
     elif str(app.config["SQLALCHEMY_DATABASE_URI"]).startswith("postgresql"):
         # Each worker's threads query at once (commands, the phones' fetches after a push):

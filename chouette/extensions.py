@@ -30,7 +30,6 @@ from sqlalchemy.orm import DeclarativeBase, ORMExecuteState, Session
 
 from chouette import caches
 from chouette.config import compile_translations
-from chouette.sqlite_writers import QueuedConnection, queue_for
 
 log = logging.getLogger(__name__)
 
@@ -70,9 +69,6 @@ def _sqlite_on_connect(dbapi_connection: Any, connection_record: Any) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
     cursor.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_TIMEOUT_MS}")
     cursor.execute("PRAGMA synchronous=NORMAL")
-    if isinstance(dbapi_connection, QueuedConnection):
-        path = next((row[2] for row in cursor.execute("PRAGMA database_list") if row[1] == "main"), "")
-        dbapi_connection.queue = queue_for(path)
     cursor.close()
 
 
@@ -84,23 +80,12 @@ def _sqlite_on_begin(connection: Connection) -> None:
     """Start every transaction with the write lock, so no read-modify-write is ever lost.
 
     A transaction marked read-only starts deferred: in WAL mode it neither waits for nor
-    blocks the writers (for the pages polled by many screens). A writer first takes its turn
-    in the machine's queue of writers (``sqlite_writers``), so it is woken the moment the
-    writer before it commits instead of sleeping in SQLite's busy handler.
+    blocks the writers (for the pages polled by many screens).
     """
     if connection.get_execution_options().get(READ_ONLY):
         connection.exec_driver_sql("BEGIN DEFERRED")
         return
-    dbapi_connection = connection.connection.dbapi_connection
-    queued = dbapi_connection if isinstance(dbapi_connection, QueuedConnection) else None
-    if queued is not None:
-        queued.take_turn()  # the machine's writers one at a time (sqlite_writers)
-    try:
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
-    except BaseException:
-        if queued is not None:
-            queued.let_go()
-        raise
+    connection.exec_driver_sql("BEGIN IMMEDIATE")
 
 
 def read_only(*, alone: bool = False) -> None:
@@ -159,8 +144,8 @@ def _in_reader(session: Session) -> bool:
 
 def start_writer(session: Session) -> None:
     """``writing()``'s start: end a reader's transaction (what it read is read again as it is
-    used), then begin the writer's: on SQLite the machine's queue of writers and ``BEGIN
-    IMMEDIATE`` (``_sqlite_on_begin``), on PostgreSQL an ordinary transaction. A writer's
+    used), then begin the writer's: on SQLite ``BEGIN IMMEDIATE``
+    (``_sqlite_on_begin``), on PostgreSQL an ordinary transaction. A writer's
     transaction already begun (a script's) goes on."""
     was_reading = _in_reader(session)
     if was_reading:

@@ -60,8 +60,7 @@ def writing(*, keep_loaded: bool = False) -> Iterator[None]:
 
     Every request reads as a reader (``extensions.start_reading``): its session may not
     write (a flush there raises RuntimeError). ``writing()`` ends the reader, takes the
-    writers' turn and begins (SQLite: the machine's queue of writers, then ``BEGIN
-    IMMEDIATE``; PostgreSQL: an ordinary transaction), so what the block reads it reads
+    write lock and begins (SQLite: ``BEGIN IMMEDIATE``; PostgreSQL: an ordinary transaction), so what the block reads it reads
     again under the lock; a command checks its table's seq there (``TableChanged``). After
     the block the request reads as a reader again: drawing the answer holds no write lock.
     A ``writing()`` inside another one joins it (the outer one commits).

@@ -13,10 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-import sys
-import threading
-from collections.abc import Iterator, Mapping, Sequence
-from contextlib import contextmanager
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -76,52 +73,11 @@ class CheckedTable:
     lines: Lines = field(default_factory=dict)  # every game's line for the ledger
 
 
-class _SwitchInterval:
-    """Python's thread switch interval, shortened while imports read and fold a file
-    (reference-counted).
-
-    A fold holds the interpreter for seconds; a request in another thread of the same worker
-    (a phone's poll, another table's command) gives it up at each database call and then
-    waits for the fold to hand it back: up to the switch interval (5 ms) each time, tens of
-    times per request. At 0.5 ms those waits stay short, for the import's duration only.
-    """
-
-    def __init__(self, seconds: float) -> None:
-        self._seconds = seconds
-        self._lock = threading.Lock()
-        self._running = 0
-        self._saved = sys.getswitchinterval()
-
-    @contextmanager
-    def __call__(self) -> Iterator[None]:
-        with self._lock:
-            if not self._running:
-                self._saved = sys.getswitchinterval()
-                sys.setswitchinterval(min(self._saved, self._seconds))
-            self._running += 1
-        try:
-            yield
-        finally:
-            with self._lock:
-                self._running -= 1
-                if not self._running:
-                    sys.setswitchinterval(self._saved)
-
-
-sharing_the_interpreter = _SwitchInterval(0.0005)
-
-
 def read_night_export(raw: bytes | str) -> dict[str, Any]:
     """The JSON object of an uploaded night export. Raises ImportRefused."""
     if len(raw) > MAX_IMPORT_BYTES:
         raise ImportTooLarge(_("The file is too large (at most %(size)d MB).",
                               size=MAX_IMPORT_BYTES // (1024 * 1024)))
-    with sharing_the_interpreter():
-        return _read_night_export(raw)
-
-
-def _read_night_export(raw: bytes | str) -> dict[str, Any]:
-    """``read_night_export`` once the size is known to be within bounds."""
     try:
         data = json.loads(raw)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:

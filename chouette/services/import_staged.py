@@ -33,7 +33,6 @@ from chouette.services.base import writing
 from chouette.services.import_checks import ImportRefused, refuse_closed_season
 from chouette.services.import_rows import PreparedTable, insert_statement
 from chouette.services.night_money_io import CheckedPayment, add_payments
-from chouette.sqlite_writers import begin_immediate
 
 log = logging.getLogger(__name__)
 
@@ -160,7 +159,7 @@ def _chunks(values: Sequence[tuple[Any, ...]]) -> Iterator[Sequence[tuple[Any, .
 def _write_briefly(cursor: Any, statement: str, values: Sequence[tuple[Any, ...]]) -> None:
     """One short write transaction of a staged import, then a pause (``_between_writes``)."""
     started = time.perf_counter()
-    begin_immediate(cursor)
+    cursor.execute("BEGIN IMMEDIATE")
     try:
         cursor.executemany(statement, values)
         cursor.connection.commit()
@@ -189,11 +188,11 @@ def _drop_staged(table_ids: Sequence[int]) -> None:
                     deleted = limit
                     while deleted >= limit:
                         started = time.perf_counter()
-                        begin_immediate(cursor)
+                        cursor.execute("BEGIN IMMEDIATE")
                         deleted = cursor.execute(statement, (table_id, table_id)).rowcount
                         cursor.connection.commit()
                         _between_writes(time.perf_counter() - started)
-            begin_immediate(cursor)
+            cursor.execute("BEGIN IMMEDIATE")
             cursor.executemany("DELETE FROM import_stage WHERE table_id = ?", [(t,) for t in table_ids])
             cursor.connection.commit()
     except sqlite3.Error:  # the import's own error matters; the next import finds the rows

@@ -20,7 +20,6 @@ from chouette.services.import_checks import (
     check_night_export,
     check_night_money,
     refuse_closed_season,
-    sharing_the_interpreter,
 )
 from chouette.services.import_rows import prepare_table
 from chouette.services.import_staged import write_staged
@@ -46,30 +45,29 @@ def import_night(data: Mapping[str, Any], actor: Member | None) -> Night:
     db.session.commit()  # nothing of the import is written yet: no lock is held while folding
     read_only()  # whatever is read meanwhile (a refusal's language: the member) is read so
     at = utcnow()
-    with sharing_the_interpreter():
-        (name, date, currency, closed), tables = check_night_export(data)
-        money = check_night_money(data, closed, tables)
-        members = dict(db.session.execute(select(Member.name, Member.id)).all())
-        prepared = [prepare_table(checked, actor_id, at, closed, members) for checked in tables]
-        refuse_closed_season(date, currency)  # refused at once, before any lock is taken
-        db.session.commit()
-        night = Night(name=name, date=date, currency=currency, opened_by_id=actor_id,
-                      opened_at=money.opened_at or at,
-                      closed_at=(money.closed_at or at) if closed else None)
-        rows = [ChouetteTable(name=checked.name, settings=checked.settings,
-                              preset=preset_of(checked.settings), created_at=at)
-                for checked in tables]
-        if db.engine.dialect.name == "sqlite":
-            return write_staged(night, list(zip(rows, prepared, strict=True)), at,
-                                money.payments, actor_id)
-        with writing():
-            refuse_closed_season(date, currency)  # again under the lock: closed meanwhile?
-            db.session.add(night)
+    (name, date, currency, closed), tables = check_night_export(data)
+    money = check_night_money(data, closed, tables)
+    members = dict(db.session.execute(select(Member.name, Member.id)).all())
+    prepared = [prepare_table(checked, actor_id, at, closed, members) for checked in tables]
+    refuse_closed_season(date, currency)  # refused at once, before any lock is taken
+    db.session.commit()
+    night = Night(name=name, date=date, currency=currency, opened_by_id=actor_id,
+                  opened_at=money.opened_at or at,
+                  closed_at=(money.closed_at or at) if closed else None)
+    rows = [ChouetteTable(name=checked.name, settings=checked.settings,
+                          preset=preset_of(checked.settings), created_at=at)
+            for checked in tables]
+    if db.engine.dialect.name == "sqlite":
+        return write_staged(night, list(zip(rows, prepared, strict=True)), at,
+                            money.payments, actor_id)
+    with writing():
+        refuse_closed_season(date, currency)  # again under the lock: closed meanwhile?
+        db.session.add(night)
+        db.session.flush()
+        add_payments(night.id, money.payments, actor_id)
+        for table, table_rows in zip(rows, prepared, strict=True):
+            table.night_id = night.id
+            db.session.add(table)
             db.session.flush()
-            add_payments(night.id, money.payments, actor_id)
-            for table, table_rows in zip(rows, prepared, strict=True):
-                table.night_id = night.id
-                db.session.add(table)
-                db.session.flush()
-                table_rows.write(night.id, table.id)
+            table_rows.write(night.id, table.id)
     return night
