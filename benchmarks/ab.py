@@ -9,7 +9,9 @@ Run from the repository with the project's interpreter, the benchmark's command 
         bash .ci/with-postgres python benchmarks/push.py --postgres --seconds 60 --idle-seconds 0
 
 A and B: two throwaway git worktrees of one revision (``--rev``, default HEAD) under /tmp, B
-with the patch applied and/or ``--env-b`` in its environment; removed at the end. Each builds
+with the patch applied and/or ``--env-b`` in its environment, or B another revision
+(``--rev-b``: earlier code as a baseline on the same machine, each side running its own copy of
+the benchmark); removed at the end. Each builds
 the app once first. The runs alternate A, B, A, B ... (``--runs`` each way, default 3), each
 from its checkout with this interpreter (it runs a first word ending in ``.py``, and replaces
 the word ``python``). Figures: the last line's ("push p95 213 ms, commands p95 59 ms, errors
@@ -157,6 +159,7 @@ def main() -> None:
                         help="B: this setting in its runs' environment (repeatable)")
     parser.add_argument("--runs", type=int, default=3, help="runs each way (default 3)")
     parser.add_argument("--rev", default="HEAD", help="the revision of both sides (default HEAD)")
+    parser.add_argument("--rev-b", help="B: another revision (a baseline: earlier code on today's machine)")
     parser.add_argument("--python", default=sys.executable, help="the interpreter (default: this one)")
     parser.add_argument("--timeout", type=float, default=1800, help="seconds a run may take (default 1800)")
     parser.add_argument("--log", type=Path, help="write every run's whole output and the table here")
@@ -165,14 +168,15 @@ def main() -> None:
     words = args.command[1:] if args.command[:1] == ["--"] else args.command
     if not words:
         parser.error("the benchmark's command goes after --")
-    if args.patch is None and not args.env_b:
-        parser.error("B needs --patch or --env-b")
+    if args.patch is None and not args.env_b and not args.rev_b:
+        parser.error("B needs --patch, --env-b or --rev-b")
     env_b = dict(setting.split("=", 1) for setting in args.env_b if "=" in setting)
     if len(env_b) != len(args.env_b):
         parser.error("--env-b takes NAME=VALUE")
     patch = args.patch.resolve() if args.patch else None
     repo = git("-C", str(Path(__file__).resolve().parent), "rev-parse", "--show-toplevel")
     rev = git("-C", repo, "rev-parse", args.rev)
+    revs = {"A": rev, "B": git("-C", repo, "rev-parse", args.rev_b) if args.rev_b else rev}
     script = next((Path(word).stem for word in words if word.endswith(".py")), "")
     command = command_for(words, args.python)
     log = args.log.open("w") if args.log else None
@@ -188,11 +192,12 @@ def main() -> None:
     sides: dict[str, Path] = {}
     try:
         for side in ("A", "B"):
-            git("-C", repo, "worktree", "add", "--detach", str(base / side), rev)
+            git("-C", repo, "worktree", "add", "--detach", str(base / side), revs[side])
             sides[side] = base / side
         if patch is not None:
             git("-C", str(sides["B"]), "apply", str(patch))
-        say(f"A/B of {' '.join(words)}: rev {rev[:12]}, B = {patch.name if patch else 'the same code'}"
+        b_code = f"rev {revs['B'][:12]}" if revs["B"] != rev else "the same code"
+        say(f"A/B of {' '.join(words)}: rev {rev[:12]}, B = {patch.name if patch else b_code}"
             f"{' with ' + ' '.join(args.env_b) if env_b else ''}; {args.runs} runs each way, alternating; "
             f"{time.strftime('%Y-%m-%d %H:%M:%S %Z')}")
         clean = {name: value for name, value in os.environ.items() if name != "PYTHONPATH"}
