@@ -104,7 +104,7 @@ def git(*args: str) -> str:
 
 BUILD = ("import tempfile, sys; from app import create_app; d = tempfile.mkdtemp(); "
          "create_app({'SQLALCHEMY_DATABASE_URI': f'sqlite:///{d}/check.sqlite', 'SECRET_KEY': 'ab'}); "
-         "import chouette.web.quiet_screens, chouette.services.night_import")
+         "import chouette.web.quiet_screens")
 
 
 def run(command: list[str], where: Path, env: dict[str, str], timeout: float) -> tuple[int, str, float]:
