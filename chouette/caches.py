@@ -102,11 +102,6 @@ class Lru:
                 self._entries.popitem(last=False)
             return value
 
-    def discard(self, key: Hashable) -> None:
-        """Forget ``key`` if it is held."""
-        with self._lock:
-            self._entries.pop(key, None)
-
     def items(self) -> Iterator[tuple[Hashable, Any]]:
         """A snapshot of the entries, least recently used first."""
         with self._lock:

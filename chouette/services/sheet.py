@@ -95,15 +95,6 @@ class SheetGame:
         """The partner's share of the box's result, in points (None without a partner)."""
         return self.points.get(self.partner, 0) if self.partner else None
 
-    def role_of(self, name: str) -> str | None:
-        """``box``, ``partner``, ``captain`` (started it or acted), ``member``, or None."""
-        if name == self.box:
-            return "box"
-        if name == self.partner:
-            return "partner"
-        if name in self.captains:
-            return "captain"
-        return "member" if name in self.members else None
 
 
 def _cube(cube: MemberCube, points: int | None) -> SheetCube:

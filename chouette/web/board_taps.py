@@ -44,10 +44,6 @@ class TapGraph:
 
     nodes: tuple[tuple[Edge, ...], ...]
 
-    def is_complete(self, node: int) -> bool:
-        """Whether the steps that led to ``node`` are a whole legal play."""
-        return not self.nodes[node]
-
 
 def _steps(me: list[int], opp_at: list[int], die: int) -> list[tuple[int, int, bool]]:
     """The single-die steps the rules allow with ``die`` (docs/rules.md 1.3-1.5), highest point first."""

@@ -128,12 +128,6 @@ class Screen:
         return len({night.id for _table, night in self.tables}) > 1
 
     @property
-    def tables_html(self) -> list[Markup]:
-        """Each table drawn (``display/_table.html``), or taken from the cache when its log has
-        not moved: a command at one table redraws that table only."""
-        return [html for _id, html, _empty in self.drawn]
-
-    @property
     def drawn(self) -> list[tuple[int, Markup, bool]]:
         """Each table shown: its id, its drawing, whether nobody is seated at it (an emptied
         table, or one still waiting for its players: a line at the foot of the screen)."""
