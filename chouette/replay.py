@@ -17,6 +17,10 @@ import click
 from chouette.standings import money
 from chouette.table import TableError, fold
 
+#: The keys of a table log: its settings and events; a night export's table also has its
+#: ``name``, a worked scenario its ``note`` and ``expected`` summary (docs/log-format.md 2).
+LOG_KEYS = frozenset({"table", "events", "name", "note", "expected"})
+
 
 def summarize(log: Mapping[str, Any]) -> dict[str, Any]:
     """The replay summary of a log object ``{"table": {...}, "events": [...]}``.
@@ -26,6 +30,9 @@ def summarize(log: Mapping[str, Any]) -> dict[str, Any]:
     """
     if not isinstance(log, Mapping) or not isinstance(log.get("events"), list):
         raise TableError('a table log is an object with "table" settings and an "events" list')
+    unknown = sorted(str(key) for key in log if key not in LOG_KEYS)
+    if unknown:  # "settings" for "table" would replay under the defaults: say so instead
+        raise TableError(f'unknown key {unknown[0]!r} in a table log (it has "table" and "events")')
     table = log.get("table")
     table = {} if table is None else table
     if not isinstance(table, Mapping):

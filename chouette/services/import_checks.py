@@ -117,6 +117,10 @@ def _night_fields(data: Mapping[str, Any]) -> tuple[str, dt.date, str, bool]:
     return name.strip(), date, currency, bool(night.get("closed", False))
 
 
+#: The keys of a table in a night export (``night_json.night_export``).
+TABLE_KEYS = frozenset({"name", "table", "events"})
+
+
 def _check_table(index: int, raw: object, seen: set[str]) -> CheckedTable:
     """One table of the import through the rules. Raises ImportRefused naming what fails."""
     if not isinstance(raw, Mapping):
@@ -132,6 +136,10 @@ def _check_table(index: int, raw: object, seen: set[str]) -> CheckedTable:
     events = raw.get("events")
     if not isinstance(settings_raw, Mapping) or not isinstance(events, list):
         raise ImportRefused(_('Table “%(name)s” needs "table" settings and an "events" list.', name=name))
+    unknown = sorted(str(key) for key in raw if key not in TABLE_KEYS)
+    if unknown:  # "settings" for "table" would import the table under the default settings
+        raise ImportRefused(_('Table “%(name)s”: unknown key “%(key)s” (a table has "name", "table" '
+                              'and "events").', name=name, key=unknown[0][:40]))
     if len(events) > MAX_IMPORT_EVENTS:
         raise ImportRefused(_("Table “%(name)s” has too many events.", name=name))
     try:

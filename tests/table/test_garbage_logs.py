@@ -166,3 +166,9 @@ def test_a_json_file_of_any_shape_is_refused_or_replayed(tmp_path):
     result = CliRunner().invoke(replay_command, [str(good)])
     assert result.exit_code == 0 and json.loads(result.output)["games"] >= 1
     assert not math.isnan(sum(json.loads(result.output)["cents"].values()))
+
+
+@pytest.mark.parametrize("key", ["settings", "evnets", "rules"])
+def test_an_unknown_key_of_the_log_is_refused_not_replayed_under_the_defaults(key):
+    with pytest.raises(TableError, match=f"unknown key '{key}'"):
+        summarize({key: {"stake_cents": 500}, "events": []})

@@ -319,6 +319,9 @@ def test_import_refuses_unknown_settings_a_bad_date_and_eventless_tables(app, cl
         ({**base, "tables": [{"name": "T", "table": {}}]}, "events"),
         ({**base, "tables": [{"name": "T", "events": [{"player": "Ann"}]}]}, "event 1: an event needs a type"),
         ({**base, "tables": [{"name": "T", "events": []}, {"name": "T", "events": []}]}, "Two tables"),
+        # A misspelt "table" would import the table under the default settings: refused.
+        ({**base, "tables": [{"name": "T", "settings": {"stake_cents": 500}, "events": []}]},
+         "Table “T”: unknown key “settings”"),
     ]
     for data, message in cases:
         response = _upload(client, json.dumps(data).encode())
