@@ -100,10 +100,27 @@ def read_night_export(raw: bytes | str) -> dict[str, Any]:
     return data
 
 
+#: The keys of a night export and of its night (``night_json.night_export``): a misspelt
+#: one is refused, never passed over ("paymnets" would import a night without its payments).
+EXPORT_KEYS = frozenset({"night", "tables", "payments"})
+NIGHT_KEYS = frozenset({"name", "date", "currency", "closed", "opened_at", "closed_at"})
+
+
+def unknown_key(data: Mapping[Any, Any], known: frozenset[str]) -> str | None:
+    """The first key of ``data`` (sorted, cut to 40 characters) that is not ``known``."""
+    unknown = sorted(str(key)[:40] for key in data if key not in known)
+    return unknown[0] if unknown else None
+
+
 def _night_fields(data: Mapping[str, Any]) -> tuple[str, dt.date, str, bool]:
     night = data.get("night")
     if not isinstance(night, Mapping):
         raise ImportRefused(_("A night export is a JSON object with a night and its tables."))
+    if (key := unknown_key(data, EXPORT_KEYS)) is not None:
+        raise ImportRefused(_('Unknown key “%(key)s” in the night export (it has "night", "tables" '
+                              'and "payments").', key=key))
+    if (key := unknown_key(night, NIGHT_KEYS)) is not None:
+        raise ImportRefused(_('Unknown key “%(key)s” in the export\'s "night".', key=key))
     name = night.get("name")
     if not isinstance(name, str) or not name.strip() or len(name.strip()) > 80:
         raise ImportRefused(_("A night needs a name (at most 80 characters)."))
@@ -136,10 +153,9 @@ def _check_table(index: int, raw: object, seen: set[str]) -> CheckedTable:
     events = raw.get("events")
     if not isinstance(settings_raw, Mapping) or not isinstance(events, list):
         raise ImportRefused(_('Table “%(name)s” needs "table" settings and an "events" list.', name=name))
-    unknown = sorted(str(key) for key in raw if key not in TABLE_KEYS)
-    if unknown:  # "settings" for "table" would import the table under the default settings
+    if (key := unknown_key(raw, TABLE_KEYS)) is not None:  # "settings" for "table": the defaults
         raise ImportRefused(_('Table “%(name)s”: unknown key “%(key)s” (a table has "name", "table" '
-                              'and "events").', name=name, key=unknown[0][:40]))
+                              'and "events").', name=name, key=key))
     if len(events) > MAX_IMPORT_EVENTS:
         raise ImportRefused(_("Table “%(name)s” has too many events.", name=name))
     try:

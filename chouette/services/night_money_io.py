@@ -115,6 +115,10 @@ def check_night_times(night: Mapping[str, Any], closed: bool) -> tuple[dt.dateti
     return opened, closed_at
 
 
+#: The keys of a payment in a night export (``night_payments_export``).
+PAYMENT_KEYS = frozenset({"payer", "payee", "cents", "method", "at", "taken_back_at"})
+
+
 def check_payments(raw: object, players: Collection[str]) -> list[CheckedPayment]:
     """The payments of a night export, each checked: between two players of the night's ledger
     (``players``), an amount of more than zero, a known method, its time (and the time it was
@@ -138,6 +142,9 @@ def _check_payment(number: int, item: object, players: Collection[str]) -> Check
 
     if not isinstance(item, Mapping):
         raise refuse(_("a payment is an object with a payer, a payee, cents, a method and a time."))
+    unknown = sorted(str(key)[:40] for key in item if key not in PAYMENT_KEYS)
+    if unknown:
+        raise refuse(_("unknown key “%(key)s”.", key=unknown[0]))
     payer, payee, cents, method = (item.get(k) for k in ("payer", "payee", "cents", "method"))
     for name in (payer, payee):
         if not isinstance(name, str) or name not in players:

@@ -176,6 +176,7 @@ def _spoil(data: dict[str, Any], where: str, value: Any) -> dict[str, Any]:
     ("payments.2.cents", True, "Payment 3: the amount is a whole number of cents, more than zero."),
     ("payments.2.cents", 2**63, "Payment 3: the amount is a whole number of cents, more than zero."),
     ("payments.0.method", "cheque", "Payment 1: unknown payment method: cheque."),
+    ("payments.0.amount", 500, "Payment 1: unknown key “amount”."),
     ("payments.0.at", "yesterday", "Payment 1: its time is not a date and time (YYYY-MM-DDTHH:MM:SS)."),
     ("payments.1.taken_back_at", "2020-01-01T00:00:00",
      "Payment 2: it is taken back before it was made."),

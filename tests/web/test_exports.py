@@ -322,6 +322,9 @@ def test_import_refuses_unknown_settings_a_bad_date_and_eventless_tables(app, cl
         # A misspelt "table" would import the table under the default settings: refused.
         ({**base, "tables": [{"name": "T", "settings": {"stake_cents": 500}, "events": []}]},
          "Table “T”: unknown key “settings”"),
+        ({**base, "paymnets": []}, "Unknown key “paymnets” in the night export"),
+        ({**base, "night": {**base["night"], "closed_on": "2026-11-21"}},
+         "Unknown key “closed_on” in the export"),
     ]
     for data, message in cases:
         response = _upload(client, json.dumps(data).encode())
