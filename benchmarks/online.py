@@ -20,7 +20,8 @@ for ``--seconds``:
   fetched only when a version comes without it;
 - at each table, the players play at human pace: a decision every 1-3 s, each from the device
   whose turn it is. Before each decision the player's device reads its live fragment (GET
-  ``/tables/<id>/live``): the one showing a Roll button rolls (POST ``/tables/<id>/roll``,
+  ``/tables/<id>/live``), but for the move after the player's own roll, made from the roll's
+  answer (the page shows it: the board with the dice): the one showing a Roll button rolls (POST ``/tables/<id>/roll``,
   ``how=server``: the roller's Roll is their "roll" in the turn's cube window, and the crew,
   on auto-roll, is not asked), the one showing the board to move on plays a legal move chosen
   at random among the engine's (``legal_moves`` of the XGID the fragment shows; POST
@@ -184,20 +185,26 @@ def table_players(urls: list[str], table_id: int, usernames: list[str], stop: An
     ready.wait()
     likely = list(usernames)  # the box and the captain first: they roll the opening
     turn = 0
+    # The answer to the roller's Roll: their page shows it (the board with the dice), so the
+    # move that follows is made from it, not from a fetch of the page a real device never makes.
+    answer: tuple[str, bytes] | None = None
     while not stop.wait(rng.uniform(1, 3)):
         waited = time.monotonic()
         acted = False
         while not acted and not stop.is_set():
             for username in likely:
                 client = sessions[username][turn % len(urls)]
-                try:
-                    status, body, _tag = http_get(client, f"/tables/{table_id}/live", {"HX-Request": "true"})
-                except OSError as error:
-                    errors.add(f"player fetch: {type(error).__name__}")
-                    continue
-                if status != 200:
-                    errors.add(f"player fetch: status {status}")
-                    continue
+                if answer is not None and answer[0] == username:
+                    body, answer = answer[1], None
+                else:
+                    try:
+                        status, body, _tag = http_get(client, f"/tables/{table_id}/live", {"HX-Request": "true"})
+                    except OSError as error:
+                        errors.add(f"player fetch: {type(error).__name__}")
+                        continue
+                    if status != 200:
+                        errors.add(f"player fetch: status {status}")
+                        continue
                 offered = decision(table_id, body)
                 if offered is None:
                     continue
@@ -224,6 +231,8 @@ def table_players(urls: list[str], table_id: int, usernames: list[str], stop: An
                 found = VERSION.search(body) if status == 200 else None
                 moved = int(found.group(1)) if found and int(found.group(1)) > seq else None
                 done.append(Command(table_id, moved, sent, answered, status, kind))
+                if kind == "roll" and status == 200:
+                    answer = (username, body)
                 # Who is likely next: after a roll the roller moves; after a move, the other side.
                 rest = [name for name in likely if name != username]
                 likely = [username, *rest] if kind == "roll" else [rest[0], username, *rest[1:]]
