@@ -11,7 +11,10 @@ Prints figures; asserts nothing. Run: .venv/bin/python benchmarks/analysis.py [-
    2-4 s on each of 6 tables, through gunicorn with 2 workers) for ``--seconds`` without the
    analysis, then as long again with ``flask analysis-worker`` judging the night of ten beside
    it (at ``nice 15``, as the systemd unit in docs/deployment.md runs it). The goal: command
-   p95 within 10% of the run without it. ``--runs N`` alternates the two N times after a
+   p95 within 10% of the run without it. The worker judges only in a lull at the tables (no
+   command for ``--quiet`` seconds, its default 15; ``chouette.analysis.lull``): the games it
+   judged while the tables played are counted. ``--quiet 0`` judges at once, beside the
+   commands (the worker as it was before the lull). ``--runs N`` alternates the two N times after a
    warm-up of the server (not counted), ten more games queued before each run with the worker,
    so it judges throughout; ``--no-timing`` leaves out 1 and 2.
 """
@@ -91,6 +94,19 @@ def add_board_night(app, logs: list[dict], number: int = 1) -> int:
     return night_id
 
 
+def judged_games(app) -> int:
+    """The games judged so far (rows of the analysis)."""
+    from sqlalchemy import func, select
+
+    from chouette.extensions import db
+    from chouette.models import GameAnalysis
+
+    with app.app_context():
+        count = int(db.session.scalar(select(func.count(GameAnalysis.id))) or 0)
+        db.session.remove()
+    return count
+
+
 def command_load(app, url: str, table_ids: list[int], seconds: float) -> list[float]:
     """The organizers' commands for ``seconds``: their latencies (ms)."""
     recorder, stop = Recorder(), threading.Event()
@@ -119,6 +135,9 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30, help="each load run (default 30)")
     parser.add_argument("--runs", type=int, default=1,
                         help="load runs each way, alternating without and with the worker (default 1)")
+    parser.add_argument("--quiet", type=float, default=15.0,
+                        help="the worker's --quiet: seconds without a command before it judges a game "
+                             "(default 15, the worker's; 0: at once, beside the commands)")
     parser.add_argument("--timing", action=argparse.BooleanOptionalAction, default=True,
                         help="time one game and a night of ten first (default on)")
     args = parser.parse_args()
@@ -145,14 +164,17 @@ def main() -> None:
             for run in range(1, args.runs + 1):
                 without = command_load(app, server.url, table_ids, args.seconds)
                 add_board_night(app, logs, run)  # ten more games queued: the worker has work throughout
+                judged_before = judged_games(app)
                 worker = subprocess.Popen(["nice", "-n", "15", sys.executable, "-m", "flask", "--app", "app",
-                                           "analysis-worker", "--once"], cwd=ROOT, env=env,
+                                           "analysis-worker", "--once", "--quiet", str(args.quiet)],
+                                          cwd=ROOT, env=env,
                                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                                           start_new_session=True)
                 started = time.monotonic()
                 try:
                     with_worker = command_load(app, server.url, table_ids, args.seconds)
                     busy = worker.poll() is None
+                    judged = judged_games(app) - judged_before
                 finally:
                     if worker.poll() is None:
                         os.killpg(worker.pid, signal.SIGTERM)
@@ -160,8 +182,9 @@ def main() -> None:
                 print(f"run {run}:")
                 print(_line("commands without the analysis", without))
                 print(_line("commands while the worker judges", with_worker))
-                print(f"(the worker {'was still judging' if busy else 'had finished'} "
-                      f"after {time.monotonic() - started:.0f} s)")
+                print(f"(the worker {'was still at work' if busy else 'had finished'} "
+                      f"after {time.monotonic() - started:.0f} s; games judged while the tables played: "
+                      f"{judged} of 10, --quiet {args.quiet:g})")
                 if without and with_worker:
                     ratios.append(percentile(with_worker, 0.95) / percentile(without, 0.95))
                     print(f"command p95 with / without: {ratios[-1]:.2f} (goal: at most 1.10)", flush=True)

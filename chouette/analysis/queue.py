@@ -99,9 +99,12 @@ Run = Callable[[dict[str, Any]], dict[str, Any]]
 
 
 def analyse_table(table_id: int, claimed_seq: int, worker: str, *, run: Run = runner.run,
-                  lease: float = LEASE, on_game: Callable[[int], None] | None = None) -> int:
+                  lease: float = LEASE, on_game: Callable[[int], None] | None = None,
+                  before_game: Callable[[], object] | None = None) -> int:
     """Judge the table's finished board games that need it, one game per transaction; then
     drop the table's request (or free it when the log moved on meanwhile). The games judged.
+    ``before_game`` is called before each game is judged (the worker waits there for a lull
+    at the tables, ``lull.Lull.wait``), before the claim is renewed.
 
     Raises:
         AnalysisUnavailable, AnalysisFailed: gnubg is missing or failed (the request waits).
@@ -126,6 +129,8 @@ def analyse_table(table_id: int, claimed_seq: int, worker: str, *, run: Run = ru
         mark = fingerprint(decisions)
         if stored.get(number) == mark:
             continue
+        if before_game is not None:
+            before_game()
         _renew(table_id, worker, lease)
         if on_game is not None:
             on_game(number)

@@ -100,6 +100,7 @@ def test_the_worker_stores_each_game_once_and_a_voided_game_drops_out(app):
 
 def _worker(database: str, *args: str) -> subprocess.Popen[str]:
     env = {**os.environ, "DATABASE_URL": database, "PYTHONPATH": str(ROOT)}
+    args = args if "--quiet" in args else ("--quiet", "0", *args)  # no lull to wait for, but where asked
     return subprocess.Popen([sys.executable, "-m", "flask", "--app", "app", "analysis-worker", *args],
                             cwd=ROOT, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL,
                             text=True, start_new_session=True)
@@ -145,3 +146,33 @@ def test_queue_all_queues_the_tables_written_without_a_command(app):
         assert queue.queue_all() == 1
         assert db.session.get(AnalysisRequest, table.id).seq == len(log["events"])
         assert queue.queue_all() == 0
+
+
+@pytest.mark.gnubg
+@pytest.mark.sqlite_only
+def test_the_worker_judges_nothing_while_the_tables_play_and_judges_in_the_lull(app):
+    """The tables first (chouette.analysis.lull): while any table takes a command within the
+    worker's quiet seconds, no game is judged; once they stop, the queued game is."""
+    database = app.config["SQLALCHEMY_DATABASE_URI"]
+    with app.app_context():
+        table_id = _table_with(short_game(1).log)
+        other = gen_table()
+        db.session.remove()
+    worker = _worker(database, "--once", "--quiet", "2", "--poll", "0.2")
+    try:
+        with app.app_context():
+            for seq in range(12):  # a command at another table every 0.25 s, for 3 s
+                tables.append_events(other.id, seq, [{"type": "join", "player": f"Player {seq}"}], None)
+                time.sleep(0.25)
+                assert worker.poll() is None
+            assert _counts(table_id) == (0, 1), "a game was judged while the tables played"
+            db.session.remove()
+        _, errors = worker.communicate(timeout=300)  # the lull comes: the game is judged
+        assert worker.returncode == 0, errors
+        assert "analysing table" in errors
+    finally:
+        if worker.poll() is None:
+            os.killpg(worker.pid, signal.SIGKILL)
+            worker.wait(30)
+    with app.app_context():
+        assert _counts(table_id) == (1, 0)
