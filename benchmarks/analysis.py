@@ -138,6 +138,8 @@ def main() -> None:
     parser.add_argument("--quiet", type=float, default=15.0,
                         help="the worker's --quiet: seconds without a command before it judges a game "
                              "(default 15, the worker's; 0: at once, beside the commands)")
+    parser.add_argument("--catch-up", type=float, default=180,
+                        help="seconds the worker may take to judge the rest once the tables stop (default 180)")
     parser.add_argument("--timing", action=argparse.BooleanOptionalAction, default=True,
                         help="time one game and a night of ten first (default on)")
     args = parser.parse_args()
@@ -175,16 +177,23 @@ def main() -> None:
                     with_worker = command_load(app, server.url, table_ids, args.seconds)
                     busy = worker.poll() is None
                     judged = judged_games(app) - judged_before
+                    stopped = time.monotonic()  # the tables' last command: the worker catches up
+                    try:
+                        worker.wait(args.catch_up)
+                        caught_up = f"all ten judged {time.monotonic() - stopped:.0f} s after the last command"
+                    except subprocess.TimeoutExpired:
+                        caught_up = (f"{judged_games(app) - judged_before} of ten judged "
+                                     f"{args.catch_up:g} s after the last command")
                 finally:
                     if worker.poll() is None:
                         os.killpg(worker.pid, signal.SIGTERM)
                     worker.wait(30)
                 print(f"run {run}:")
                 print(_line("commands without the analysis", without))
-                print(_line("commands while the worker judges", with_worker))
-                print(f"(the worker {'was still at work' if busy else 'had finished'} "
-                      f"after {time.monotonic() - started:.0f} s; games judged while the tables played: "
-                      f"{judged} of 10, --quiet {args.quiet:g})")
+                print(_line("commands beside the worker", with_worker))
+                print(f"(the worker {'was still at work' if busy else 'had finished'} after "
+                      f"{stopped - started:.0f} s; games judged while the tables played: {judged} of 10, "
+                      f"--quiet {args.quiet:g}; {caught_up})")
                 if without and with_worker:
                     ratios.append(percentile(with_worker, 0.95) / percentile(without, 0.95))
                     print(f"command p95 with / without: {ratios[-1]:.2f} (goal: at most 1.10)", flush=True)
