@@ -35,6 +35,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.production.live import Client, Gunicorn
 
 ANY_VERSION = re.compile(rb'data-version="([^"]*)"')
+#: A live table's version as its fragment carries it: its seq, and the digit after it.
+VERSION = re.compile(rb'data-version="(\d+)-(\d)"')
 FETCH_OK = {200, 304}
 #: Whether the devices keep their fetching connection open (push.py --new-connections: no).
 KEEP_ALIVE = True
@@ -300,6 +302,22 @@ class Command:
         #: When the server wrote its event (``TableEvent.at``, on this process's clock).
         self.written: float | None = None
 
+    @classmethod
+    def post(cls, client: Client, table_id: int, path: str, fields: dict[str, Any], seq: int,
+             errors: Errors, kind: str = "command") -> Command | None:
+        """Post a command drawn at ``seq`` as the live table's htmx buttons post it, timed from
+        its sending to its answer read; None when the connection failed (counted in ``errors``)."""
+        sent = time.monotonic()
+        try:
+            status, body, _seconds = client.htmx("POST", path, {**fields, "seq": seq})
+        except OSError as error:
+            errors.add(f"command: {type(error).__name__}")
+            return None
+        answered = time.monotonic()
+        found = VERSION.search(body) if status == 200 else None
+        moved = int(found.group(1)) if found and int(found.group(1)) > seq else None
+        return cls(table_id, moved, sent, answered, status, kind)
+
 
 def read_written(app: Any, commands: list[Command]) -> None:
     """Set each command's ``written``: its event's ``at`` (taken by ``services.append_events``
@@ -328,6 +346,16 @@ def written_commands(app: Any, done: list[Command], errors: Errors) -> list[Comm
     if unwritten:
         errors.found["command: its event is not in the log"] += unwritten
     return commands
+
+
+def node_clients(urls: list[str], username: str, password: str) -> list[Client]:
+    """A client per app node, all in the one session of ``username``, signed in on the first
+    (the nodes share the secret key)."""
+    clients = [Client(url) for url in urls]
+    clients[0].sign_in(username, password)
+    for client in clients[1:]:
+        client.opener, client.csrf = clients[0].opener, clients[0].csrf
+    return clients
 
 
 def node_order(urls: list[str], number: int) -> list[str]:

@@ -70,6 +70,7 @@ from devices import (
     delays,
     http_get,
     machine_ticks,
+    node_clients,
     node_order,
     percentile,
     signed_in_phone,
@@ -89,7 +90,6 @@ GRACE_SECONDS = 2.0
 STALL_SECONDS = 10.0
 #: The card's version (``tables/_cube_window.html``).
 CARD_VERSION = re.compile(rb'class="card cube-window"[^>]*?data-version="([^"]*)"', re.S)
-VERSION = re.compile(rb'data-version="(\d+)-(\d)"')
 XGID = re.compile(rb"XGID <code>([^<]+)</code>")
 
 
@@ -173,11 +173,7 @@ def table_players(urls: list[str], table_id: int, usernames: list[str], stop: An
     sessions: dict[str, list[Client]] = {}
     try:
         for username in usernames:
-            clients = [Client(url) for url in urls]
-            clients[0].sign_in(username, PASSWORD)
-            for client in clients[1:]:  # the same session: the nodes share the secret key
-                client.opener, client.csrf = clients[0].opener, clients[0].csrf
-            sessions[username] = clients
+            sessions[username] = node_clients(urls, username, PASSWORD)
     except (OSError, AssertionError):
         ready.abort()  # the run cannot start as described: say so rather than wait
         raise
@@ -211,19 +207,13 @@ def table_players(urls: list[str], table_id: int, usernames: list[str], stop: An
                     path, fields = f"/tables/{table_id}/move", {"move": move}
                 else:
                     path, fields = f"/tables/{table_id}/roll", {"how": "server"}
-                sent = time.monotonic()
-                try:
-                    status, body, _seconds = client.htmx("POST", path, {**fields, "seq": seq})
-                except OSError as error:
-                    errors.add(f"command: {type(error).__name__}")
+                command = Command.post(client, table_id, path, fields, seq, errors, kind)
+                if command is None:
                     acted = True
                     break
-                answered = time.monotonic()
-                if status != 200:
-                    errors.add(f"command {kind}: status {status}")
-                found = VERSION.search(body) if status == 200 else None
-                moved = int(found.group(1)) if found and int(found.group(1)) > seq else None
-                done.append(Command(table_id, moved, sent, answered, status, kind))
+                if command.status != 200:
+                    errors.add(f"command {kind}: status {command.status}")
+                done.append(command)
                 # Who is likely next: after a roll the roller moves; after a move, the other side.
                 rest = [name for name in likely if name != username]
                 likely = [username, *rest] if kind == "roll" else [rest[0], username, *rest[1:]]

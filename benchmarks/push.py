@@ -86,6 +86,7 @@ from devices import (
     delays,
     http_get,
     machine_ticks,
+    node_clients,
     node_order,
     percentile,
     signed_in_phone,
@@ -107,7 +108,7 @@ POLL_SECONDS = 4.0
 GRACE_SECONDS = 2.0
 PASSWORD = "push-test-password-1"
 SETTINGS = {"cube_mode": "multi", "stake_cents": 100, "partner_min_players": 0}
-VERSION = re.compile(rb'data-version="(\d+)-(\d)"')
+VERSION = devices.VERSION
 COMMAND_OK = {200, 409, 422}
 FETCH_OK = devices.FETCH_OK
 #: gunicorn workers per app node (``--workers``).
@@ -180,14 +181,11 @@ def organizer(app: Any, urls: list[str], username: str, table_id: int, stop: Any
     from tests.production.helpers import next_command
 
     rng = random.Random(seed)
-    clients = [Client(url) for url in urls]
     try:
-        clients[0].sign_in(username, PASSWORD)
+        clients = node_clients(urls, username, PASSWORD)
     except (OSError, AssertionError):
         ready.abort()  # the run cannot start as described: say so rather than wait
         raise
-    for client in clients[1:]:  # the same session cookie: the nodes share the secret key
-        client.opener, client.csrf = clients[0].opener, clients[0].csrf
     ready.wait()
     for turn in range(10**9):
         if stop.wait(rng.uniform(2, 4)):
@@ -202,18 +200,12 @@ def organizer(app: Any, urls: list[str], username: str, table_id: int, stop: Any
         except ValueError:
             path, fields = command_form(table_id, {"type": "undo"})
         client = clients[turn % len(clients)]
-        sent = time.monotonic()
-        try:
-            status, body, _seconds = client.htmx("POST", path, {**fields, "seq": seq})
-        except OSError as error:
-            errors.add(f"command: {type(error).__name__}")
+        command = Command.post(client, table_id, path, fields, seq, errors)
+        if command is None:
             continue
-        answered = time.monotonic()
-        if status not in COMMAND_OK:
-            errors.add(f"command: status {status}")
-        found = VERSION.search(body) if status == 200 else None
-        moved = int(found.group(1)) if found and int(found.group(1)) > seq else None
-        done.append(Command(table_id, moved, sent, answered, status))
+        if command.status not in COMMAND_OK:
+            errors.add(f"command: status {command.status}")
+        done.append(command)
 
 
 def poller(url: str, username: str, table_id: int, stop: threading.Event, seen: list[tuple[float, int]],
