@@ -151,19 +151,13 @@ def phone(url: str, table_id: int, stop: threading.Event, record: Latencies) -> 
 
 def tablet(app: Any, url: str, table_id: int, stop: threading.Event, record: Latencies) -> None:
     """The other table's organizer: a legal command every ``COMMAND_EVERY`` s."""
-    from chouette.extensions import db, read_only
-    from chouette.services import table_states
-    from tests.production.helpers import next_command
+    from tests.production.helpers import next_table_command
 
     rng = random.Random(SEED + 2)
     client = Client(url, timeout=60)
     client.sign_in("olga", PASSWORD)
     while not stop.is_set():
-        with app.app_context():
-            read_only()
-            played = table_states.load_play(table_id)
-            event, seq = next_command(played.state, rng), played.seq
-            db.session.remove()
+        event, seq = next_table_command(app, table_id, rng)
         path, fields = command_form(table_id, event)
         headers = {"HX-Request": "true", "X-CSRFToken": client.csrf}
         start = time.perf_counter()

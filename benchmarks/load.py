@@ -144,20 +144,14 @@ def _post(client: Client, path: str, form: dict):
 def organizer(app, url: str, username: str, table_id: int, stop: threading.Event, recorder: Recorder,
               seed: int, ready: threading.Barrier) -> None:
     """A tablet running one table: a legal command every 2-4 s."""
-    from chouette.extensions import db, read_only
-    from chouette.services import table_states
-    from tests.production.helpers import next_command
+    from tests.production.helpers import next_table_command
 
     rng = random.Random(seed)
     client = Client(url)
     client.sign_in(username, PASSWORD)
     ready.wait()
     while not stop.wait(rng.uniform(2, 4)):
-        with app.app_context():
-            read_only()
-            played = table_states.load_play(table_id)
-            event, seq = next_command(played.state, rng), played.seq
-            db.session.remove()
+        event, seq = next_table_command(app, table_id, rng)
         path, fields = command_form(table_id, event)
         _timed(recorder, "command", _post, client, path, {**fields, "seq": seq})
 

@@ -176,9 +176,7 @@ def tablets(app: Any, urls: list[str], table_ids: list[int], stop: Any, ready: A
 def organizer(app: Any, urls: list[str], username: str, table_id: int, stop: Any,
               done: list[Command], errors: Errors, seed: int, ready: Any) -> None:
     """A tablet running one table: a legal command every 2-4 s, to each node in turn."""
-    from chouette.extensions import db, read_only
-    from chouette.services import table_states
-    from tests.production.helpers import next_command
+    from tests.production.helpers import next_table_command
 
     rng = random.Random(seed)
     try:
@@ -190,11 +188,7 @@ def organizer(app: Any, urls: list[str], username: str, table_id: int, stop: Any
     for turn in range(10**9):
         if stop.wait(rng.uniform(2, 4)):
             return
-        with app.app_context():
-            read_only()
-            played = table_states.load_play(table_id)
-            event, seq = next_command(played.state, rng), played.seq
-            db.session.remove()
+        event, seq = next_table_command(app, table_id, rng)
         try:
             path, fields = command_form(table_id, event)
         except ValueError:
