@@ -21,8 +21,8 @@ from playwright.sync_api import Locator, Page, expect
 
 from chouette.engine import apply_move, legal_moves
 from chouette.extensions import db
-from chouette.services import commands, table_states
-from tests.browser.conftest import LiveServer, start_live_server
+from chouette.services import commands
+from tests.browser.conftest import LiveServer, start_live_server, table_state
 
 PASSWORD = "a-long-password"
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
@@ -44,14 +44,6 @@ def sign_in(page: Page, base: str, username: str) -> None:
     page.get_by_label("Username").fill(username)
     page.get_by_label("Password").fill(PASSWORD)
     page.get_by_role("button", name="Sign in").click()
-
-
-def table_state(app, table_id: int):
-    """The table as the server sees it (read through the commands, like any request)."""
-    with app.app_context():
-        state = table_states.load_play(table_id).state
-        db.session.commit()
-        return state
 
 
 def live(page: Page, table_id: int) -> Locator:
