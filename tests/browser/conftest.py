@@ -135,6 +135,18 @@ def sign_in(page: Page, base: str, username: str) -> None:
     page.wait_for_url(f"{base}/")
 
 
+def play_as(app: Flask, username: str, table_id: int, *events: dict[str, Any]) -> None:
+    """Play ``events`` at the table one command at a time, as the member ``username``."""
+    from chouette.models import Member
+    from chouette.services import commands, tables
+
+    with app.app_context():
+        actor = db.session.scalar(db.select(Member).where(Member.username == username))
+        for event in events:
+            commands.play(table_id, tables.last_seq(table_id), event, actor)
+        db.session.commit()
+
+
 def table_state(app: Flask, table_id: int) -> Any:
     """The table as the server sees it (read through the commands, like any request)."""
     from chouette.services import table_states
