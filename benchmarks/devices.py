@@ -1,6 +1,7 @@
 """What the push benchmarks share (benchmarks/push.py, benchmarks/online.py): devices holding
 push streams, commands timed from their write to their arrival, app nodes under gunicorn, and
-their figures. Standard library only (the app is read only in ``read_written``).
+their figures. Standard library only (the app is read only in ``read_written`` and
+``night_app``).
 
 A ``Device`` is one open page: its stream read line by line in a thread of its own, the arrival
 of each version timed, and (``fetch``) its fragment fetched after an event as the page does. A
@@ -26,7 +27,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Self
 
@@ -346,6 +347,38 @@ def written_commands(app: Any, done: list[Command], errors: Errors) -> list[Comm
     if unwritten:
         errors.found["command: its event is not in the log"] += unwritten
     return commands
+
+
+@contextlib.contextmanager
+def night_app(url: str, secret_key: str, password: str) -> Iterator[tuple[Any, Any]]:
+    """A new app on ``url`` with its tables made (``init-db``) and its organizer Olga, inside
+    an app context: (app, Olga). What the block adds is committed at its end, and the
+    engine's connections closed (the servers are other processes)."""
+    from app import create_app
+    from chouette.extensions import db
+    from chouette.services import members
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": secret_key,
+                      "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000"})
+    result = app.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        yield app, members.create_member(name="Olga", username="olga", password=password, role="organizer")
+        db.session.commit()
+        db.engine.dispose()
+
+
+def database_url(folder: Path, postgres: bool, script: str, refuse: Callable[[str], Any]) -> tuple[str, int]:
+    """The run's database and its number of app nodes: PostgreSQL (``DATABASE_URL``) with two,
+    else a SQLite file in ``folder`` with one. ``refuse`` says why PostgreSQL cannot be used."""
+    if postgres:
+        url = os.environ.get("DATABASE_URL", "")
+        if not url.startswith("postgresql"):
+            refuse("--postgres needs DATABASE_URL on an empty PostgreSQL database "
+                   f"(run it under: bash .ci/with-postgres .venv/bin/python benchmarks/{script} --postgres)")
+        return url, 2
+    os.environ.pop("DATABASE_URL", None)  # the app would prefer it to the file below
+    return f"sqlite:///{folder / 'club.sqlite'}", 1
 
 
 def node_clients(urls: list[str], username: str, password: str) -> list[Client]:

@@ -67,9 +67,11 @@ from devices import (
     Device,
     Errors,
     Servers,
+    database_url,
     delays,
     http_get,
     machine_ticks,
+    night_app,
     node_clients,
     node_order,
     percentile,
@@ -99,16 +101,9 @@ XGID = re.compile(rb"XGID <code>([^<]+)</code>")
 def prepare(url: str, count: int) -> tuple[Any, int, list[int], list[list[str]]]:
     """Build the night on ``url``: ``count`` online tables of five seated members (in-process,
     through the services). Returns (app, night id, table ids, usernames per table: box first)."""
-    from app import create_app
-    from chouette.extensions import db
     from chouette.services import commands, members, nights, tables
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "online",
-                      "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000"})
-    result = app.test_cli_runner().invoke(args=["init-db"])
-    assert result.exit_code == 0, result.output
-    with app.app_context():
-        organizer = members.create_member(name="Olga", username="olga", password=PASSWORD, role="organizer")
+    with night_app(url, "online", PASSWORD) as (app, organizer):
         night = nights.open_night(name="Online night", on=dt.date(2026, 11, 27), currency="EUR", actor=organizer)
         table_ids, seated = [], []
         for number in range(count):
@@ -122,8 +117,6 @@ def prepare(url: str, count: int) -> tuple[Any, int, list[int], list[list[str]]]
             table_ids.append(table.id)
             seated.append([p.username for p in players])
         night_id = night.id
-        db.session.commit()
-        db.engine.dispose()
     return app, night_id, table_ids, seated
 
 
@@ -411,15 +404,7 @@ def main() -> None:
     devices.KEEP_ALIVE = True
     with tempfile.TemporaryDirectory(prefix="chouette-online-") as name:
         folder = Path(name)
-        if args.postgres:
-            url = os.environ.get("DATABASE_URL", "")
-            if not url.startswith("postgresql"):
-                parser.error("--postgres needs DATABASE_URL on an empty PostgreSQL database "
-                             "(run it under: bash .ci/with-postgres .venv/bin/python benchmarks/online.py --postgres)")
-            nodes = 2
-        else:
-            os.environ.pop("DATABASE_URL", None)  # the app would prefer it to the file below
-            url, nodes = f"sqlite:///{folder / 'club.sqlite'}", 1
+        url, nodes = database_url(folder, args.postgres, "online.py", parser.error)
         print(f"preparing: {args.tables} online tables x {SEATED} players on "
               f"{'PostgreSQL' if args.postgres else 'SQLite'} ...", flush=True)
         app, night_id, table_ids, seated = prepare(url, args.tables)

@@ -83,9 +83,11 @@ from devices import (
     Device,
     Errors,
     Servers,
+    database_url,
     delays,
     http_get,
     machine_ticks,
+    night_app,
     node_clients,
     node_order,
     percentile,
@@ -120,18 +122,11 @@ WORKERS = 2
 
 def prepare(url: str) -> tuple[Any, int, list[int], list[list[str]]]:
     """Build the night on ``url``; return (app, night id, table ids, usernames per table)."""
-    from app import create_app
-    from chouette.extensions import db
     from chouette.services import members, nights, table_states, tables
     from chouette.table import new_table
     from chouette.table.simulate import random_night
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "push",
-                      "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000"})
-    result = app.test_cli_runner().invoke(args=["init-db"])
-    assert result.exit_code == 0, result.output
-    with app.app_context():
-        organizer = members.create_member(name="Olga", username="olga", password=PASSWORD, role="organizer")
+    with night_app(url, "push", PASSWORD) as (app, organizer):
         night = nights.open_night(name="Festival", on=dt.date(2026, 11, 21), currency="EUR", actor=organizer)
         table_ids, seated = [], []
         for number in range(TABLES):
@@ -153,8 +148,6 @@ def prepare(url: str) -> tuple[Any, int, list[int], list[list[str]]]:
             table_ids.append(table.id)
             seated.append([p.username for p in players])
         night_id = night.id
-        db.session.commit()
-        db.engine.dispose()
     return app, night_id, table_ids, seated
 
 
@@ -470,15 +463,7 @@ def main() -> None:
     WORKERS = args.workers or max(1, (os.cpu_count() or 2) // (2 if args.postgres else 1))
     with tempfile.TemporaryDirectory(prefix="chouette-push-") as name:
         folder = Path(name)
-        if args.postgres:
-            url = os.environ.get("DATABASE_URL", "")
-            if not url.startswith("postgresql"):
-                parser.error("--postgres needs DATABASE_URL on an empty PostgreSQL database "
-                             "(run it under: bash .ci/with-postgres .venv/bin/python benchmarks/push.py --postgres)")
-            nodes = 2
-        else:
-            os.environ.pop("DATABASE_URL", None)  # the app would prefer it to the file below
-            url, nodes = f"sqlite:///{folder / 'club.sqlite'}", 1
+        url, nodes = database_url(folder, args.postgres, "push.py", parser.error)
         print(f"preparing: {TABLES} tables x {SEATED} players x {GAMES} games of history on "
               f"{'PostgreSQL' if args.postgres else 'SQLite'} ...", flush=True)
         app, night_id, table_ids, seated = prepare(url)
