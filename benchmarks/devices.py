@@ -1,6 +1,7 @@
 """What the push benchmarks share (benchmarks/push.py, benchmarks/online.py): devices holding
 push streams, commands timed from their write to their arrival, app nodes under gunicorn, and
-their figures. Standard library only (the app is read only in ``read_written`` and
+their figures; ``night_app`` (the app and its organizer) serves benchmarks/load.py and
+benchmarks/import.py too. Standard library only (the app is read only in ``read_written`` and
 ``night_app``).
 
 A ``Device`` is one open page: its stream read line by line in a thread of its own, the arrival
