@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from werkzeug.serving import make_server
 
 from app import create_app
@@ -155,6 +155,17 @@ def table_state(app: Flask, table_id: int) -> Any:
         state = table_states.load_play(table_id).state
         db.session.commit()
         return state
+
+
+def board_point(page: Page, table_id: int | str, n: int, svg: str = "svg.board:visible") -> Locator:
+    """The on-roll player's point ``n`` (25 = bar, 0 = their tray) on the table's drawing
+    shown (a phone gets an upright one)."""
+    board = f"#board-{table_id} {svg}"
+    if n == 25:
+        return page.locator(f"{board} g.bar-area")
+    if n == 0:
+        return page.locator(f"{board} g.tray[data-point='0']")
+    return page.locator(f"{board} g.point[data-point='{n}']")
 
 
 def no_sideways_scroll(page: Page) -> None:

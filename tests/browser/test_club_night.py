@@ -22,7 +22,7 @@ from playwright.sync_api import Locator, Page, expect
 from chouette.engine import apply_move, legal_moves
 from chouette.extensions import db
 from chouette.services import commands
-from tests.browser.conftest import LiveServer, start_live_server, table_state
+from tests.browser.conftest import LiveServer, board_point, start_live_server, table_state
 
 PASSWORD = "a-long-password"
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
@@ -64,15 +64,6 @@ def click_and_wait(page: Page, table_id: int, target: Locator) -> None:
     before = seq_of(page, table_id)
     target.click()
     wait_for_change(page, table_id, before)
-
-
-def board_point(page: Page, table_id: int, n: int) -> Locator:
-    board = f"#board-{table_id} svg.board:visible"  # the drawing shown (a phone gets an upright one)
-    if n == 25:
-        return page.locator(f"{board} g.bar-area")
-    if n == 0:
-        return page.locator(f"{board} g.tray[data-point='0']")
-    return page.locator(f"{board} g.point[data-point='{n}']")
 
 
 @pytest.mark.browser
