@@ -1,6 +1,8 @@
 """What the push benchmarks share (benchmarks/push.py, benchmarks/online.py): devices holding
 push streams, commands timed from their write to their arrival, app nodes under gunicorn, and
-their figures. Standard library only (the app is read only in ``read_written``).
+their figures; ``night_app`` (the app and its organizer) serves benchmarks/load.py and
+benchmarks/import.py too. Standard library only (the app is read only in ``read_written`` and
+``night_app``).
 
 A ``Device`` is one open page: its stream read line by line in a thread of its own, the arrival
 of each version timed, and (``fetch``) its fragment fetched after an event as the page does. A
@@ -26,7 +28,7 @@ import time
 import urllib.error
 import urllib.request
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any, Self
 
@@ -35,6 +37,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from tests.production.live import Client, Gunicorn
 
 ANY_VERSION = re.compile(rb'data-version="([^"]*)"')
+#: A live table's version as its fragment carries it: its seq, and the digit after it.
+VERSION = re.compile(rb'data-version="(\d+)-(\d)"')
 FETCH_OK = {200, 304}
 #: Whether the devices keep their fetching connection open (push.py --new-connections: no).
 KEEP_ALIVE = True
@@ -291,7 +295,7 @@ class Device:
 class Command:
     """One command answered: its table, the seq it committed at (None: nothing moved), times."""
 
-    __slots__ = ("answered", "kind", "sent", "seq", "status", "table_id", "written")
+    __slots__ = ("answer", "answered", "kind", "sent", "seq", "status", "table_id", "written")
 
     def __init__(self, table_id: int, seq: int | None, sent: float, answered: float, status: int,
                  kind: str = "command") -> None:
@@ -299,6 +303,26 @@ class Command:
         self.kind = kind  # what the command was (online.py: "roll", "move")
         #: When the server wrote its event (``TableEvent.at``, on this process's clock).
         self.written: float | None = None
+        #: The answer's body (the live table drawn after it), for what the page shows next.
+        self.answer = b""
+
+    @classmethod
+    def post(cls, client: Client, table_id: int, path: str, fields: dict[str, Any], seq: int,
+             errors: Errors, kind: str = "command") -> Command | None:
+        """Post a command drawn at ``seq`` as the live table's htmx buttons post it, timed from
+        its sending to its answer read; None when the connection failed (counted in ``errors``)."""
+        sent = time.monotonic()
+        try:
+            status, body, _seconds = client.htmx("POST", path, {**fields, "seq": seq})
+        except OSError as error:
+            errors.add(f"command: {type(error).__name__}")
+            return None
+        answered = time.monotonic()
+        found = VERSION.search(body) if status == 200 else None
+        moved = int(found.group(1)) if found and int(found.group(1)) > seq else None
+        command = cls(table_id, moved, sent, answered, status, kind)
+        command.answer = body
+        return command
 
 
 def read_written(app: Any, commands: list[Command]) -> None:
@@ -328,6 +352,48 @@ def written_commands(app: Any, done: list[Command], errors: Errors) -> list[Comm
     if unwritten:
         errors.found["command: its event is not in the log"] += unwritten
     return commands
+
+
+@contextlib.contextmanager
+def night_app(url: str, secret_key: str, password: str) -> Iterator[tuple[Any, Any]]:
+    """A new app on ``url`` with its tables made (``init-db``) and its organizer Olga, inside
+    an app context: (app, Olga). What the block adds is committed at its end, and the
+    engine's connections closed (the servers are other processes)."""
+    from app import create_app
+    from chouette.extensions import db
+    from chouette.services import members
+
+    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": secret_key,
+                      "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000"})
+    result = app.test_cli_runner().invoke(args=["init-db"])
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        yield app, members.create_member(name="Olga", username="olga", password=password, role="organizer")
+        db.session.commit()
+        db.engine.dispose()
+
+
+def database_url(folder: Path, postgres: bool, script: str, refuse: Callable[[str], Any]) -> tuple[str, int]:
+    """The run's database and its number of app nodes: PostgreSQL (``DATABASE_URL``) with two,
+    else a SQLite file in ``folder`` with one. ``refuse`` says why PostgreSQL cannot be used."""
+    if postgres:
+        url = os.environ.get("DATABASE_URL", "")
+        if not url.startswith("postgresql"):
+            refuse("--postgres needs DATABASE_URL on an empty PostgreSQL database "
+                   f"(run it under: bash .ci/with-postgres .venv/bin/python benchmarks/{script} --postgres)")
+        return url, 2
+    os.environ.pop("DATABASE_URL", None)  # the app would prefer it to the file below
+    return f"sqlite:///{folder / 'club.sqlite'}", 1
+
+
+def node_clients(urls: list[str], username: str, password: str) -> list[Client]:
+    """A client per app node, all in the one session of ``username``, signed in on the first
+    (the nodes share the secret key)."""
+    clients = [Client(url) for url in urls]
+    clients[0].sign_in(username, password)
+    for client in clients[1:]:
+        client.opener, client.csrf = clients[0].opener, clients[0].csrf
+    return clients
 
 
 def node_order(urls: list[str], number: int) -> list[str]:

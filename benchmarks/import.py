@@ -55,6 +55,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from devices import night_app
+
 from tests.production.live import FORM_CSRF, Client, Gunicorn, command_form
 
 SIZES = (2_000, 10_000, 50_000)
@@ -83,19 +85,11 @@ def make_log(size: int) -> list[dict[str, Any]]:
 def prepare(database: Path) -> tuple[Any, int]:
     """The club: an organizer, a player, another night whose table is being played; returns
     (the app, the other table's id)."""
-    from app import create_app
-    from chouette.extensions import db
     from chouette.services import members, nights, table_states, tables
     from chouette.table import new_table
     from chouette.table.simulate import random_night
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "import",
-                      "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000"})
-    result = app.test_cli_runner().invoke(args=["init-db"])
-    assert result.exit_code == 0, result.output
-    with app.app_context():
-        organizer = members.create_member(name="Olga", username="olga", password=PASSWORD,
-                                           role="organizer")
+    with night_app(f"sqlite:///{database}", "import", PASSWORD) as (app, organizer):
         members.create_member(name="Pia", username="pia", password=PASSWORD, role="player")
         night = nights.open_night(name="Tonight", on=dt.date(2026, 11, 24), currency="EUR",
                                     actor=organizer)
@@ -106,8 +100,6 @@ def prepare(database: Path) -> tuple[Any, int]:
                                table_states.ledger_changes(new_table(SETTINGS), state),
                                table_states.log_snapshots(SETTINGS, events))
         table_id = table.id
-        db.session.commit()
-        db.engine.dispose()
     return app, table_id
 
 
@@ -151,19 +143,13 @@ def phone(url: str, table_id: int, stop: threading.Event, record: Latencies) -> 
 
 def tablet(app: Any, url: str, table_id: int, stop: threading.Event, record: Latencies) -> None:
     """The other table's organizer: a legal command every ``COMMAND_EVERY`` s."""
-    from chouette.extensions import db, read_only
-    from chouette.services import table_states
-    from tests.production.helpers import next_command
+    from tests.production.helpers import next_table_command
 
     rng = random.Random(SEED + 2)
     client = Client(url, timeout=60)
     client.sign_in("olga", PASSWORD)
     while not stop.is_set():
-        with app.app_context():
-            read_only()
-            played = table_states.load_play(table_id)
-            event, seq = next_command(played.state, rng), played.seq
-            db.session.remove()
+        event, seq = next_table_command(app, table_id, rng)
         path, fields = command_form(table_id, event)
         headers = {"HX-Request": "true", "X-CSRFToken": client.csrf}
         start = time.perf_counter()

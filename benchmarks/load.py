@@ -38,7 +38,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from devices import percentile
+from devices import night_app, percentile
 
 from tests.production.live import Client, Gunicorn, command_form
 
@@ -60,18 +60,11 @@ EXPECTED = {
 
 def prepare(database: Path):
     """Build the night; return (app, night id, table ids, organizer username, player usernames)."""
-    from app import create_app
-    from chouette.extensions import db
     from chouette.services import members, nights, table_states, tables
     from chouette.table import new_table
     from chouette.table.simulate import random_night
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{database}", "SECRET_KEY": "load",
-                      "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000"})
-    result = app.test_cli_runner().invoke(args=["init-db"])
-    assert result.exit_code == 0, result.output
-    with app.app_context():
-        organizer = members.create_member(name="Olga", username="olga", password=PASSWORD, role="organizer")
+    with night_app(f"sqlite:///{database}", "load", PASSWORD) as (app, organizer):
         players = [members.create_member(name=f"Player {n:02d}", username=f"player{n:02d}",
                                           password=PASSWORD, role="player") for n in range(PHONES)]
         night = nights.open_night(name="Load night", on=dt.date(2026, 11, 21), currency="EUR", actor=organizer)
@@ -86,8 +79,6 @@ def prepare(database: Path):
             table_ids.append(table.id)
         usernames = [p.username for p in players]
         night_id = night.id
-        db.session.commit()
-        db.engine.dispose()
     return app, night_id, table_ids, "olga", usernames
 
 
@@ -144,20 +135,14 @@ def _post(client: Client, path: str, form: dict):
 def organizer(app, url: str, username: str, table_id: int, stop: threading.Event, recorder: Recorder,
               seed: int, ready: threading.Barrier) -> None:
     """A tablet running one table: a legal command every 2-4 s."""
-    from chouette.extensions import db, read_only
-    from chouette.services import table_states
-    from tests.production.helpers import next_command
+    from tests.production.helpers import next_table_command
 
     rng = random.Random(seed)
     client = Client(url)
     client.sign_in(username, PASSWORD)
     ready.wait()
     while not stop.wait(rng.uniform(2, 4)):
-        with app.app_context():
-            read_only()
-            played = table_states.load_play(table_id)
-            event, seq = next_command(played.state, rng), played.seq
-            db.session.remove()
+        event, seq = next_table_command(app, table_id, rng)
         path, fields = command_form(table_id, event)
         _timed(recorder, "command", _post, client, path, {**fields, "seq": seq})
 

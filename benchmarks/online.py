@@ -68,9 +68,12 @@ from devices import (
     Device,
     Errors,
     Servers,
+    database_url,
     delays,
     http_get,
     machine_ticks,
+    night_app,
+    node_clients,
     node_order,
     percentile,
     signed_in_phone,
@@ -90,7 +93,6 @@ GRACE_SECONDS = 2.0
 STALL_SECONDS = 10.0
 #: The card's version (``tables/_cube_window.html``).
 CARD_VERSION = re.compile(rb'class="card cube-window"[^>]*?data-version="([^"]*)"', re.S)
-VERSION = re.compile(rb'data-version="(\d+)-(\d)"')
 XGID = re.compile(rb"XGID <code>([^<]+)</code>")
 
 
@@ -100,16 +102,9 @@ XGID = re.compile(rb"XGID <code>([^<]+)</code>")
 def prepare(url: str, count: int) -> tuple[Any, int, list[int], list[list[str]]]:
     """Build the night on ``url``: ``count`` online tables of five seated members (in-process,
     through the services). Returns (app, night id, table ids, usernames per table: box first)."""
-    from app import create_app
-    from chouette.extensions import db
     from chouette.services import commands, members, nights, tables
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "online",
-                      "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000"})
-    result = app.test_cli_runner().invoke(args=["init-db"])
-    assert result.exit_code == 0, result.output
-    with app.app_context():
-        organizer = members.create_member(name="Olga", username="olga", password=PASSWORD, role="organizer")
+    with night_app(url, "online", PASSWORD) as (app, organizer):
         night = nights.open_night(name="Online night", on=dt.date(2026, 11, 27), currency="EUR", actor=organizer)
         table_ids, seated = [], []
         for number in range(count):
@@ -123,8 +118,6 @@ def prepare(url: str, count: int) -> tuple[Any, int, list[int], list[list[str]]]
             table_ids.append(table.id)
             seated.append([p.username for p in players])
         night_id = night.id
-        db.session.commit()
-        db.engine.dispose()
     return app, night_id, table_ids, seated
 
 
@@ -174,11 +167,7 @@ def table_players(urls: list[str], table_id: int, usernames: list[str], stop: An
     sessions: dict[str, list[Client]] = {}
     try:
         for username in usernames:
-            clients = [Client(url) for url in urls]
-            clients[0].sign_in(username, PASSWORD)
-            for client in clients[1:]:  # the same session: the nodes share the secret key
-                client.opener, client.csrf = clients[0].opener, clients[0].csrf
-            sessions[username] = clients
+            sessions[username] = node_clients(urls, username, PASSWORD)
     except (OSError, AssertionError):
         ready.abort()  # the run cannot start as described: say so rather than wait
         raise
@@ -218,21 +207,15 @@ def table_players(urls: list[str], table_id: int, usernames: list[str], stop: An
                     path, fields = f"/tables/{table_id}/move", {"move": move}
                 else:
                     path, fields = f"/tables/{table_id}/roll", {"how": "server"}
-                sent = time.monotonic()
-                try:
-                    status, body, _seconds = client.htmx("POST", path, {**fields, "seq": seq})
-                except OSError as error:
-                    errors.add(f"command: {type(error).__name__}")
+                command = Command.post(client, table_id, path, fields, seq, errors, kind)
+                if command is None:
                     acted = True
                     break
-                answered = time.monotonic()
-                if status != 200:
-                    errors.add(f"command {kind}: status {status}")
-                found = VERSION.search(body) if status == 200 else None
-                moved = int(found.group(1)) if found and int(found.group(1)) > seq else None
-                done.append(Command(table_id, moved, sent, answered, status, kind))
-                if kind == "roll" and status == 200:
-                    answer = (username, body)
+                if command.status != 200:
+                    errors.add(f"command {kind}: status {command.status}")
+                done.append(command)
+                if kind == "roll" and command.status == 200:
+                    answer = (username, command.answer)
                 # Who is likely next: after a roll the roller moves; after a move, the other side.
                 rest = [name for name in likely if name != username]
                 likely = [username, *rest] if kind == "roll" else [rest[0], username, *rest[1:]]
@@ -430,15 +413,7 @@ def main() -> None:
     devices.KEEP_ALIVE = True
     with tempfile.TemporaryDirectory(prefix="chouette-online-") as name:
         folder = Path(name)
-        if args.postgres:
-            url = os.environ.get("DATABASE_URL", "")
-            if not url.startswith("postgresql"):
-                parser.error("--postgres needs DATABASE_URL on an empty PostgreSQL database "
-                             "(run it under: bash .ci/with-postgres .venv/bin/python benchmarks/online.py --postgres)")
-            nodes = 2
-        else:
-            os.environ.pop("DATABASE_URL", None)  # the app would prefer it to the file below
-            url, nodes = f"sqlite:///{folder / 'club.sqlite'}", 1
+        url, nodes = database_url(folder, args.postgres, "online.py", parser.error)
         print(f"preparing: {args.tables} online tables x {SEATED} players on "
               f"{'PostgreSQL' if args.postgres else 'SQLite'} ...", flush=True)
         app, night_id, table_ids, seated = prepare(url, args.tables)

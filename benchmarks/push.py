@@ -83,9 +83,12 @@ from devices import (
     Device,
     Errors,
     Servers,
+    database_url,
     delays,
     http_get,
     machine_ticks,
+    night_app,
+    node_clients,
     node_order,
     percentile,
     signed_in_phone,
@@ -107,7 +110,7 @@ POLL_SECONDS = 4.0
 GRACE_SECONDS = 2.0
 PASSWORD = "push-test-password-1"
 SETTINGS = {"cube_mode": "multi", "stake_cents": 100, "partner_min_players": 0}
-VERSION = re.compile(rb'data-version="(\d+)-(\d)"')
+VERSION = devices.VERSION
 COMMAND_OK = {200, 409, 422}
 FETCH_OK = devices.FETCH_OK
 #: gunicorn workers per app node (``--workers``).
@@ -119,18 +122,11 @@ WORKERS = 2
 
 def prepare(url: str) -> tuple[Any, int, list[int], list[list[str]]]:
     """Build the night on ``url``; return (app, night id, table ids, usernames per table)."""
-    from app import create_app
-    from chouette.extensions import db
     from chouette.services import members, nights, table_states, tables
     from chouette.table import new_table
     from chouette.table.simulate import random_night
 
-    app = create_app({"SQLALCHEMY_DATABASE_URI": url, "SECRET_KEY": "push",
-                      "PASSWORD_HASH_METHOD": "pbkdf2:sha256:1000"})
-    result = app.test_cli_runner().invoke(args=["init-db"])
-    assert result.exit_code == 0, result.output
-    with app.app_context():
-        organizer = members.create_member(name="Olga", username="olga", password=PASSWORD, role="organizer")
+    with night_app(url, "push", PASSWORD) as (app, organizer):
         night = nights.open_night(name="Festival", on=dt.date(2026, 11, 21), currency="EUR", actor=organizer)
         table_ids, seated = [], []
         for number in range(TABLES):
@@ -152,8 +148,6 @@ def prepare(url: str) -> tuple[Any, int, list[int], list[list[str]]]:
             table_ids.append(table.id)
             seated.append([p.username for p in players])
         night_id = night.id
-        db.session.commit()
-        db.engine.dispose()
     return app, night_id, table_ids, seated
 
 
@@ -175,45 +169,30 @@ def tablets(app: Any, urls: list[str], table_ids: list[int], stop: Any, ready: A
 def organizer(app: Any, urls: list[str], username: str, table_id: int, stop: Any,
               done: list[Command], errors: Errors, seed: int, ready: Any) -> None:
     """A tablet running one table: a legal command every 2-4 s, to each node in turn."""
-    from chouette.extensions import db, read_only
-    from chouette.services import table_states
-    from tests.production.helpers import next_command
+    from tests.production.helpers import next_table_command
 
     rng = random.Random(seed)
-    clients = [Client(url) for url in urls]
     try:
-        clients[0].sign_in(username, PASSWORD)
+        clients = node_clients(urls, username, PASSWORD)
     except (OSError, AssertionError):
         ready.abort()  # the run cannot start as described: say so rather than wait
         raise
-    for client in clients[1:]:  # the same session cookie: the nodes share the secret key
-        client.opener, client.csrf = clients[0].opener, clients[0].csrf
     ready.wait()
     for turn in range(10**9):
         if stop.wait(rng.uniform(2, 4)):
             return
-        with app.app_context():
-            read_only()
-            played = table_states.load_play(table_id)
-            event, seq = next_command(played.state, rng), played.seq
-            db.session.remove()
+        event, seq = next_table_command(app, table_id, rng)
         try:
             path, fields = command_form(table_id, event)
         except ValueError:
             path, fields = command_form(table_id, {"type": "undo"})
         client = clients[turn % len(clients)]
-        sent = time.monotonic()
-        try:
-            status, body, _seconds = client.htmx("POST", path, {**fields, "seq": seq})
-        except OSError as error:
-            errors.add(f"command: {type(error).__name__}")
+        command = Command.post(client, table_id, path, fields, seq, errors)
+        if command is None:
             continue
-        answered = time.monotonic()
-        if status not in COMMAND_OK:
-            errors.add(f"command: status {status}")
-        found = VERSION.search(body) if status == 200 else None
-        moved = int(found.group(1)) if found and int(found.group(1)) > seq else None
-        done.append(Command(table_id, moved, sent, answered, status))
+        if command.status not in COMMAND_OK:
+            errors.add(f"command: status {command.status}")
+        done.append(command)
 
 
 def poller(url: str, username: str, table_id: int, stop: threading.Event, seen: list[tuple[float, int]],
@@ -484,15 +463,7 @@ def main() -> None:
     WORKERS = args.workers or max(1, (os.cpu_count() or 2) // (2 if args.postgres else 1))
     with tempfile.TemporaryDirectory(prefix="chouette-push-") as name:
         folder = Path(name)
-        if args.postgres:
-            url = os.environ.get("DATABASE_URL", "")
-            if not url.startswith("postgresql"):
-                parser.error("--postgres needs DATABASE_URL on an empty PostgreSQL database "
-                             "(run it under: bash .ci/with-postgres .venv/bin/python benchmarks/push.py --postgres)")
-            nodes = 2
-        else:
-            os.environ.pop("DATABASE_URL", None)  # the app would prefer it to the file below
-            url, nodes = f"sqlite:///{folder / 'club.sqlite'}", 1
+        url, nodes = database_url(folder, args.postgres, "push.py", parser.error)
         print(f"preparing: {TABLES} tables x {SEATED} players x {GAMES} games of history on "
               f"{'PostgreSQL' if args.postgres else 'SQLite'} ...", flush=True)
         app, night_id, table_ids, seated = prepare(url)

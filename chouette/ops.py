@@ -17,7 +17,9 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from dataclasses import dataclass
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import click
@@ -125,6 +127,21 @@ def _temporary_beside(target: Path) -> Path:
     return partial
 
 
+@contextmanager
+def _checked_copy(source: Path, target: Path) -> Iterator[tuple[Path, DatabaseSummary]]:
+    """A copy of ``source`` in a temporary file beside ``target`` (its folder made, private, if
+    missing), checked: the temporary file and its summary. The file is gone afterwards unless
+    it was renamed into place."""
+    if not target.parent.exists():
+        private_folder(target.parent)
+    partial = _temporary_beside(target)
+    try:
+        _copy(source, partial)
+        yield partial, check_database(partial)
+    finally:
+        partial.unlink(missing_ok=True)
+
+
 def backup(database: Path, target: Path, *, overwrite: bool = False) -> DatabaseSummary:
     """Write a consistent copy of ``database`` to ``target``, checked. Raises OpsError."""
     database, target = Path(database), Path(target)
@@ -133,16 +150,9 @@ def backup(database: Path, target: Path, *, overwrite: bool = False) -> Database
         raise OpsError(f"{target} already exists (choose another name, or pass --overwrite)")
     if target.resolve() == database.resolve():
         raise OpsError("the backup cannot be the database itself")
-    if not target.parent.exists():
-        private_folder(target.parent)
-    partial = _temporary_beside(target)
-    try:
-        _copy(database, partial)
-        summary = check_database(partial)
+    with _checked_copy(database, target) as (partial, summary):
         os.replace(partial, target)
-    finally:
-        partial.unlink(missing_ok=True)
-    return DatabaseSummary(target, summary.revision, summary.members, summary.tables, summary.events)
+    return replace(summary, path=target)
 
 
 def restore(source: Path, database: Path) -> DatabaseSummary:
@@ -154,12 +164,7 @@ def restore(source: Path, database: Path) -> DatabaseSummary:
     check_database(source)
     if database.exists() and source.resolve() == database.resolve():
         raise OpsError("the backup to restore is the database itself")
-    if not database.parent.exists():
-        private_folder(database.parent)
-    partial = _temporary_beside(database)
-    try:
-        _copy(source, partial)
-        summary = check_database(partial)
+    with _checked_copy(source, database) as (partial, summary):
         if database.exists():
             _copy(database, database.with_name(database.name + ".before-restore"))
             # Fold the old database's write-ahead log into it, so no stale log is left to be
@@ -172,9 +177,7 @@ def restore(source: Path, database: Path) -> DatabaseSummary:
         os.replace(partial, database)
         for leftover in ("-wal", "-shm"):
             Path(str(database) + leftover).unlink(missing_ok=True)
-    finally:
-        partial.unlink(missing_ok=True)
-    return DatabaseSummary(database, summary.revision, summary.members, summary.tables, summary.events)
+    return replace(summary, path=database)
 
 
 # --------------------------------------------------------------------------- flask commands

@@ -244,3 +244,14 @@ def csrf_token_from(html: bytes) -> str:
     )
     assert match, "no CSRF token on the page"
     return match.group(1).decode()
+
+
+def csrf_client(app: Any, username: str) -> Any:
+    """A test client of ``app`` (one that checks CSRF tokens) signed in as ``username`` through
+    the login form, its token sent."""
+    from tests.factories import PASSWORD
+
+    client = app.test_client()
+    token = csrf_token_from(client.get("/auth/login").data)
+    client.post("/auth/login", data={"username": username, "password": PASSWORD, "csrf_token": token})
+    return client

@@ -26,6 +26,7 @@ from chouette.services.table_states import (
     TablePlay,
     ledger_changes,
     load_play,
+    played_through,
     remember,
     state_at,
     state_of,
@@ -136,12 +137,7 @@ def play_all(table_id: int, expected_seq: int, events: Sequence[Mapping[str, Any
         raise base.TableChanged(table_id, expected_seq)
     if not events:
         raise TableError(_("That is not a table action."))
-    state, snapshots = current.state, {}
-    for seq, event in enumerate(events, start=current.seq + 1):
-        after = apply_event(state, event)
-        if finishes_game(state, after, event):
-            snapshots[seq] = after.snapshot()
-        state = after
+    state, snapshots = played_through(current.state, current.seq, events)
     written = tables.append_events(table_id, current.seq, [dict(e) for e in events], actor,
                                    ledger_changes(current.state, state), snapshots or None,
                                    changed_lines(current.state, state))

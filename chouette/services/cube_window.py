@@ -45,7 +45,7 @@ from chouette.services.window_rules import (  # noqa: F401 - the window's rules,
     roller,
     view,
 )
-from chouette.table import TableError, TableState, apply_event, finishes_game
+from chouette.table import TableError, TableState, apply_event
 
 TIMEOUT_ANSWERS = ("drop", "take")
 
@@ -104,12 +104,7 @@ def _write(played: table_states.TablePlay, events: list[dict[str, Any]], actor: 
            ) -> table_states.TablePlay:
     """Apply ``events`` (made by the window, not typed by anyone) and append them with what
     they change, in the caller's transaction (``tables.append_events`` commits it)."""
-    state, snapshots = played.state, {}
-    for seq, event in enumerate(events, start=played.seq + 1):
-        after = apply_event(state, event)
-        if finishes_game(state, after, event):
-            snapshots[seq] = after.snapshot()
-        state = after
+    state, snapshots = table_states.played_through(played.state, played.seq, events)
     written = tables.append_events(played.table.id, played.seq, events, actor,
                                    table_states.ledger_changes(played.state, state), snapshots or None,
                                    changed_lines(played.state, state))

@@ -269,6 +269,20 @@ def log_snapshots(settings: Mapping[str, Any], events: Sequence[Mapping[str, Any
     return {seq: ended.snapshot() for seq, ended in ends}
 
 
+def played_through(state: TableState, seq: int, events: Sequence[Mapping[str, Any]]
+                   ) -> tuple[TableState, dict[int, dict[str, Any]]]:
+    """``events`` applied in turn to ``state`` (the table at ``seq``): the state after them,
+    and the snapshot of each game they finish by its seq (``append_events``' ``snapshots``).
+    Raises TableError (the rules refuse one of them)."""
+    snapshots: dict[int, dict[str, Any]] = {}
+    for at, event in enumerate(events, start=seq + 1):
+        after = apply_event(state, event)
+        if finishes_game(state, after, event):
+            snapshots[at] = after.snapshot()
+        state = after
+    return state, snapshots
+
+
 def ledger_changes(before: TableState, after: TableState) -> list[tables.LedgerRow]:
     """The ledger rows that take the money of ``before`` to that of ``after``, per game."""
     return [tables.LedgerRow(*change) for change in money_changes(before, after)]

@@ -78,15 +78,7 @@ def try_event(state: TableState, event: Mapping[str, Any]) -> TableState:
 def _apply(state: TableState, event: dict[str, Any]) -> TableState:
     """Apply one plain event (not undo, not a new correction) to a copy of ``state``."""
     new = state.copy()
-    WORK.events += 1
-    played = as_corrected(new, event)
-    game, before = new.game, sheet.before(new, played)
-    rules.apply(new, played)
-    sheet.note(new, game, before, played)
-    new.effective.append(event)
-    if new.game is None and len(new.games) > len(state.games):
-        # A game just finished: keep a snapshot so later folds start from here.
-        new.snapshots.add(len(new.effective), new.copy())
+    _apply_in_place(new, event)
     return new
 
 
@@ -122,6 +114,7 @@ def _apply_in_place(state: TableState, event: dict[str, Any]) -> None:
     sheet.note(state, game, before, played)
     state.effective.append(event)
     if state.game is None and len(state.games) > games:
+        # A game just finished: keep a snapshot so later folds start from here.
         state.snapshots.add(len(state.effective), state.copy())
 
 

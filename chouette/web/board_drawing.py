@@ -12,11 +12,11 @@ the pieces out.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Mapping
+from collections.abc import Collection, Iterable, Mapping
 
 from markupsafe import Markup
 
-from chouette.engine import Position, Side
+from chouette.engine import Position, Side, check_roll
 from chouette.web.board_cubes import BOX, SIDE_NAMES, CubeView, normal_side, other_side
 from chouette.web.board_markup import num, tag
 from chouette.web.catalog import gettext as _
@@ -64,6 +64,40 @@ class BoardDrawing:
         #: A board its viewer plays on: each point, the bar and the tray a button (keyboard,
         #: screen reader) named by its number as the viewer counts it.
         self.controls = False
+
+    @classmethod
+    def drawn(
+        cls,
+        position: Position,
+        bottom: str,
+        on_roll: str | None,
+        dice: tuple[int, int] | None,
+        cubes: Iterable[CubeView] | None,
+        labels: Mapping[str, str] | None,
+        legal: Mapping[int, Collection[int]] | None,
+        numbering: str,
+        rail: bool,
+        controls: bool,
+    ) -> Markup:
+        """The board drawn in this layout, as ``render_board``/``render_portrait_board`` take
+        it: the dice checked (``DiceError``), no cubes or labels when None."""
+        board = cls(
+            position,
+            bottom,
+            on_roll,
+            check_roll((dice[0], dice[1])) if dice else None,
+            list(cubes or []),
+            labels or {},
+            legal,
+            numbering,
+            rail,
+        )
+        board.controls = controls
+        return board.render()
+
+    def render(self) -> Markup:
+        """The whole drawing (each layout draws its own)."""
+        raise NotImplementedError
 
     # --- numbering -------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping
 
 from markupsafe import Markup
 
-from chouette.engine import Position, check_roll
+from chouette.engine import Position
 from chouette.web.board_cubes import BOX, CubeView, other_side
 from chouette.web.board_drawing import BoardDrawing
 from chouette.web.board_markup import cube_group, die_face, name_lines, name_text, num, tag
@@ -280,19 +280,7 @@ def render_portrait_board(
     >>> 'class="board portrait bottom-box"' in svg and 'data-point="24"' in svg
     True
     """
-    board = PortraitBoard(
-        position,
-        bottom,
-        on_roll,
-        check_roll((dice[0], dice[1])) if dice else None,
-        list(cubes or []),
-        labels or {},
-        None,
-        numbering,
-        False,
-    )
-    board.controls = controls
-    return board.render()
+    return PortraitBoard.drawn(position, bottom, on_roll, dice, cubes, labels, None, numbering, False, controls)
 
 
 __all__ = ["render_portrait_board"]

@@ -12,7 +12,7 @@ from collections.abc import Collection, Iterable, Mapping
 
 from markupsafe import Markup
 
-from chouette.engine import Position, check_roll
+from chouette.engine import Position
 from chouette.web.board_cubes import BOX, CubeView, other_side
 from chouette.web.board_drawing import BoardDrawing
 from chouette.web.board_geometry import (
@@ -280,19 +280,7 @@ def render_board(
     >>> 'aria-label="Board: Box on roll; rolled 6-5; pips: Box 167, Team 167"' in svg
     True
     """
-    board = LandscapeBoard(
-        position,
-        bottom,
-        on_roll,
-        check_roll((dice[0], dice[1])) if dice else None,
-        list(cubes or []),
-        labels or {},
-        legal,
-        numbering,
-        rail,
-    )
-    board.controls = controls
-    return board.render()
+    return LandscapeBoard.drawn(position, bottom, on_roll, dice, cubes, labels, legal, numbering, rail, controls)
 
 
 __all__ = ["render_board"]

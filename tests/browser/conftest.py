@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, BrowserContext, Page, expect
+from playwright.sync_api import Browser, BrowserContext, Locator, Page, expect
 from werkzeug.serving import make_server
 
 from app import create_app
@@ -105,13 +105,16 @@ def context(context: BrowserContext) -> BrowserContext:
 
 
 def signed_in_device(browser: Browser, base: str, username: str, viewport: dict[str, int], *,
-                     url: str | None = None) -> Page:
+                     url: str | None = None, init_script: str | None = None, **options: Any) -> Page:
     """One device: a browser context of its own (cut off from every host but the live
-    server) at ``viewport``, ``username`` signed in (the home page greets them), then ``url``
-    opened if given."""
-    context = browser.new_context(viewport=viewport)  # type: ignore[arg-type]
+    server; ``options`` for ``new_context``) at ``viewport``, ``init_script`` run in each of
+    its pages, ``username`` signed in (the home page greets them), then ``url`` opened if
+    given."""
+    context = browser.new_context(viewport=viewport, **options)  # type: ignore[arg-type]
     context.route(OFF_SITE, lambda route: route.abort())
     context.set_default_timeout(10_000)
+    if init_script is not None:
+        context.add_init_script(init_script)
     page = context.new_page()
     page.goto(f"{base}/auth/login")
     page.get_by_label("Username").fill(username)
@@ -121,6 +124,52 @@ def signed_in_device(browser: Browser, base: str, username: str, viewport: dict[
     if url:
         page.goto(url)
     return page
+
+
+def sign_in(page: Page, base: str, username: str) -> None:
+    """Sign ``username`` in on ``page`` through the login form and wait for the home page."""
+    page.goto(f"{base}/auth/login")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{base}/")
+
+
+def play_as(app: Flask, username: str, table_id: int, *events: dict[str, Any]) -> None:
+    """Play ``events`` at the table one command at a time, as the member ``username``."""
+    from chouette.models import Member
+    from chouette.services import commands, tables
+
+    with app.app_context():
+        actor = db.session.scalar(db.select(Member).where(Member.username == username))
+        for event in events:
+            commands.play(table_id, tables.last_seq(table_id), event, actor)
+        db.session.commit()
+
+
+def table_state(app: Flask, table_id: int) -> Any:
+    """The table as the server sees it (read through the commands, like any request)."""
+    from chouette.services import table_states
+
+    with app.app_context():
+        state = table_states.load_play(table_id).state
+        db.session.commit()
+        return state
+
+
+def board_point(page: Page, table_id: int | str, n: int, svg: str = "svg.board:visible") -> Locator:
+    """The on-roll player's point ``n`` (25 = bar, 0 = their tray) on the table's drawing
+    shown (a phone gets an upright one)."""
+    board = f"#board-{table_id} {svg}"
+    if n == 25:
+        return page.locator(f"{board} g.bar-area")
+    if n == 0:
+        return page.locator(f"{board} g.tray[data-point='0']")
+    return page.locator(f"{board} g.point[data-point='{n}']")
+
+
+def no_sideways_scroll(page: Page) -> None:
+    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
 
 @pytest.fixture
@@ -137,8 +186,8 @@ def screenshot(page: Page):
 
 
 @dataclass(frozen=True)
-class OnlineTable:
-    """A table played online on Olga's night, as ``online_table`` made it."""
+class SeatedTable:
+    """A table on Olga's night, its players seated, as ``seated_table`` made it."""
 
     id: int
     night_id: int
@@ -147,9 +196,9 @@ class OnlineTable:
     logins: dict[str, str]
 
 
-def online_table(app: Flask, players: Sequence[str], events: Sequence[dict[str, Any]],
-                 **settings: Any) -> OnlineTable:
-    """Olga's "Online Friday" night with one table played online (``settings`` over the
+def seated_table(app: Flask, players: Sequence[str], events: Sequence[dict[str, Any]], *,
+                 night_name: str = "Friday", table_name: str = "Upstairs", **settings: Any) -> SeatedTable:
+    """Olga's night ``night_name`` with one table ``table_name`` (``settings`` over the
     defaults): ``players`` joined and ordered (box first), then ``events`` played by Olga."""
     from chouette.services import commands, tables
     from tests.factories import gen_member, gen_night, gen_table
@@ -157,13 +206,21 @@ def online_table(app: Flask, players: Sequence[str], events: Sequence[dict[str, 
     with app.app_context():
         olga = gen_member("organizer", name="Olga")
         members = {name: gen_member("player", name=name) for name in players}
-        night = gen_night(opened_by_id=olga.id, name="Online Friday")
-        table_id = gen_table(night, created_by_id=olga.id, name="Online", settings={
-            **tables.TABLE_DEFAULTS, "play": "online", **settings}).id
+        night = gen_night(opened_by_id=olga.id, name=night_name)
+        table_id = gen_table(night, created_by_id=olga.id, name=table_name, settings={
+            **tables.TABLE_DEFAULTS, **settings}).id
         for event in ([{"type": "join", "player": n} for n in players]
                       + [{"type": "order", "players": list(players)}, *events]):
             commands.play(table_id, tables.last_seq(table_id), event, olga)
-        made = OnlineTable(table_id, night.id, olga.id,
+        made = SeatedTable(table_id, night.id, olga.id,
                            {"Olga": olga.username, **{n: m.username for n, m in members.items()}})
         db.session.commit()
     return made
+
+
+def online_table(app: Flask, players: Sequence[str], events: Sequence[dict[str, Any]],
+                 **settings: Any) -> SeatedTable:
+    """Olga's "Online Friday" night with one table played online (``settings`` over the
+    defaults): ``players`` joined and ordered (box first), then ``events`` played by Olga."""
+    return seated_table(app, players, events, night_name="Online Friday", table_name="Online",
+                        play="online", **settings)

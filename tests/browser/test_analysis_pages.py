@@ -14,8 +14,7 @@ from chouette.extensions import db
 from chouette.models import Member
 from chouette.services import tables
 from tests.analysis.night import analysed_night
-from tests.browser.conftest import OFF_SITE
-from tests.factories import PASSWORD
+from tests.browser.conftest import OFF_SITE, sign_in
 
 pytestmark = [
     pytest.mark.browser, pytest.mark.gnubg,
@@ -24,14 +23,6 @@ pytestmark = [
 ]
 
 SIZES = {"phone": (390, 844), "tablet": (1024, 768), "tv": (1920, 1080)}
-
-
-def _sign_in(page: Page, server, username: str) -> None:
-    page.goto(f"{server.url}/auth/login")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{server.url}/")
 
 
 def _no_sideways_scroll(page: Page, size: str) -> None:
@@ -43,7 +34,7 @@ def test_the_players_analysis_page_on_a_phone_a_tablet_and_a_tv(live_server, pag
     with live_server.app.app_context():
         night_id = analysed_night()
         db.session.remove()
-    _sign_in(page, live_server, "ann")
+    sign_in(page, live_server.url, "ann")
     page.goto(f"{live_server.url}/players/Ann")
     page.click("#player-analysis a")
     expect(page.locator("h1")).to_contain_text("Ann")
@@ -85,7 +76,7 @@ def _device(browser: Browser, server, username: str, width: int, height: int) ->
     context.route(OFF_SITE, lambda route: route.abort())
     context.set_default_timeout(10_000)
     page = context.new_page()
-    _sign_in(page, server, username)
+    sign_in(page, server.url, username)
     return page
 
 

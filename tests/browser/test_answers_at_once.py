@@ -17,9 +17,8 @@ import pytest
 from playwright.sync_api import Browser, Page, Request, expect
 
 from chouette.extensions import db
-from chouette.services import commands, table_states, tables
-from tests.browser.conftest import OFF_SITE
-from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+from chouette.services import table_states, tables
+from tests.browser.conftest import seated_table, signed_in_device
 
 PHONE = {"width": 390, "height": 844}
 SIZES = {"phone": PHONE, "tablet": {"width": 1024, "height": 768}, "tv": {"width": 1920, "height": 1080}}
@@ -30,32 +29,18 @@ SHOTS = Path("/tmp/answers-at-once")
 @pytest.mark.browser
 def test_members_answering_the_same_double_at_once_are_all_taken(live_server, browser: Browser):
     app, base = live_server.app, live_server.url
+    table = seated_table(app, PLAYERS, [{"type": "double", "by": "box", "cubes": PLAYERS[1:]}],
+                         beavers=True, partner_min_players=9)
+    table_id = table.id
     with app.app_context():
-        olga = gen_member("organizer", name="Olga")
-        members = {name: gen_member("player", name=name) for name in PLAYERS}
-        night = gen_night(opened_by_id=olga.id, name="Friday")
-        table_id = gen_table(night, created_by_id=olga.id, name="Upstairs", settings={
-            **tables.TABLE_DEFAULTS, "beavers": True, "partner_min_players": 9}).id
-        for event in ([{"type": "join", "player": n} for n in PLAYERS]
-                      + [{"type": "order", "players": PLAYERS},
-                         {"type": "double", "by": "box", "cubes": PLAYERS[1:]}]):
-            commands.play(table_id, tables.last_seq(table_id), event, olga)
         seq = tables.last_seq(table_id)
-        logins = {name: member.username for name, member in members.items()}
-        db.session.commit()
     url = f"{base}/tables/{table_id}"
     posted: dict[str, list[str]] = {}
 
     def device(name: str, label: str) -> Page:
-        context = browser.new_context(viewport=PHONE)
-        context.route(OFF_SITE, lambda route: route.abort())
-        context.set_default_timeout(10_000)
-        page = context.new_page()
-        page.goto(f"{base}/auth/login")
-        page.get_by_label("Username").fill(logins[name])
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
+        page = signed_in_device(browser, base, table.logins[name], PHONE)
         expect(page.get_by_role("heading", name=f"Hello, {name}")).to_be_visible()
+        context = page.context
         # The page takes no update (no push stream, no fetch): it shows the double as drawn
         # at ``seq`` until its own answer brings the table.
         context.route(re.compile(r".*/(stream|live)(\?.*)?$"), lambda route: route.abort())

@@ -15,6 +15,7 @@ from playwright.sync_api import Page, expect
 from chouette.engine import Position
 from chouette.web.board import board_context, legal_steps
 from chouette.web.board_cubes import CubeView
+from tests.browser.conftest import board_point
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACTS = ROOT / "test-artifacts"
@@ -55,11 +56,7 @@ def board_page(
 
 def point(page: Page, n: int, svg: str = "svg.board:visible"):
     """The on-roll player's point ``n`` (25 = bar, 0 = their tray) on the drawing shown."""
-    if n == 25:
-        return page.locator(f"#board-7 {svg} g.bar-area")
-    if n == 0:
-        return page.locator(f"#board-7 {svg} g.tray[data-point='0']")
-    return page.locator(f"#board-7 {svg} g.point[data-point='{n}']")
+    return board_point(page, 7, n, svg)
 
 
 @pytest.mark.browser

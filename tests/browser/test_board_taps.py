@@ -19,7 +19,7 @@ from chouette.engine import Position, apply_move, legal_moves
 from chouette.extensions import db
 from chouette.services import commands, tables
 from chouette.web.board_taps import encode, offered_targets, tap_graph, tap_text, walk
-from tests.browser.conftest import ARTIFACTS
+from tests.browser.conftest import ARTIFACTS, board_point
 from tests.browser.test_board_js import board_page, point
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
@@ -52,12 +52,7 @@ def open_table(page: Page, base: str, table_id: int, username: str) -> None:
 
 def shown(page: Page, table_id: int, n: int):
     """Point ``n`` of the box (on roll) on the drawing shown: 25 the bar, 0 the box's tray."""
-    svg = f"#board-{table_id} svg.board:visible"
-    if n == 25:
-        return page.locator(f"{svg} g.bar-area")
-    if n == 0:
-        return page.locator(f"{svg} g.tray[data-point='0']")
-    return page.locator(f"{svg} g.point[data-point='{n}']")
+    return board_point(page, table_id, n)
 
 
 def targets_shown(page: Page, table_id: int) -> list[int]:

@@ -8,23 +8,13 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
-from chouette.extensions import db
-from chouette.models import Member
-from chouette.services import commands, tables
-from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+from tests.browser.conftest import play_as, sign_in
+from tests.factories import gen_member, gen_night, gen_table
 
 pytestmark = pytest.mark.browser
 
 SIZES = {"phone": (390, 844), "tablet": (1024, 768), "tv": (1920, 1080)}
 WAITING = "Waiting for the answers to the box's double"
-
-
-def _play(server, table_id: int, *events: dict[str, object]) -> None:
-    with server.app.app_context():
-        owner = db.session.scalar(db.select(Member).where(Member.username == "org"))
-        for event in events:
-            commands.play(table_id, tables.last_seq(table_id), event, owner)
-        db.session.commit()
 
 
 def _table(server) -> int:
@@ -33,17 +23,9 @@ def _table(server) -> int:
         night = gen_night(name="Friday", opened_by_id=organizer.id)
         table_id = gen_table(night, name="Table 1", created_by_id=organizer.id).id
     names = ["Ann", "Bob", "Cy", "Dee", "Eve"]
-    _play(server, table_id, *({"type": "join", "player": p} for p in names),
+    play_as(server.app, "org", table_id, *({"type": "join", "player": p} for p in names),
           {"type": "order", "players": names})
     return table_id
-
-
-def _sign_in(page: Page, server) -> None:
-    page.goto(f"{server.url}/auth/login")
-    page.fill("input[name=username]", "org")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{server.url}/")
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -51,20 +33,20 @@ def test_the_captain_seat_waits_on_the_table_and_the_tv(live_server, page: Page,
                                                           screenshot, size):
     table_id = _table(live_server)
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
-    _sign_in(page, live_server)
+    sign_in(page, live_server.url, "org")
     page.goto(f"{live_server.url}/tables/{table_id}")
     tv = context.new_page()
     tv.set_viewport_size({"width": 1920, "height": 1080})
     tv.goto(f"{live_server.url}/display")
     # Another device: the box doubles, Bob (captain) drops and leaves, Cy takes.
-    _play(live_server, table_id, {"type": "double", "by": "box"}, {"type": "drop", "cube": "Bob"},
+    play_as(live_server.app, "org", table_id, {"type": "double", "by": "box"}, {"type": "drop", "cube": "Bob"},
           {"type": "leave", "player": "Bob"}, {"type": "take", "cube": "Cy"})
     seats = page.locator(f"#table-seats-{table_id}")
     expect(seats.locator("tr.seat-captain")).to_contain_text(WAITING)
     expect(tv.locator("tr.seat-captain.is-waiting")).to_contain_text(WAITING)
     screenshot(f"captain-seat-waiting-{size}")
     screenshot(f"captain-seat-waiting-tv-{size}", tv)
-    _play(live_server, table_id, {"type": "drop", "cube": "Dee"}, {"type": "take", "cube": "Eve"})
+    play_as(live_server.app, "org", table_id, {"type": "drop", "cube": "Dee"}, {"type": "take", "cube": "Eve"})
     expect(seats.locator("tr.seat-captain")).to_contain_text("Cy")
     expect(tv.locator("tr.seat-captain")).to_contain_text("Cy")
     expect(tv.locator("body")).not_to_contain_text(WAITING)
@@ -73,11 +55,11 @@ def test_the_captain_seat_waits_on_the_table_and_the_tv(live_server, page: Page,
 @pytest.mark.parametrize("size", SIZES)
 def test_a_cube_answer_corrected_in_the_form(live_server, page: Page, screenshot, size):
     table_id = _table(live_server)
-    _play(live_server, table_id, {"type": "double", "by": "box", "cubes": ["Cy"]},
+    play_as(live_server.app, "org", table_id, {"type": "double", "by": "box", "cubes": ["Cy"]},
           {"type": "take", "cube": "Cy"}, {"type": "double", "by": "Cy"},
           {"type": "take", "cube": "Cy"}, {"type": "result", "winner": "team", "kind": "single"})
     page.set_viewport_size(dict(zip(("width", "height"), SIZES[size], strict=True)))
-    _sign_in(page, live_server)
+    sign_in(page, live_server.url, "org")
     page.goto(f"{live_server.url}/tables/{table_id}")
     details = page.locator(f"#correct-{table_id}-1")
     details.locator("summary").click()

@@ -21,8 +21,8 @@ from playwright.sync_api import Locator, Page, expect
 
 from chouette.engine import apply_move, legal_moves
 from chouette.extensions import db
-from chouette.services import commands, table_states
-from tests.browser.conftest import LiveServer, start_live_server
+from chouette.services import commands
+from tests.browser.conftest import LiveServer, board_point, start_live_server, table_state
 
 PASSWORD = "a-long-password"
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
@@ -46,14 +46,6 @@ def sign_in(page: Page, base: str, username: str) -> None:
     page.get_by_role("button", name="Sign in").click()
 
 
-def table_state(app, table_id: int):
-    """The table as the server sees it (read through the commands, like any request)."""
-    with app.app_context():
-        state = table_states.load_play(table_id).state
-        db.session.commit()
-        return state
-
-
 def live(page: Page, table_id: int) -> Locator:
     return page.locator(f"#table-live-{table_id}")
 
@@ -72,15 +64,6 @@ def click_and_wait(page: Page, table_id: int, target: Locator) -> None:
     before = seq_of(page, table_id)
     target.click()
     wait_for_change(page, table_id, before)
-
-
-def board_point(page: Page, table_id: int, n: int) -> Locator:
-    board = f"#board-{table_id} svg.board:visible"  # the drawing shown (a phone gets an upright one)
-    if n == 25:
-        return page.locator(f"{board} g.bar-area")
-    if n == 0:
-        return page.locator(f"{board} g.tray[data-point='0']")
-    return page.locator(f"{board} g.point[data-point='{n}']")
 
 
 @pytest.mark.browser

@@ -13,27 +13,13 @@ import re
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from chouette.extensions import db
-from chouette.services import commands, table_states, tables
 from chouette.standings import money
-from tests.browser.conftest import ARTIFACTS, signed_in_device
-from tests.factories import gen_member, gen_night, gen_table
+from tests.browser.conftest import ARTIFACTS, no_sideways_scroll, seated_table, signed_in_device, table_state
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
 TV = {"width": 1920, "height": 1080}
 PLAYERS = ["Ann", "Bob", "Cy", "Dee", "Eve"]
-
-
-def table_state(app, table_id: int):
-    with app.app_context():
-        state = table_states.load_play(table_id).state
-        db.session.commit()
-        return state
-
-
-def no_sideways_scroll(page: Page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
 
 
 def shoot(page: Page, name: str, *, full_page: bool = False) -> None:
@@ -45,25 +31,14 @@ def shoot(page: Page, name: str, *, full_page: bool = False) -> None:
 def test_a_deal_recorded_by_the_organizer_and_a_proxy_answering_on_their_own_phone(
         live_server, browser: Browser):
     app, base = live_server.app, live_server.url
-    with app.app_context():
-        olga = gen_member("organizer", name="Olga")
-        members = {name: gen_member("player", name=name) for name in PLAYERS}
-        night = gen_night(opened_by_id=olga.id, name="Friday")
-        night_id = night.id
-        table_id = gen_table(night, created_by_id=olga.id, name="Upstairs",
-                             settings=dict(tables.TABLE_DEFAULTS)).id
-        # Ann is the box, Bob the captain; the box doubled Bob and Eve and both took.
-        for event in ([{"type": "join", "player": n} for n in PLAYERS]
-                      + [{"type": "order", "players": PLAYERS},
-                         {"type": "double", "by": "box", "cubes": ["Bob", "Eve"]},
-                         {"type": "take", "cube": "Bob"}, {"type": "take", "cube": "Eve"}]):
-            commands.play(table_id, tables.last_seq(table_id), event, olga)
-        logins = {"Olga": olga.username, **{n: m.username for n, m in members.items()}}
-        db.session.commit()
+    # Ann is the box, Bob the captain; the box doubled Bob and Eve and both took.
+    table = seated_table(app, PLAYERS, [{"type": "double", "by": "box", "cubes": ["Bob", "Eve"]},
+                                        {"type": "take", "cube": "Bob"}, {"type": "take", "cube": "Eve"}])
+    table_id, night_id = table.id, table.night_id
     url = f"{base}/tables/{table_id}"
 
     def device(name: str, size: dict[str, int]) -> Page:
-        return signed_in_device(browser, base, logins[name], size, url=url)
+        return signed_in_device(browser, base, table.logins[name], size, url=url)
 
     tablet = device("Olga", TABLET)
     cy, dee = device("Cy", PHONE), device("Dee", PHONE)

@@ -51,6 +51,15 @@ def organizer_of(app: Flask) -> Member:
         return gen_member("organizer")
 
 
+def table_one(app: Flask) -> tuple[Member, int]:
+    """An organizer and "Table one" of a new night, Ann, Bob, Cy and Dee seated by them."""
+    organizer = organizer_of(app)
+    with in_app(app):
+        table_id = gen_table(gen_night(), name="Table one").id
+        seat(table_id, organizer, ["Ann", "Bob", "Cy", "Dee"])
+    return organizer, table_id
+
+
 def count_polls(page: Page) -> None:
     """Count the screen's poll answers by status in ``window.polls`` (e.g. ``polls[304]``)."""
     page.evaluate("""window.polls = {};
@@ -63,10 +72,7 @@ def count_polls(page: Page) -> None:
 def test_the_big_screen_updates_by_itself_and_is_left_alone_while_nothing_changes(
         live_server, page: Page):
     app = live_server.app
-    organizer = organizer_of(app)
-    with in_app(app):
-        table_id = gen_table(gen_night(), name="Table one").id
-        seat(table_id, organizer, ["Ann", "Bob", "Cy", "Dee"])
+    organizer, table_id = table_one(app)
     page.goto(f"{live_server.url}/display")
     expect(page.locator(f"#display-table-{table_id}")).to_contain_text("Ann")
     count_polls(page)
@@ -103,10 +109,7 @@ def test_the_big_screen_updates_by_itself_and_is_left_alone_while_nothing_change
 def test_the_big_screen_keeps_the_last_state_while_the_server_is_away_and_recovers(
         live_server, page: Page):
     app = live_server.app
-    organizer = organizer_of(app)
-    with in_app(app):
-        table_id = gen_table(gen_night(), name="Table one").id
-        seat(table_id, organizer, ["Ann", "Bob", "Cy", "Dee"])
+    organizer, table_id = table_one(app)
     page.goto(f"{live_server.url}/display")
     board = page.locator(f"#display-table-{table_id}")
     expect(board).to_contain_text("Dee")
@@ -271,10 +274,8 @@ def test_the_big_screen_reads_on_a_phone_and_a_tablet(live_server, page: Page, s
 def test_a_members_take_shows_on_the_big_screen_at_once(live_server, page: Page, screenshot):
     """The box doubles three members; each answer shows on the TV while the others think."""
     app = live_server.app
-    organizer = organizer_of(app)
+    organizer, table_id = table_one(app)
     with in_app(app):
-        table_id = gen_table(gen_night(), name="Table one").id
-        seat(table_id, organizer, ["Ann", "Bob", "Cy", "Dee"])
         play(table_id, organizer, {"type": "double", "by": "box", "cubes": ["Bob", "Cy", "Dee"]})
     page.set_viewport_size({"width": 1920, "height": 1080})
     page.goto(f"{live_server.url}/display")

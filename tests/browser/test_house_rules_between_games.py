@@ -11,7 +11,8 @@ from playwright.sync_api import Page, expect
 from chouette.extensions import db
 from chouette.models import Member
 from chouette.services import commands, tables
-from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+from tests.browser.conftest import play_as, sign_in
+from tests.factories import gen_member, gen_night, gen_table
 
 pytestmark = pytest.mark.browser
 
@@ -36,25 +37,9 @@ def _table(server) -> tuple[int, int]:
         return night.id, table.id
 
 
-def _play(server, table_id: int, *events: dict[str, object]) -> None:
-    with server.app.app_context():
-        owner = db.session.scalar(db.select(Member).where(Member.username == "org"))
-        for event in events:
-            commands.play(table_id, tables.last_seq(table_id), event, owner)
-        db.session.commit()
-
-
-def _sign_in(page: Page, server) -> None:
-    page.goto(f"{server.url}/auth/login")
-    page.fill("input[name=username]", "org")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{server.url}/")
-
-
 def test_a_settings_change_between_games_made_in_the_page(live_server, page: Page, screenshot):
     night_id, table_id = _table(live_server)
-    _sign_in(page, live_server)
+    sign_in(page, live_server.url, "org")
     page.goto(f"{live_server.url}/tables/{table_id}")
     card = page.locator(f"#rules-card-{table_id}")
     expect(card.locator("[data-setting=stake_cents]")).to_contain_text("€1.00 a point.")
@@ -71,7 +56,7 @@ def test_a_settings_change_between_games_made_in_the_page(live_server, page: Pag
     expect(page.locator(".recent-log").first).to_contain_text("House rules changed, from the next game")
 
     # Game 2 starts: the same form is refused with the reason, and nothing changes.
-    _play(live_server, table_id, {"type": "double", "by": "box", "cubes": ["Cy"]})
+    play_as(live_server.app, "org", table_id, {"type": "double", "by": "box", "cubes": ["Cy"]})
     page.reload()
     settings.locator("summary").click()
     expect(settings).to_contain_text("finish game 2 first")
@@ -79,7 +64,7 @@ def test_a_settings_change_between_games_made_in_the_page(live_server, page: Pag
     settings.get_by_role("button", name="Change from the next game").click()
     expect(page.locator(".live-error")).to_contain_text("the house rules change between games: finish game 2 first")
     expect(card.locator("[data-setting=stake_cents]")).to_contain_text("€2.50 a point.")
-    _play(live_server, table_id, {"type": "take", "cube": "Cy"},
+    play_as(live_server.app, "org", table_id, {"type": "take", "cube": "Cy"},
           {"type": "result", "winner": "box", "kind": "gammon"})
 
     for size, (width, height) in SIZES.items():

@@ -15,10 +15,7 @@ import time
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from chouette.extensions import db
-from chouette.services import commands, table_states, tables
-from tests.browser.conftest import ARTIFACTS, OFF_SITE
-from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+from tests.browser.conftest import ARTIFACTS, no_sideways_scroll, seated_table, signed_in_device, table_state
 
 PHONE = {"width": 390, "height": 844}
 TABLET = {"width": 1024, "height": 768}
@@ -46,17 +43,6 @@ def wait_for_vibrations(page: Page, count: int, seconds: float = 10.0) -> None:
 
 
 
-def table_state(app, table_id: int):
-    with app.app_context():
-        state = table_states.load_play(table_id).state
-        db.session.commit()
-        return state
-
-
-def no_sideways_scroll(page: Page) -> None:
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-
-
 def shoot(page: Page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=False)
@@ -65,29 +51,12 @@ def shoot(page: Page, name: str) -> None:
 @pytest.mark.browser
 def test_players_make_their_own_decisions_from_their_phones(live_server, browser: Browser):
     app, base = live_server.app, live_server.url
-    with app.app_context():
-        olga = gen_member("organizer", name="Olga")
-        members = {name: gen_member("player", name=name) for name in PLAYERS}
-        night = gen_night(opened_by_id=olga.id, name="Friday")
-        table_id = gen_table(night, created_by_id=olga.id, name="Upstairs", settings={
-            **tables.TABLE_DEFAULTS, "extras": True, "partner_min_players": 3}).id
-        for event in ([{"type": "join", "player": n} for n in PLAYERS]
-                      + [{"type": "order", "players": PLAYERS}]):
-            commands.play(table_id, tables.last_seq(table_id), event, olga)
-        logins = {"Olga": olga.username, **{n: m.username for n, m in members.items()}}
-        db.session.commit()
+    table = seated_table(app, PLAYERS, [], extras=True, partner_min_players=3)
+    table_id = table.id
     url = f"{base}/tables/{table_id}"
 
     def device(name: str, size: dict[str, int]) -> Page:
-        context = browser.new_context(viewport=size)
-        context.route(OFF_SITE, lambda route: route.abort())
-        context.set_default_timeout(10_000)
-        context.add_init_script(VIBRATE_SPY)
-        page = context.new_page()
-        page.goto(f"{base}/auth/login")
-        page.get_by_label("Username").fill(logins[name])
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
+        page = signed_in_device(browser, base, table.logins[name], size, init_script=VIBRATE_SPY)
         expect(page.get_by_role("heading", name=f"Hello, {name}")).to_be_visible()
         return page
 

@@ -13,7 +13,8 @@ from chouette.extensions import db
 from chouette.services import exports, table_states, tables
 from chouette.table import fold, new_table
 from chouette.table.simulate import random_night
-from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+from tests.browser.conftest import sign_in
+from tests.factories import gen_member, gen_night, gen_table
 
 pytestmark = pytest.mark.browser
 
@@ -43,17 +44,9 @@ def _fill(server) -> int:
         return night_id
 
 
-def _sign_in(page: Page, server, username: str) -> None:
-    page.goto(f"{server.url}/auth/login")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{server.url}/")
-
-
 def test_player_page_and_its_chart_on_a_phone_a_tablet_and_a_tv(live_server, page: Page, screenshot):
     _fill(live_server)
-    _sign_in(page, live_server, "ann")
+    sign_in(page, live_server.url, "ann")
     for size, (width, height) in SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
         page.goto(f"{live_server.url}/players/Ann")
@@ -70,7 +63,7 @@ def test_player_page_and_its_chart_on_a_phone_a_tablet_and_a_tv(live_server, pag
 
 def test_score_sheet_prints_and_a_night_is_imported_through_the_form(live_server, page: Page, screenshot, tmp_path):
     night_id = _fill(live_server)
-    _sign_in(page, live_server, "org")
+    sign_in(page, live_server.url, "org")
     page.set_viewport_size({"width": 1024, "height": 768})
     page.goto(f"{live_server.url}/nights/{night_id}/exports")
     screenshot("exports-page")

@@ -10,8 +10,8 @@ from playwright.sync_api import Browser, expect
 
 from chouette import caches
 from chouette.extensions import db
-from tests.browser.conftest import ARTIFACTS, OFF_SITE
-from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+from tests.browser.conftest import ARTIFACTS, signed_in_device
+from tests.factories import gen_member, gen_night, gen_table
 from tests.scenarios import SCENARIOS
 from tests.web.test_exports import write_log
 
@@ -36,13 +36,8 @@ def test_record_links_are_placed_well_and_download(browser: Browser, live_server
     folder.mkdir(parents=True, exist_ok=True)
     wide = []
     for width, height in SIZES:
-        context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
-        context.route(OFF_SITE, lambda route: route.abort())
-        page = context.new_page()
-        page.goto(f"{live_server.url}/auth/login")
-        page.get_by_label("Username").fill("olga")
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
+        page = signed_in_device(browser, live_server.url, "olga", {"width": width, "height": height},
+                                accept_downloads=True)
         expect(page.get_by_role("heading", name="Hello, Olga")).to_be_visible()
         for name, (path, selector) in pages.items():
             page.goto(f"{live_server.url}{path}")
@@ -57,5 +52,5 @@ def test_record_links_are_placed_well_and_download(browser: Browser, live_server
             with page.expect_download() as download:
                 link.click()
             assert download.value.suggested_filename.endswith((".mat", ".sgf"))
-        context.close()
+        page.context.close()
     assert not wide, wide

@@ -10,8 +10,8 @@ from playwright.sync_api import Browser, expect
 from chouette import caches
 from chouette.extensions import db
 from chouette.models import TableEvent, utcnow
-from tests.browser.conftest import ARTIFACTS, OFF_SITE
-from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+from tests.browser.conftest import ARTIFACTS, signed_in_device
+from tests.factories import gen_member, gen_night, gen_table
 from tests.records.games import club_night_log
 from tests.web.test_exports import write_log
 
@@ -45,13 +45,8 @@ def test_a_record_link_downloads_after_a_change_of_rules_and_a_refusal_says_why(
     folder = ARTIFACTS / "records"
     folder.mkdir(parents=True, exist_ok=True)
     for width, height in SIZES:
-        context = browser.new_context(viewport={"width": width, "height": height}, accept_downloads=True)
-        context.route(OFF_SITE, lambda route: route.abort())
-        page = context.new_page()
-        page.goto(f"{live_server.url}/auth/login")
-        page.get_by_label("Username").fill("olga")
-        page.get_by_label("Password").fill(PASSWORD)
-        page.get_by_role("button", name="Sign in").click()
+        page = signed_in_device(browser, live_server.url, "olga", {"width": width, "height": height},
+                                accept_downloads=True)
         expect(page.get_by_role("heading", name="Hello, Olga")).to_be_visible()
         page.goto(f"{live_server.url}/nights/{night}/exports")
         with page.expect_download() as download:
@@ -64,4 +59,4 @@ def test_a_record_link_downloads_after_a_change_of_rules_and_a_refusal_says_why(
         expect(page.get_by_text("The game records of table “Table 2” cannot be made")).to_be_visible()
         assert page.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
         page.screenshot(path=str(folder / f"refused-{width}.png"))
-        context.close()
+        page.context.close()

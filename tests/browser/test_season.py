@@ -12,9 +12,9 @@ from playwright.sync_api import Page, expect
 from chouette import caches
 from chouette.extensions import db
 from chouette.services import nights as nights_service
-from tests.browser.test_settle_up import PHONE, TABLET, sign_in
-from tests.factories import gen_member, gen_night, gen_table
-from tests.services.test_money_services import play, play_night
+from tests.browser.test_settle_up import PHONE, TABLET, corner_game, sign_in
+from tests.factories import gen_member, gen_night
+from tests.services.test_money_services import play_night
 
 
 @pytest.fixture
@@ -24,11 +24,7 @@ def nights(live_server):
         organizer = gen_member("organizer", name="Tess", username="tess")
         first = play_night(organizer, gen_night(name="First Friday", date=dt.date(2026, 10, 2)))
         second = gen_night(name="Second Friday", date=dt.date(2026, 10, 9))
-        table = gen_table(second, name="Corner")
-        play(table.id, organizer,
-             *({"type": "join", "player": name} for name in ("Bob", "Cy", "Dee")),
-             {"type": "order", "players": ["Bob", "Cy", "Dee"]},
-             {"type": "result", "winner": "team", "kind": "single"})
+        corner_game(second, organizer)
         caches.clear_all()
         for night_id in (first["night"], second.id):
             nights_service.close_night(night_id, actor=organizer)

@@ -38,6 +38,15 @@ def tick(page: Page, payer: str, payee: str, method: str, where: str = "#night-t
     expect(page.locator("#payments li")).to_have_count(recorded + 1)
 
 
+def corner_game(night, organizer) -> None:
+    """The night's table "Corner": Bob, Cy and Dee, one game the team wins (a single)."""
+    table = gen_table(night, name="Corner")
+    play(table.id, organizer,
+         *({"type": "join", "player": name} for name in ("Bob", "Cy", "Dee")),
+         {"type": "order", "players": ["Bob", "Cy", "Dee"]},
+         {"type": "result", "winner": "team", "kind": "single"})
+
+
 @pytest.fixture
 def nights(live_server):
     """Friday played through the table commands; next Friday, Bob and Cy at one table."""
@@ -48,11 +57,7 @@ def nights(live_server):
         # The member Cy goes home: one person sits at one open table at a time.
         play(friday["tables"][0], organizer, {"type": "leave", "player": "Cy"})
         following = gen_night(name="Next Friday", date=dt.date(2026, 11, 27))
-        table = gen_table(following, name="Corner")
-        play(table.id, organizer,
-             *({"type": "join", "player": name} for name in ("Bob", "Cy", "Dee")),
-             {"type": "order", "players": ["Bob", "Cy", "Dee"]},
-             {"type": "result", "winner": "team", "kind": "single"})
+        corner_game(following, organizer)
         caches.clear_all()
         ids = {"friday": friday["night"], "next": following.id}
         db.session.commit()

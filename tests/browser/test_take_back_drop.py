@@ -4,12 +4,13 @@
 from __future__ import annotations
 
 import pytest
-from playwright.sync_api import Page, expect
+from playwright.sync_api import expect
 
 from chouette.extensions import db
 from chouette.models import Member
 from chouette.services import commands, tables
-from tests.factories import PASSWORD, gen_member, gen_night, gen_table
+from tests.browser.conftest import sign_in
+from tests.factories import gen_member, gen_night, gen_table
 
 pytestmark = pytest.mark.browser
 
@@ -30,20 +31,12 @@ def _table(server) -> int:
     return table_id
 
 
-def _sign_in(page: Page, server, username: str) -> None:
-    page.goto(f"{server.url}/auth/login")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password]", PASSWORD)
-    page.click("button[type=submit]")
-    page.wait_for_url(f"{server.url}/")
-
-
 def test_a_drop_taken_back_from_the_phone(live_server, browser, screenshot):
     table_id = _table(live_server)
     phone = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
     tablet = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
-    _sign_in(phone, live_server, "cy")
-    _sign_in(tablet, live_server, "org")
+    sign_in(phone, live_server.url, "cy")
+    sign_in(tablet, live_server.url, "org")
     phone.goto(f"{live_server.url}/tables/{table_id}")
     tablet.goto(f"{live_server.url}/tables/{table_id}")
     decision = phone.locator(".my-decision")

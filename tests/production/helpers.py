@@ -16,9 +16,9 @@ from sqlalchemy import select
 
 from app import create_app
 from chouette import caches
-from chouette.extensions import db
+from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable, LedgerEntry, TableEvent
-from chouette.services import commands
+from chouette.services import commands, table_states
 from chouette.services import tables as tables_service
 from chouette.standings import games_money
 from chouette.table import TableState, fold
@@ -66,6 +66,17 @@ def next_command(state: TableState, rng: random.Random) -> dict[str, Any]:
     if not actions:  # e.g. too few players seated: nothing but undo is possible
         return {"type": "undo"}
     return dict(rng.choice(actions))
+
+
+def next_table_command(app: Flask, table_id: int, rng: random.Random) -> tuple[dict[str, Any], int]:
+    """``next_command`` at ``table_id`` as it is stored now (read only), and the seq it is
+    drawn at: what a client posts next."""
+    with app.app_context():
+        read_only()
+        played = table_states.load_play(table_id)
+        drawn = next_command(played.state, rng), played.seq
+        db.session.remove()
+    return drawn
 
 
 def check_consistency(app: Flask) -> dict[str, int]:

@@ -19,13 +19,12 @@ from collections import Counter
 
 import pytest
 
-from chouette.extensions import db, read_only
-from chouette.services import table_states
+from chouette.extensions import db
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 from tests.production.helpers import (
     check_consistency,
     migrated_app,
-    next_command,
+    next_table_command,
     seat_table,
     sqlite_only,
 )
@@ -70,11 +69,7 @@ def _play(app, base_url: str, username: str, table_id: int, seed: int, stop: thr
                 raise
             time.sleep(0.1)
     while not stop.is_set():
-        with app.app_context():
-            read_only()
-            played = table_states.load_play(table_id)
-            event, seq = next_command(played.state, rng), played.seq
-            db.session.remove()
+        event, seq = next_table_command(app, table_id, rng)
         path, fields = command_form(table_id, event)
         try:
             status, body, _seconds = phone.htmx("POST", path, {**fields, "seq": seq})

@@ -55,50 +55,57 @@ def random_match(rng: random.Random, length: int) -> tuple[RecordedGame, ...]:
     return tuple(games)
 
 
+class Log:
+    """A table log in the making: its events and the state they fold to."""
+
+    def __init__(self, settings: dict[str, Any], players: tuple[str, ...], rolls: list[int]) -> None:
+        self.events: list[dict[str, Any]] = [{"type": "join", "player": p} for p in players]
+        self.events.append({"type": "order_roll", "rolls": dict(zip(players, rolls, strict=True))})
+        self.state = fold(settings, self.events)
+
+    def attempt(self, event: dict[str, Any]) -> bool:
+        """Add ``event`` if the table accepts it; whether it did (a refusal is left out)."""
+        try:
+            self.state = apply_event(self.state, event)
+        except TableError:
+            return False
+        self.events.append(event)
+        return True
+
+
 def table_log(rng: random.Random, cube_mode: str, *, games: int = 2, cube_chance: float = 0.12,
               drop_chance: float = 0.25, players: tuple[str, ...] = ("Ann", "Bob", "Cy")
               ) -> dict[str, Any]:
     """A table log of whole board games: random legal plays, doubles tried at random (an
     attempt the table refuses is left out), every double answered take or drop."""
     settings = {"cube_mode": cube_mode}
-    events: list[dict[str, Any]] = [{"type": "join", "player": p} for p in players]
-    rolls = rng.sample(range(1, 7), len(players))
-    events.append({"type": "order_roll", "rolls": dict(zip(players, rolls, strict=True))})
-    state = fold(settings, events)
-
-    def attempt(event: dict[str, Any]) -> bool:
-        nonlocal state
-        try:
-            state = apply_event(state, event)
-        except TableError:
-            return False
-        events.append(event)
-        return True
+    log = Log(settings, players, rng.sample(range(1, 7), len(players)))
+    attempt = log.attempt
 
     for _ in range(games):
         box, team = rng.sample(range(1, 7), 2)
         assert attempt({"type": "opening_roll", "box": box, "team": team})
-        while state.game is not None:
-            game = state.game
+        while log.state.game is not None:
+            game = log.state.game
             if game.dice is None and game.turns and rng.random() < cube_chance:
                 by = "box" if game.on_roll == "box" else game.acting_captain
                 double: dict[str, Any] = {"type": "double", "by": by}
                 if by == "box" and cube_mode == "multi":
                     double["cubes"] = game.live
                 if attempt(double):
-                    while state.game is not None and (state.game.pending or state.game.box_double):
+                    while log.state.game is not None and (log.state.game.pending or log.state.game.box_double):
                         answer = "drop" if rng.random() < drop_chance else "take"
-                        answered = state.game.box_double.answers if state.game.box_double else {}
-                        who = next((m for m in state.game.pending if m not in answered), "team")
+                        answered = log.state.game.box_double.answers if log.state.game.box_double else {}
+                        who = next((m for m in log.state.game.pending if m not in answered), "team")
                         assert attempt({"type": answer, "cube": who}) or attempt(
                             {"type": answer, "cube": "team"})
                     continue
-            if state.game.dice is None:
+            if log.state.game.dice is None:
                 assert attempt({"type": "roll", "dice": [rng.randint(1, 6), rng.randint(1, 6)]})
                 continue
-            plays = legal_moves(state.game.position, state.game.dice)
+            plays = legal_moves(log.state.game.position, log.state.game.dice)
             assert attempt({"type": "move", "move": str(rng.choice(plays))})
-    return {"table": settings, "events": events}
+    return {"table": settings, "events": log.events}
 
 
 def club_night_log(seed: int, cube_mode: str = "single") -> dict[str, Any]:
@@ -108,30 +115,20 @@ def club_night_log(seed: int, cube_mode: str = "single") -> dict[str, Any]:
     rng = random.Random(seed)
     players = ("Ann", "Bob", "Cy", "Dee")
     settings = {"cube_mode": cube_mode}
-    events: list[dict[str, Any]] = [{"type": "join", "player": p} for p in players]
-    events.append({"type": "order_roll", "rolls": dict(zip(players, rng.sample(range(1, 7), 4), strict=True))})
-    state = fold(settings, events)
-
-    def attempt(event: dict[str, Any]) -> bool:
-        nonlocal state
-        try:
-            state = apply_event(state, event)
-        except TableError:
-            return False
-        events.append(event)
-        return True
+    log = Log(settings, players, rng.sample(range(1, 7), 4))
+    attempt = log.attempt
 
     def team_member() -> str:
         """A member of the team, not its captain, whose cube is still in play."""
-        assert state.game is not None
-        return next(m for m in state.game.members if m != state.game.acting_captain
-                    and state.game.cubes[m].is_live)
+        assert log.state.game is not None
+        return next(m for m in log.state.game.members if m != log.state.game.acting_captain
+                    and log.state.game.cubes[m].is_live)
 
     def game(aside: str | None = None) -> None:
         box, team = rng.sample(range(1, 7), 2)
         assert attempt({"type": "opening_roll", "box": box, "team": team})
-        while state.game is not None:
-            current = state.game
+        while log.state.game is not None:
+            current = log.state.game
             if current.dice is None and current.turns == 2 and aside == "proxy":
                 member = team_member()
                 other = next(m for m in current.members if m not in (member, current.acting_captain))
@@ -141,15 +138,15 @@ def club_night_log(seed: int, cube_mode: str = "single") -> dict[str, Any]:
             if current.dice is None and current.turns and not current.pending and rng.random() < 0.1:
                 by = "box" if current.on_roll == "box" else current.acting_captain
                 if attempt({"type": "double", "by": by}):
-                    while state.game is not None and (state.game.pending or state.game.box_double):
-                        answered = state.game.box_double.answers if state.game.box_double else {}
-                        who = next((m for m in state.game.pending if m not in answered), "team")
+                    while log.state.game is not None and (log.state.game.pending or log.state.game.box_double):
+                        answered = log.state.game.box_double.answers if log.state.game.box_double else {}
+                        who = next((m for m in log.state.game.pending if m not in answered), "team")
                         assert attempt({"type": "take", "cube": who}) or attempt({"type": "take", "cube": "team"})
                     continue
-            if state.game.dice is None:
+            if log.state.game.dice is None:
                 assert attempt({"type": "roll", "dice": [rng.randint(1, 6), rng.randint(1, 6)]})
                 continue
-            assert attempt({"type": "move", "move": str(rng.choice(legal_moves(state.game.position, state.game.dice)))})
+            assert attempt({"type": "move", "move": str(rng.choice(legal_moves(log.state.game.position, log.state.game.dice)))})
 
     game("proxy")
     game()
@@ -157,4 +154,4 @@ def club_night_log(seed: int, cube_mode: str = "single") -> dict[str, Any]:
     assert attempt({"type": "settings", "settings": {"jacoby": True, "stake_cents": 200}})
     game("deal")
     game()
-    return {"table": settings, "events": events}
+    return {"table": settings, "events": log.events}

@@ -20,7 +20,7 @@ from chouette.table.actions import legal_actions
 from chouette.table.simulate import seat_players
 from tests.factories import gen_member, gen_night, gen_table
 from tests.table.test_properties import fingerprint
-from tests.web.test_exports import KNOWN, play_log
+from tests.web.test_exports import KNOWN, known_table, play_log
 
 UNDO = {"type": "undo"}
 MARK = "read from the stored snapshot"
@@ -69,12 +69,7 @@ def first_reason(state):
 def known(app):
     """KNOWN played command by command: its three games end at seqs 8, 11 and 12."""
     with app.app_context():
-        organizer = gen_member("organizer")
-        organizer_id = organizer.id
-        table_id = gen_table(gen_night(name="Friday"), name="Table 1").id
-        play_log(table_id, KNOWN, organizer)
-        db.session.commit()
-    return table_id, organizer_id
+        return known_table()
 
 
 def test_the_command_that_finishes_a_game_stores_the_state_after_exactly_its_seq(app, known):

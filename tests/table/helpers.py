@@ -51,6 +51,18 @@ def result(winner: str, kind: str = "single") -> dict[str, Any]:
     return {"type": "result", "winner": winner, "kind": kind}
 
 
+def join(name: str, **extra: Any) -> dict[str, Any]:
+    return {"type": "join", "player": name, **extra}
+
+
+def leave(name: str) -> dict[str, Any]:
+    return {"type": "leave", "player": name}
+
+
+def offer(name: str, accept: bool = False) -> dict[str, Any]:
+    return {"type": "partner", "player": name, "accept": accept}
+
+
 def seats(state: TableState) -> tuple[Any, ...]:
     """(box, partner, captain, line) as a tuple, for compact asserts."""
     return state.box, state.partner, state.captain, "".join(state.line)

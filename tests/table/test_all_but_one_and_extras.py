@@ -9,23 +9,11 @@ import pytest
 from chouette.table import TableError, apply_event, new_table
 from chouette.table.state import TableState, resume
 
-from .helpers import beaver, cents, double, drop, points, result, run, seated, seats, take
+from .helpers import beaver, cents, double, drop, join, leave, offer, points, result, run, seated, seats, take
 
 
 def _lone_take(order="ABCDE", **settings):
     return run(seated(order, **settings), double("box"), drop("B"), drop("C"), drop("D"), take("E"))
-
-
-def join(name, **extra):
-    return {"type": "join", "player": name, **extra}
-
-
-def leave(name):
-    return {"type": "leave", "player": name}
-
-
-def offer(name, accept=False):
-    return {"type": "partner", "player": name, "accept": accept}
 
 
 def extra(giver, taker="E"):

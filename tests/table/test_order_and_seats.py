@@ -9,7 +9,7 @@ import pytest
 
 from chouette.table import TableError, apply_event, new_table
 
-from .helpers import double, drop, points, result, run, seated, seats, take
+from .helpers import double, drop, join, leave, offer, points, result, run, seated, seats, take
 
 
 def _joined(*names, **settings):
@@ -23,18 +23,6 @@ EIGHT = "ABCDEFGH"
 
 
 AFTER = {"join_position": "after_next_rotation"}
-
-
-def join(name, **extra):
-    return {"type": "join", "player": name, **extra}
-
-
-def leave(name):
-    return {"type": "leave", "player": name}
-
-
-def offer(name, accept=False):
-    return {"type": "partner", "player": name, "accept": accept}
 
 
 def roll(**dice):

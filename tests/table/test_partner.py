@@ -7,17 +7,13 @@ import pytest
 from chouette.table import SettingsError, TableError, apply_event
 from chouette.table.actions import legal_actions
 
-from .helpers import cents, double, points, result, run, seated, seats, take
+from .helpers import cents, double, join, points, result, run, seated, seats, take
 
 EIGHT = "ABCDEFGH"
 
 
 def offer(player, accept=False):
     return {"type": "partner", "player": player, "accept": accept}
-
-
-def join(name, **extra):
-    return {"type": "join", "player": name, **extra}
 
 
 def test_no_game_before_the_partnership_is_offered_with_eight_players():

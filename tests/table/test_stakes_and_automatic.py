@@ -6,19 +6,7 @@ import pytest
 
 from chouette.table import TableError, apply_event, new_table
 
-from .helpers import beaver, cents, double, drop, points, result, run, seated, take
-
-
-def join(name, **extra):
-    return {"type": "join", "player": name, **extra}
-
-
-def leave(name):
-    return {"type": "leave", "player": name}
-
-
-def offer(name, accept=False):
-    return {"type": "partner", "player": name, "accept": accept}
+from .helpers import beaver, cents, double, drop, join, leave, offer, points, result, run, seated, take
 
 
 def tie(n=3):

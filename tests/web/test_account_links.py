@@ -15,7 +15,7 @@ from chouette.extensions import db
 from chouette.models import Invitation, Member, PasswordLink, utcnow
 from chouette.services import account_links
 from tests.concurrency import at_once
-from tests.conftest import csrf_token_from
+from tests.conftest import csrf_client, csrf_token_from
 from tests.factories import PASSWORD, gen_member
 
 NEW = "fresh-password-42"
@@ -183,9 +183,7 @@ def test_no_link_for_an_inactive_member_and_an_unknown_one_is_404(app, client, l
 def test_making_a_link_needs_its_csrf_token(csrf_app):
     with csrf_app.app_context():
         admin, player = gen_member("admin"), gen_member("player")
-    client = csrf_app.test_client()
-    token = csrf_token_from(client.get("/auth/login").data)
-    client.post("/auth/login", data={"username": admin.username, "password": PASSWORD, "csrf_token": token})
+    client = csrf_client(csrf_app, admin.username)
     assert client.post(f"/members/{player.id}/password-link").status_code == 400
     with csrf_app.app_context():
         assert db.session.scalar(select(func.count(PasswordLink.id))) == 0
@@ -346,9 +344,7 @@ def test_only_an_admin_makes_or_withdraws_invitations(app, client, login_as):
 def test_joining_and_revoking_need_their_csrf_token(csrf_app):
     with csrf_app.app_context():
         admin = gen_member("admin")
-    client = csrf_app.test_client()
-    token = csrf_token_from(client.get("/auth/login").data)
-    client.post("/auth/login", data={"username": admin.username, "password": PASSWORD, "csrf_token": token})
+    client = csrf_client(csrf_app, admin.username)
     assert client.post("/admin/invitations", data={"hours": 12, "max_uses": 5}).status_code == 400
     token = csrf_token_from(client.get("/admin/invitations").data)
     response = client.post("/admin/invitations", data={"hours": 12, "max_uses": 5, "csrf_token": token})

@@ -10,7 +10,7 @@ from chouette.extensions import db
 from chouette.models import LoginFailure, Member, utcnow
 from chouette.services import base, members
 from tests.concurrency import at_once
-from tests.conftest import csrf_token_from, dispose, make_app
+from tests.conftest import csrf_client, csrf_token_from, dispose, make_app
 from tests.factories import PASSWORD, gen_member
 
 
@@ -278,9 +278,7 @@ def test_sign_in_refuses_a_post_without_csrf_token(csrf_app):
 def test_sign_out_refuses_a_post_without_csrf_token(csrf_app):
     with csrf_app.app_context():
         member = gen_member("player")
-    client = csrf_app.test_client()
-    token = csrf_token_from(client.get("/auth/login").data)
-    client.post("/auth/login", data={"username": member.username, "password": PASSWORD, "csrf_token": token})
+    client = csrf_client(csrf_app, member.username)
     assert client.post("/auth/logout").status_code == 400
     assert client.get("/nights/").status_code == 200  # still signed in
 

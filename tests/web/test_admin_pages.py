@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from chouette.extensions import db
 from chouette.models import Member
-from tests.conftest import csrf_token_from
+from tests.conftest import csrf_client, csrf_token_from
 from tests.factories import gen_member
 
 NEW_MEMBER = {"name": "Cy Young", "username": "cy", "password": "long-enough", "role": "organizer", "locale": "it"}
@@ -131,13 +131,9 @@ def test_editing_is_forbidden_below_admin_and_unknown_members_are_404(app, clien
 
 
 def test_adding_a_member_needs_the_csrf_token(csrf_app):
-    from tests.factories import PASSWORD
-
     with csrf_app.app_context():
         admin = gen_member("admin")
-    client = csrf_app.test_client()
-    token = csrf_token_from(client.get("/auth/login").data)
-    client.post("/auth/login", data={"username": admin.username, "password": PASSWORD, "csrf_token": token})
+    client = csrf_client(csrf_app, admin.username)
     assert client.post("/admin/members", data=NEW_MEMBER).status_code == 400
     assert "cy" not in _members(csrf_app)
     token = csrf_token_from(client.get("/admin/members").data)

@@ -27,6 +27,7 @@ from chouette.web.board_taps import (
     tap_text,
     walk,
 )
+from tests.engine.test_engine_properties import scattered_positions
 
 DICE = st.tuples(st.integers(1, 6), st.integers(1, 6))
 SLOW = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -44,20 +45,6 @@ def played_positions(draw: st.DrawFn) -> Position:
             break
         position = position.swap()
     return position
-
-
-@st.composite
-def scattered_positions(draw: st.DrawFn) -> Position:
-    """Any arrangement, weighted to the bar and the home boards (entering, bearing off, blots)."""
-    spots = st.sampled_from([25, 25, 1, 2, 3, 4, 5, 6, 6, 5, 4, 7, 8, 12, 13, 18, 19, 20, 24])
-    mover = [0] * 26
-    for point in draw(st.lists(spots, min_size=1, max_size=15)):
-        mover[point] += 1
-    opponent = [0] * 26
-    for point in draw(st.lists(spots, max_size=15)):
-        if point == 25 or not mover[25 - point]:
-            opponent[point] += 1
-    return Position.from_points(mover, opponent)
 
 
 POSITIONS = st.one_of(played_positions(), scattered_positions())

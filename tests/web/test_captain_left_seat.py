@@ -5,17 +5,9 @@ from __future__ import annotations
 
 import re
 
-import pytest
-
 from chouette.services import table_states
-from tests.factories import gen_member, gen_night
+from tests.factories import gen_member
 from tests.web.test_display import new_table, play, seat
-
-
-@pytest.fixture
-def night_id(app) -> int:
-    with app.app_context():
-        return gen_night(name="Friday chouette").id
 
 WAITING = "Waiting for the answers to the box's double"
 

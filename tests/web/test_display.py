@@ -8,7 +8,6 @@ import sqlite3
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-import pytest
 from flask import Flask
 
 from chouette import caches
@@ -16,7 +15,7 @@ from chouette.extensions import db
 from chouette.models import Member
 from chouette.services import commands, night_rows, nights, table_states, tables
 from chouette.table.actions import board_events
-from tests.factories import gen_member, gen_night, gen_table
+from tests.factories import gen_night, gen_table
 from tests.serving.test_database import sqlite_only
 
 EIGHT = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fred", "Gus", "Hal"]
@@ -78,18 +77,6 @@ def board_table(table_id: int, organizer: Member, names: list[str], seed: int = 
     for _turn in range(3):
         state = table_states.load_play(table_id).state
         play(table_id, organizer, *board_events(state, rng.choice, lambda: rng.randint(1, 6)))
-
-
-@pytest.fixture
-def organizer(app: Flask) -> Member:
-    with app.app_context():
-        return gen_member("organizer")
-
-
-@pytest.fixture
-def night_id(app: Flask) -> int:
-    with app.app_context():
-        return gen_night(name="Friday chouette").id
 
 
 def new_table(app: Flask, night_id: int, name: str, build=None, *args: Any) -> int:

@@ -6,27 +6,10 @@ from __future__ import annotations
 
 import re
 
-import pytest
-from flask import Flask
-
-from chouette.models import Member
 from chouette.services import display
-from tests.factories import gen_member, gen_night
 from tests.serving.test_pushed_drawings import Events, _tables_of
 from tests.web.test_display import etag_of, new_table, play, seat
 from tests.web.test_play_pages import HTMX
-
-
-@pytest.fixture
-def organizer(app: Flask) -> Member:
-    with app.app_context():
-        return gen_member("organizer")
-
-
-@pytest.fixture
-def night_id(app: Flask) -> int:
-    with app.app_context():
-        return gen_night(name="Friday chouette").id
 
 
 def shown(html: str) -> list[str]:

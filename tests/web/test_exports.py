@@ -48,6 +48,17 @@ def play_log(table_id: int, events, actor) -> None:
         commands.play(table_id, tables.last_seq(table_id), event, actor)
 
 
+def known_table() -> tuple[int, int]:
+    """KNOWN played command by command at Table 1 of a "Friday" night (in an app context;
+    committed): its three games end at seqs 8, 11 and 12. Returns the table and organizer ids."""
+    organizer = gen_member("organizer")
+    organizer_id = organizer.id
+    table_id = gen_table(gen_night(name="Friday"), name="Table 1").id
+    play_log(table_id, KNOWN, organizer)
+    db.session.commit()
+    return table_id, organizer_id
+
+
 def write_log(table_id: int, events, actor) -> None:
     """Write a whole log at once with the ledger rows it produces (faster than command by
     command; the same sums per game and player)."""

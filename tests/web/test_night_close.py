@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from chouette.extensions import db
 from chouette.models import Member, Night, NightReopening, TableFactsRow
 from chouette.services import base, commands, night_rows, nights, seasons, table_states, tables
-from tests.conftest import csrf_token_from
+from tests.conftest import csrf_client, csrf_token_from
 from tests.factories import PASSWORD, gen_member, gen_night, gen_table
 
 RESULT = {"type": "result", "winner": "team", "kind": "single"}
@@ -302,9 +302,7 @@ def test_closing_and_reopening_need_the_csrf_token(csrf_app):
     with csrf_app.app_context():
         admin = gen_member("admin")
         night = gen_night(opened_by_id=admin.id)
-    client = csrf_app.test_client()
-    token = csrf_token_from(client.get("/auth/login").data)
-    client.post("/auth/login", data={"username": admin.username, "password": PASSWORD, "csrf_token": token})
+    client = csrf_client(csrf_app, admin.username)
     assert client.post(f"/nights/{night.id}/close", data={}).status_code == 400
     assert _night(csrf_app, night.id).is_open
     token = csrf_token_from(client.get(f"/nights/{night.id}/close").data)

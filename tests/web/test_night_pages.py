@@ -7,7 +7,7 @@ from sqlalchemy import select
 
 from chouette.extensions import db
 from chouette.models import Night
-from tests.conftest import csrf_token_from
+from tests.conftest import csrf_client, csrf_token_from
 from tests.factories import gen_member, gen_night, gen_table
 
 NIGHT = {"name": "Friday chouette", "date": "2026-11-27", "currency": "eur"}
@@ -156,14 +156,10 @@ def test_a_refusal_never_redirects_to_another_site(app, client, login_as):
 
 
 def test_closing_a_night_needs_the_csrf_token(csrf_app):
-    from tests.factories import PASSWORD
-
     with csrf_app.app_context():
         organizer = gen_member("organizer")
         night = gen_night()
-    client = csrf_app.test_client()
-    token = csrf_token_from(client.get("/auth/login").data)
-    client.post("/auth/login", data={"username": organizer.username, "password": PASSWORD, "csrf_token": token})
+    client = csrf_client(csrf_app, organizer.username)
     assert client.post(f"/nights/{night.id}/close").status_code == 400
     assert _nights(csrf_app)[0].is_open
     # htmx sends the token in a header (hx-headers on <body>).
@@ -175,12 +171,8 @@ def test_closing_a_night_needs_the_csrf_token(csrf_app):
 
 
 def test_opening_a_night_needs_the_csrf_token(csrf_app):
-    from tests.factories import PASSWORD
-
     with csrf_app.app_context():
         organizer = gen_member("organizer")
-    client = csrf_app.test_client()
-    token = csrf_token_from(client.get("/auth/login").data)
-    client.post("/auth/login", data={"username": organizer.username, "password": PASSWORD, "csrf_token": token})
+    client = csrf_client(csrf_app, organizer.username)
     assert client.post("/nights/new", data=NIGHT).status_code == 400
     assert _nights(csrf_app) == []

@@ -8,11 +8,10 @@ import datetime as dt
 
 import pytest
 
-from chouette.extensions import db
 from chouette.ledger import Transfer, apply_payments, settle_up
-from chouette.models import LedgerEntry
 from chouette.services import money, seasons
-from tests.factories import gen_member, gen_night, gen_table
+from tests.factories import gen_member
+from tests.web.test_money_pages import _night_with
 
 # The fewest transfers: Bob -> Eve 1.00, Cy -> Eve 4.00, Dee -> Ann 2.00. After Dee pays Ann
 # 1.00, settling the open balances afresh would rewire Bob and Dee (Bob -> Ann, Dee -> Eve).
@@ -24,17 +23,6 @@ PLAN = [Transfer("Bob", "Eve", 100), Transfer("Cy", "Eve", 400), Transfer("Dee",
 def organizer(app):
     with app.app_context():
         yield gen_member("organizer")
-
-
-def _night_with(balances: dict[str, int]) -> int:
-    """A night whose ledger is exactly ``balances`` (inside an app context)."""
-    night = gen_night(name="Friday", date=dt.date(2026, 11, 20))
-    table = gen_table(night)
-    db.session.add_all(LedgerEntry(night_id=night.id, table_id=table.id, game=1, seq=1,
-                                   player=player, points=0, cents=cents)
-                       for player, cents in balances.items())
-    db.session.commit()
-    return night.id
 
 
 def _pay(night_id: int, payer: str, payee: str, cents: int, organizer, method: str = "cash") -> None:

@@ -26,11 +26,11 @@ from chouette.services.stored_facts import (
     store_facts,
 )
 from chouette.table import TableError, can_resume
-from tests.factories import gen_member, gen_night, gen_table
+from tests.factories import gen_member, gen_table
 from tests.services.test_snapshots import random_commands
 from tests.table.test_properties import SETTINGS
 from tests.table.test_snapshot_resume import ends_of, night_with_undos
-from tests.web.test_exports import KNOWN, play_log
+from tests.web.test_exports import KNOWN, known_table, play_log
 
 
 def row_of(table_id):
@@ -52,12 +52,7 @@ def folded_facts(table_id):
 def known(app):
     """KNOWN played at one table; returns the table and organizer ids."""
     with app.app_context():
-        organizer = gen_member("organizer")
-        organizer_id = organizer.id
-        table_id = gen_table(gen_night(name="Friday"), name="Table 1").id
-        play_log(table_id, KNOWN, organizer)
-        db.session.commit()
-    return table_id, organizer_id
+        return known_table()
 
 
 @pytest.mark.parametrize("seed", range(8))

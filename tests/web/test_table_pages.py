@@ -10,7 +10,7 @@ from sqlalchemy import select
 from chouette.extensions import db
 from chouette.models import ChouetteTable
 from chouette.services import base, nights, tables
-from tests.conftest import csrf_token_from
+from tests.conftest import csrf_client, csrf_token_from
 from tests.factories import gen_member, gen_night, gen_table
 
 
@@ -197,14 +197,10 @@ def test_unknown_table_is_404(app, client, login_as):
 
 
 def test_creating_a_table_needs_the_csrf_token(csrf_app):
-    from tests.factories import PASSWORD
-
     with csrf_app.app_context():
         organizer = gen_member("organizer")
         night = gen_night()
-    client = csrf_app.test_client()
-    token = csrf_token_from(client.get("/auth/login").data)
-    client.post("/auth/login", data={"username": organizer.username, "password": PASSWORD, "csrf_token": token})
+    client = csrf_client(csrf_app, organizer.username)
     assert client.post(f"/nights/{night.id}/tables/new", data=_form(tables.TABLE_DEFAULTS)).status_code == 400
     assert _tables(csrf_app) == []
     token = csrf_token_from(client.get(f"/nights/{night.id}/tables/new").data)
