@@ -12,8 +12,9 @@ from playwright.sync_api import Page, expect
 from chouette import caches
 from chouette.extensions import db
 from chouette.services import seasons
+from tests.browser.conftest import sign_in
 from tests.browser.test_display import CLUB
-from tests.browser.test_player_pages import SIZES, _sign_in
+from tests.browser.test_player_pages import SIZES
 from tests.factories import gen_member, gen_night, gen_table
 from tests.web.test_display import busy_table
 
@@ -45,7 +46,7 @@ def _fits(page: Page, size: str) -> None:
 
 def test_a_player_who_did_not_play_reads_the_night_without_its_money(live_server, page: Page, screenshot):
     ids = _club(live_server)
-    _sign_in(page, live_server, "eve")
+    sign_in(page, live_server.url, "eve")
     url = live_server.url
     for size, (width, height) in SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
@@ -72,7 +73,7 @@ def test_a_player_who_did_not_play_reads_the_night_without_its_money(live_server
 
 def test_a_player_reads_their_own_row_of_the_season(live_server, page: Page, screenshot):
     ids = _club(live_server)
-    _sign_in(page, live_server, "carlo")
+    sign_in(page, live_server.url, "carlo")
     for size, (width, height) in SIZES.items():
         page.set_viewport_size({"width": width, "height": height})
         page.goto(f"{live_server.url}/seasons/{ids['season']}")
