@@ -35,6 +35,7 @@ from chouette.services.night_money_io import (
     PaymentsRefused,
     check_night_times,
     check_payments,
+    unknown_key,
 )
 from chouette.services.night_rows import CURRENCY_RE
 from chouette.services.tables import SNAPSHOTS_KEPT, LedgerRow, normalize_settings
@@ -104,12 +105,6 @@ def read_night_export(raw: bytes | str) -> dict[str, Any]:
 #: one is refused, never passed over ("paymnets" would import a night without its payments).
 EXPORT_KEYS = frozenset({"night", "tables", "payments"})
 NIGHT_KEYS = frozenset({"name", "date", "currency", "closed", "opened_at", "closed_at"})
-
-
-def unknown_key(data: Mapping[Any, Any], known: frozenset[str]) -> str | None:
-    """The first key of ``data`` (sorted, cut to 40 characters) that is not ``known``."""
-    unknown = sorted(str(key)[:40] for key in data if key not in known)
-    return unknown[0] if unknown else None
 
 
 def _night_fields(data: Mapping[str, Any]) -> tuple[str, dt.date, str, bool]:

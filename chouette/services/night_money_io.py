@@ -115,6 +115,13 @@ def check_night_times(night: Mapping[str, Any], closed: bool) -> tuple[dt.dateti
     return opened, closed_at
 
 
+def unknown_key(data: Mapping[Any, Any], known: frozenset[str]) -> str | None:
+    """The first key of ``data`` (sorted, cut to 40 characters) that is not ``known``: an
+    export's misspelt key is refused, never passed over (``import_checks`` too)."""
+    unknown = sorted(str(key)[:40] for key in data if key not in known)
+    return unknown[0] if unknown else None
+
+
 #: The keys of a payment in a night export (``night_payments_export``).
 PAYMENT_KEYS = frozenset({"payer", "payee", "cents", "method", "at", "taken_back_at"})
 
@@ -142,9 +149,8 @@ def _check_payment(number: int, item: object, players: Collection[str]) -> Check
 
     if not isinstance(item, Mapping):
         raise refuse(_("a payment is an object with a payer, a payee, cents, a method and a time."))
-    unknown = sorted(str(key)[:40] for key in item if key not in PAYMENT_KEYS)
-    if unknown:
-        raise refuse(_("unknown key “%(key)s”.", key=unknown[0]))
+    if (key := unknown_key(item, PAYMENT_KEYS)) is not None:
+        raise refuse(_("unknown key “%(key)s”.", key=key))
     payer, payee, cents, method = (item.get(k) for k in ("payer", "payee", "cents", "method"))
     for name in (payer, payee):
         if not isinstance(name, str) or name not in players:
