@@ -72,8 +72,9 @@ class BoardParts:
 BOARD_PARTS = caches.declare(
     "display_board_parts", 16,
     "a screen's pushed fragment in parts (BoardParts), by (night shown, display version, "
-    "address, language, money shown, tables chosen): after a command, the first stream of "
-    "a process draws, the others take it")
+    "address, language, money shown, tables chosen), under the version it was drawn at and "
+    "the hub's it was asked for (at or before it): after a command, the first stream of a "
+    "process draws, the others take it")
 #: Who is drawing which of them now (``gate.Once``).
 _making = gate.Once()
 
