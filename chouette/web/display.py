@@ -31,7 +31,7 @@ from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
 from chouette import caches, push
-from chouette.extensions import db, read_only
+from chouette.extensions import READ_ONLY, db, read_only
 from chouette.models import ChouetteTable, Night
 from chouette.services import base, display
 from chouette.web import display_rooms, gate, privacy
@@ -72,8 +72,9 @@ class BoardParts:
 BOARD_PARTS = caches.declare(
     "display_board_parts", 16,
     "a screen's pushed fragment in parts (BoardParts), by (night shown, display version, "
-    "address, language, money shown, tables chosen): after a command, the first stream of "
-    "a process draws, the others take it")
+    "address, language, money shown, tables chosen), under the version it was drawn at and "
+    "the hub's it was asked for (at or before it): after a command, the first stream of a "
+    "process draws, the others take it")
 #: Who is drawing which of them now (``gate.Once``).
 _making = gate.Once()
 
@@ -162,8 +163,11 @@ class Screen:
                     "display/_table.html", view=view, several_nights=several,
                     signed_money=signed_money, signed_points=signed_points, show_money=show_money)),
                     not view.rows)
-                # A command made meanwhile is drawn too: the next poll draws it again.
-                caches.cache(TABLE_DRAWINGS).put(key, found)
+                # Kept when drawn at the seq of its key: on PostgreSQL a reader outside a
+                # snapshot reads each statement anew, and a command committed in between is
+                # in the drawing (the next poll draws it again, under its own seq).
+                if view.seq == key[1]:
+                    caches.cache(TABLE_DRAWINGS).put(key, found)
             drawn.append((table.id, *found))
         return drawn
 
@@ -177,24 +181,51 @@ def _parts_context(night_id: int | None, version: str,
 
 def _parts(night_id: int | None, version: str,
            chosen: tuple[int, ...] | None = None) -> BoardParts | None:
-    """The screen's fragment at ``version`` (the hub's, read by its watcher), in parts, or
-    None when the night is gone."""
+    """The screen's fragment at ``version`` (the hub's, read by its watcher) or after it, in
+    parts, or None when the night is gone.
+
+    Commands committed after the hub read ``version`` are in the drawing (it reads the tables
+    as they are now): it is labelled with the version read with its tables, in one snapshot
+    (``_read_at_once``), never with the older one. A screen leaves a drawing of the version it
+    shows already (``static/js/live.js``) and its stream then sends only the tables that moved:
+    older tables labelled with a newer version would have stayed on the screen for good. The
+    drawing is kept under both versions: the other streams asking for ``version`` take it."""
     if version == push.GONE:
         return None
+    drawings = caches.cache(BOARD_PARTS)
     context = _parts_context(night_id, version, chosen)
-    found = caches.cache(BOARD_PARTS).get(context)
+    found = drawings.get(context)
+    if found is not None:
+        return found
+    drawn_at = push.display_version(night_id)
+    if drawn_at == push.GONE:
+        return None
+    found = drawings.get(_parts_context(night_id, drawn_at, chosen))
     if found is None:
         screen = Screen(night_id, chosen)
-        html = render_template("display/_board.html", screen=screen, display_version=version)
+        html = render_template("display/_board.html", screen=screen, display_version=drawn_at)
         drawn = screen.drawn
         frame = (screen.closed, tuple(table_id for table_id, _html, _empty in drawn),
                  tuple(table_id for table_id, _html, empty in drawn if empty),
                  tuple((table.id, table.name, table.closed_at is None)
                        for table, _night in screen.all_tables))
-        found = BoardParts(version, frame, html,
+        found = BoardParts(drawn_at, frame, html,
                            {table_id: str(html) for table_id, html, _empty in drawn})
-        caches.cache(BOARD_PARTS).put(context, found)
+        drawings.put(_parts_context(night_id, drawn_at, chosen), found)
+    drawings.put(context, found)
     return found
+
+
+def _read_at_once() -> None:
+    """Begin the session's transaction as a reader that sees one moment, the version and the
+    tables alike: a reader's transaction does on SQLite (its first read fixes the snapshot);
+    on PostgreSQL a ``REPEATABLE READ`` one (``read_only(alone=True)`` reads each statement
+    anew, a command committed between two of them would be in the tables, not the version)."""
+    session = db.session()
+    options: dict[str, Any] = {READ_ONLY: True}
+    if session.get_bind().dialect.name == "postgresql":
+        options["isolation_level"] = "REPEATABLE READ"
+    session.connection(execution_options=options)
 
 
 def pushed_drawing(night_id: int | None,
@@ -209,7 +240,7 @@ def pushed_drawing(night_id: int | None,
 
     def make(version: str) -> BoardParts | None:
         try:
-            read_only(alone=True)
+            _read_at_once()
             return _parts(night_id, version, chosen)
         finally:
             db.session.remove()

@@ -49,8 +49,10 @@ def test_after_a_page_the_pooled_connection_writes_in_transactions_again(app, cl
 
 
 def test_the_streams_drawings_read_each_statement_alone(app):
-    """A phone's stream and a screen's stream draw what they send with statements alone too
-    (autocommit): a table's move costs each of its streams no BEGIN and no ROLLBACK."""
+    """A phone's stream draws what it sends with statements alone too (autocommit): a table's
+    move costs each of its streams no BEGIN and no ROLLBACK. A screen's stream draws in one
+    transaction, the version it labels its drawing with and the tables read in one snapshot
+    (``display._read_at_once``; once per version per process, the others take it)."""
     import threading
 
     from tests.serving.test_pushed_drawings import Events, noting_statements
@@ -60,10 +62,14 @@ def test_the_streams_drawings_read_each_statement_alone(app):
     phones = Phones(app, "ABCD", cube_mode="single")
     streams = [Events(phones.phone("D"), f"{phones.table.url}/stream"),
                Events(app.test_client(), "/display/stream")]
-    seen: list[tuple[int, bool, str]] = []
+    seen: list[tuple[int, bool | str, str]] = []
 
     def note(connection, statement: str) -> None:
-        seen.append((threading.get_ident(), connection.connection.driver_connection.autocommit, statement))
+        alone = connection.connection.driver_connection.autocommit
+        # In a transaction: its isolation (the screen's reads in one snapshot).
+        seen.append((threading.get_ident(),
+                     alone or connection.get_execution_options().get("isolation_level", "READ COMMITTED"),
+                     statement))
 
     try:
         for events in streams:
@@ -74,7 +80,8 @@ def test_the_streams_drawings_read_each_statement_alone(app):
     finally:
         for events in streams:
             events.close()
-    threads = {events._thread.ident for events in streams}
-    drawn = [(alone, statement) for thread, alone, statement in seen if thread in threads]
-    assert drawn, "the streams read nothing to draw"
-    assert all(alone for alone, _statement in drawn), [s for alone, s in drawn if not alone]
+    phone, screen = ([(alone, statement) for thread, alone, statement in seen
+                      if thread == events._thread.ident] for events in streams)
+    assert phone and screen, "the streams read nothing to draw"
+    assert all(alone is True for alone, _statement in phone), [s for alone, s in phone if alone is not True]
+    assert all(alone == "REPEATABLE READ" for alone, _statement in screen), screen
