@@ -232,11 +232,15 @@ def pushed_drawing(night_id: int | None,
                    chosen: tuple[int, ...] | None = None) -> Callable[[str], str | None]:
     """What a screen's push stream sends when the display version moves
     (``push.Hub.stream``): the tables that moved since its last event (``parts``: the version
-    on the first line, then each moved table's drawing), or the whole fragment (``fragment``)
-    when the tables shown are others or in another order, and on the stream's first move.
-    The screen then holds what a fetch would bring. Runs in a copy of the stream's request
-    context (``streams._stream``)."""
-    sent: dict[str, Any] = {"frame": None, "tables": {}}
+    on the first line, the version of the stream's last event on the second, the one they
+    build on, then each moved table's drawing), or the whole fragment (``fragment``) when the
+    tables shown are others or in another order, and on the stream's first move. The screen
+    then holds what a fetch would bring: a screen that shows another version than the parts
+    build on (it fetched one meanwhile) fetches the whole fragment (``static/js/live.js``), or
+    a table that went back to how the stream last sent it (a double, then its undo) would keep
+    the look the screen fetched in between. Runs in a copy of the stream's request context
+    (``streams._stream``)."""
+    sent: dict[str, Any] = {"frame": None, "tables": {}, "version": ""}
 
     def make(version: str) -> BoardParts | None:
         try:
@@ -262,8 +266,8 @@ def pushed_drawing(night_id: int | None,
         else:
             moved = [html for table_id, html in parts.tables.items()
                      if sent["tables"].get(table_id) != html]
-            message = push.message("parts", "\n".join([parts.version, *moved]))
-        sent["frame"], sent["tables"] = parts.frame, parts.tables
+            message = push.message("parts", "\n".join([parts.version, sent["version"], *moved]))
+        sent["frame"], sent["tables"], sent["version"] = parts.frame, parts.tables, parts.version
         return message
 
     return draw

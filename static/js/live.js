@@ -4,7 +4,8 @@
  * extension, `sse-connect`). The stream sends the version of what the page shows (`changed`:
  * the page fetches its fragment when the version differs from the one it shows), or the new
  * drawing itself when it is the same for every viewer (`fragment`: the whole fragment;
- * `parts`: the version, then the parts that moved, each replacing the element of its id).
+ * `parts`: the version, the version they build on, then the parts that moved, each replacing
+ * the element of its id).
  * The page polls only while the stream is not open (a proxy that cannot hold it, a worker
  * restarting).
  *
@@ -88,15 +89,31 @@
     });
   }
 
+  // `parts`: the version, the version they build on (the stream's last), then the parts. A
+  // page that shows another version than they build on (it fetched one meanwhile) fetches
+  // the whole fragment: a part that did not move since the stream's last event may have
+  // moved since the page's.
+  function lines(data, count) {
+    var found = [], rest = data;
+    for (var i = 0; i < count; i += 1) {
+      var cut = rest.indexOf("\n");
+      found.push(cut < 0 ? rest : rest.slice(0, cut));
+      rest = cut < 0 ? "" : rest.slice(cut + 1);
+    }
+    return found.concat([rest]);
+  }
+
   function takeParts(source, data) {
-    var cut = data.indexOf("\n");
-    var version = cut < 0 ? data : data.slice(0, cut);
+    var head = lines(data, 2), version = head[0], base = head[1];
     source.chouetteLatest = version;
     var box = document.createElement("template");
-    box.innerHTML = cut < 0 ? "" : data.slice(cut + 1);
+    box.innerHTML = head[2];
     refreshers(source).forEach(function (refresher) {
       var target = targetOf(refresher);
-      if (!target || shows(target.getAttribute("data-version") || "", version)) { return; }
+      if (!target) { return; }
+      var shown = target.getAttribute("data-version") || "";
+      if (shows(shown, version)) { return; }
+      if (shown !== base) { window.htmx.trigger(refresher, "chouette:refresh"); return; }
       pushes += 1;
       var whole = true;
       Array.prototype.forEach.call(box.content.children, function (part) {

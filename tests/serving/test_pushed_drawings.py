@@ -169,7 +169,13 @@ def test_versions_only_when_push_fragments_is_off(app, quick_streams):
         screen.close()
 
 
-def _tables_of(fragment: str) -> dict[str, str]:
+def parts_of(data: str) -> tuple[str, str, str]:
+    """A ``parts`` event's version, the version it builds on (its stream's last), its parts."""
+    version, base, parts = [*data.split("\n", 2), "", ""][:3]
+    return version, base, parts
+
+
+def tables_of(fragment: str) -> dict[str, str]:
     """Each table's drawing in a screen's fragment, by its element's id."""
     found = re.findall(r'(<article id="(display-table-\d+)".*?</article>)', fragment, re.S)
     return {name: html for html, name in found}
@@ -188,14 +194,15 @@ def test_a_screen_stream_brings_the_whole_fragment_then_the_tables_that_moved(ap
         kind, data = events.next()
         fetched = screen.get(url, headers=HTMX).get_data(as_text=True)
         assert kind == "fragment" and data == fetched  # the first move: the whole fragment
+        first_version = re.search(r'data-version="([^"]*)"', data).group(1)
         second.play({"type": "double", "by": "box", "cubes": ["F"]})
         kind, data = events.next()
         fetched = screen.get(url, headers=HTMX).get_data(as_text=True)
-        version, _newline, parts = data.partition("\n")
+        version, base, parts = parts_of(data)
         assert kind == "parts"
-        assert f'data-version="{version}"' in fetched
+        assert f'data-version="{version}"' in fetched and base == first_version
         # Only the table that moved, and the bytes it has in the fragment fetched now.
-        assert _tables_of(parts) == {f"display-table-{second.id}": _tables_of(fetched)[f"display-table-{second.id}"]}
+        assert tables_of(parts) == {f"display-table-{second.id}": tables_of(fetched)[f"display-table-{second.id}"]}
     finally:
         events.close()
 
@@ -218,14 +225,15 @@ def test_a_screen_that_takes_in_what_its_stream_brings_shows_what_a_fetch_would(
             kinds[kind] += 1
             if kind == "fragment":  # the page morphs the whole fragment in
                 shown["version"] = re.search(r'data-version="([^"]*)"', data).group(1)
-                shown["tables"] = _tables_of(data)
-            else:  # each part replaces the element of its id
-                version, _newline, parts = data.partition("\n")
+                shown["tables"] = tables_of(data)
+            else:  # built on what the page shows: each part replaces the element of its id
+                version, base, parts = parts_of(data)
+                assert base == shown["version"]
                 shown["version"] = version
-                shown["tables"].update(_tables_of(parts))
+                shown["tables"].update(tables_of(parts))
             fetched = screen.get("/display", headers=HTMX).get_data(as_text=True)
             assert f'data-version="{shown["version"]}"' in fetched
-            assert shown["tables"] == _tables_of(fetched)
+            assert shown["tables"] == tables_of(fetched)
     finally:
         events.close()
     assert kinds == {"fragment": 1, "parts": 29}

@@ -19,7 +19,7 @@ import threading
 from typing import Any
 
 from chouette.web import display as display_view
-from tests.serving.test_pushed_drawings import WAIT, Events, _tables_of
+from tests.serving.test_pushed_drawings import WAIT, Events, parts_of, tables_of
 from tests.web.test_play_pages import HTMX, Table
 
 
@@ -40,17 +40,21 @@ class Screen:
 
     def fetch(self) -> None:
         html = self.client.get("/display", headers=HTMX).get_data(as_text=True)
-        self.version, self.tables = _label(html), _tables_of(html)
+        self.version, self.tables = _label(html), tables_of(html)
 
     def take(self, kind: str, data: str) -> None:
         if kind == "fragment":
             if _label(data) != self.version:
-                self.version, self.tables = _label(data), _tables_of(data)
+                self.version, self.tables = _label(data), tables_of(data)
         elif kind == "parts":
-            version, _newline, parts = data.partition("\n")
-            if version != self.version:
+            version, base, parts = parts_of(data)
+            if version == self.version:
+                return
+            if base != self.version:  # built on another version than shown: fetch it whole
+                self.fetch()
+            else:
                 self.version = version
-                self.tables = {**self.tables, **_tables_of(parts)}
+                self.tables = {**self.tables, **tables_of(parts)}
         elif data != self.version:  # "changed": the page fetches when it shows another version
             self.fetch()
 
@@ -95,3 +99,38 @@ def test_a_drawing_made_after_later_commands_is_labelled_with_their_version(app,
         go.set()
         events.close()
     assert screen.tables == last.tables, "the screen shows older tables under the last version"
+
+
+def test_a_screen_that_fetched_meanwhile_takes_no_parts_built_on_another_version(app, monkeypatch):
+    """Parts are the tables that moved since the stream's last event: a screen that fetched
+    a version in between (a take) holds other tables than the stream last sent. When the table
+    goes back to how the stream last sent it (the take undone), nothing moved for the stream,
+    but the screen shows the take: the parts say the version they build on, and a screen that
+    shows another fetches the whole fragment."""
+    app.config.update(PUSH_KEEPALIVE_SECONDS=0.2, PUSH_STREAM_SECONDS=120.0, PUSH_FRAGMENTS=True)
+    table = Table(app)
+    table.seat("ABCDE")
+    client = app.test_client()
+    events = Events(client, "/display/stream")
+    try:
+        assert events.next()[0] == "changed"  # the version on opening
+        screen = Screen(client)
+        table.play({"type": "double", "by": "box"})
+        kind, data = events.next()
+        assert kind == "fragment"  # the stream's first drawing: the whole fragment
+        screen.take(kind, data)
+        doubled = screen.tables
+        about, go = _pausing(monkeypatch)
+        table.play({"type": "take", "cube": "B"})
+        assert about.wait(WAIT)  # the stream took the take's version; it draws it now
+        screen.fetch()  # the screen fetches the take meanwhile
+        assert screen.tables != doubled
+        table.play({"type": "undo"})  # the table as the stream last sent it
+        go.set()
+        last = Screen(app.test_client())
+        assert last.tables == doubled  # nothing moved since the stream's last drawing
+        while screen.version != last.version:
+            screen.take(*events.next())
+    finally:
+        events.close()
+    assert screen.tables == last.tables, "the screen kept the take that was undone"

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from chouette.services import display
-from tests.serving.test_pushed_drawings import Events, _tables_of
+from tests.serving.test_pushed_drawings import Events, parts_of, tables_of
 from tests.web.test_display import etag_of, new_table, play, seat
 from tests.web.test_play_pages import HTMX
 
@@ -85,7 +85,7 @@ def test_a_screens_stream_keeps_to_its_tables(app, organizer, night_id):
         with app.app_context():
             play(green, organizer, {"type": "double", "by": "box", "cubes": ["Eve"]})
         kind, data = events.next()
-        version, _newline, parts = data.partition("\n")
+        version, _base, parts = parts_of(data)
         assert kind == "parts" and parts == ""
         with app.app_context():
             assert version == display.display_version(None)
@@ -93,10 +93,10 @@ def test_a_screens_stream_keeps_to_its_tables(app, organizer, night_id):
         with app.app_context():
             play(red, organizer, {"type": "take", "cube": "Bob"})
         kind, data = events.next()
-        version, _newline, parts = data.partition("\n")
+        version, _base, parts = parts_of(data)
         fetched = screen.get("/display?tables=1", headers=HTMX).get_data(as_text=True)
         assert kind == "parts" and f'data-version="{version}"' in fetched
-        assert _tables_of(parts) == {f"display-table-{red}": _tables_of(fetched)[f"display-table-{red}"]}
+        assert tables_of(parts) == {f"display-table-{red}": tables_of(fetched)[f"display-table-{red}"]}
     finally:
         events.close()
 
