@@ -128,7 +128,11 @@
     });
   }
 
+  // While the reader's own action is on its way, its answer brings the table: a fetch now
+  // would not be swapped in (beforeSwap), so none is sent; once the action ends, the page looks
+  // again (lookAgain) and fetches only if the stream said a later version than the answer's.
   function refresh(source, version) {
+    if (sending.length > 0) { return; }
     refreshers(source).forEach(function (refresher) {
       if (version === null || isStale(refresher, version)) {
         window.htmx.trigger(refresher, "chouette:refresh");

@@ -87,7 +87,7 @@ def test_players_make_their_own_decisions_from_their_phones(live_server, browser
     # 1. The partnership is accepted from Bob's phone (the one it is offered to).
     bob.get_by_role("link", name="A decision waits for you").click()
     expect(decision("Bob")).to_contain_text("You are offered the partnership with the box, Ann.")
-    assert bob.evaluate(VIBRATIONS) == 1
+    wait_for_vibrations(bob, 1)  # the page's script runs once the decision is drawn
     for size, label in ((PHONE, "phone"), (TABLET, "tablet"), (TV, "tv")):
         bob.set_viewport_size(size)
         no_sideways_scroll(bob)
@@ -136,7 +136,7 @@ def test_players_make_their_own_decisions_from_their_phones(live_server, browser
     # 3. Eve took alone: Cy gives her an extra cube from Cy's phone.
     cy.reload()
     expect(decision("Cy")).to_contain_text("Eve took alone: you may give Eve an extra cube")
-    assert cy.evaluate(VIBRATIONS) == 2  # a new decision: it vibrates again
+    wait_for_vibrations(cy, 2)  # a new decision: it vibrates again
     reload_all("Eve")
     expect(tablet.get_by_role("button", name="Cy gives Eve an extra cube")).to_be_visible()
     expect(eve.get_by_role("button", name=re.compile("extra cube"))).to_have_count(0)
@@ -155,7 +155,7 @@ def test_players_make_their_own_decisions_from_their_phones(live_server, browser
     expect(tablet.locator('.cube-row[data-member="Eve"]')).to_have_class(re.compile("waiting"))
     expect(cy.locator('.cube-row[data-member="Eve"]').get_by_role("button")).to_have_count(0)
     expect(decision("Ann")).to_contain_text("Eve doubles you to 4.")
-    assert ann.evaluate(VIBRATIONS) == 1
+    wait_for_vibrations(ann, 1)
     ann.set_viewport_size(TABLET)
     shoot(ann, "phones-act-box-decision-tablet")
     ann.set_viewport_size(PHONE)

@@ -37,6 +37,14 @@ def _last_seq(app, table_id: int) -> int:
     return seq
 
 
+#: The page's stream has said the table's version at ``seq`` (``static/js/live.js`` keeps the
+#: stream's last word on the element holding it).
+HEARD = """(seq) => {
+    const latest = document.querySelector('[sse-connect]').chouetteLatest || '';
+    return latest.split('-')[0] === String(seq);
+}"""
+
+
 def _held(page: Page, pattern: str) -> list[tuple[Route, Any]]:
     """The first request to ``pattern`` goes to the server at once (its answer is made then),
     and its answer is held back until the test lets it go; later ones pass."""
@@ -71,6 +79,12 @@ def _organizer_page(live_server, browser: Browser) -> tuple[int, int, Page, Loca
     # (swapped in or not), and every seq the live table has shown, in order.
     page.evaluate("""(tableId) => {
         window.chouetteFetched = [];
+        window.chouetteAsked = 0;  // fetches of the live table sent
+        document.addEventListener('htmx:beforeRequest', (event) => {
+          if (event.detail.elt && event.detail.elt.id === 'table-refresh-' + tableId) {
+            window.chouetteAsked += 1;
+          }
+        });
         document.addEventListener('htmx:afterRequest', (event) => {
           if (event.detail.elt && event.detail.elt.id === 'table-refresh-' + tableId) {
             const found = /data-seq="(\\d+)"/.exec(event.detail.xhr.responseText || '');
@@ -122,21 +136,48 @@ def test_a_change_pushed_while_the_readers_action_is_on_its_way_shows_after_its_
     _until(page, held)
     rolled = _last_seq(app, table_id)
 
-    # Another device: Dee joins. The page hears it and fetches the table, but does not swap it
-    # in under the organizer while the roll is on its way.
+    # Another device: Dee joins. The page hears it, and neither fetches the table nor takes
+    # it in under the organizer while the roll is on its way (the roll's answer brings a table).
     with app.app_context():
         commands.play(table_id, rolled, {"type": "join", "player": "Dee"}, db.session.get(Member, olga_id))
         db.session.remove()
     joined = _last_seq(app, table_id)
-    page.wait_for_function("(seq) => window.chouetteFetched.includes(seq)", arg=joined)
+    page.wait_for_function(HEARD, arg=joined)
+    assert page.evaluate("window.chouetteAsked") == 0
     expect(live).not_to_have_attribute("data-seq", str(joined))
 
-    # The roll's answer comes; then the page shows Dee's join too: the stream's last word.
+    # The roll's answer comes; then the page fetches and shows Dee's join too: the stream's
+    # last word, later than the answer.
     route, answer = held[0]
     route.fulfill(response=answer)
     expect(live).to_have_attribute("data-seq", str(joined))
     expect(live).to_contain_text("Dee")
     assert page.evaluate("window.chouetteShown") == [rolled - 1, rolled, joined]
+    assert page.evaluate("window.chouetteAsked") == 1
+    page.context.close()
+
+
+def test_a_readers_own_action_whose_answer_is_the_streams_last_word_fetches_nothing(
+        live_server, browser: Browser):
+    """The stream says the roll's version while the roll's answer is on its way: the answer
+    brings that table, so the page sends no fetch for it, then or after."""
+    app = live_server.app
+    table_id, _olga, page, live = _organizer_page(live_server, browser)
+
+    held = _held(page, f"**/tables/{table_id}/roll")
+    page.get_by_role("button", name="Opening roll").click()
+    _until(page, held)
+    rolled = _last_seq(app, table_id)
+    page.wait_for_function(HEARD, arg=rolled)  # the stream said the roll's version first
+
+    route, answer = held[0]
+    route.fulfill(response=answer)
+    expect(live).to_have_attribute("data-seq", str(rolled))
+    # The page has handled the answer's end (its loadend, then a turn of the event loop, where
+    # it would look again) and the next poll tick (where it would catch up): nothing asked.
+    page.evaluate("() => new Promise((done) => setTimeout(done, 1100))")
+    assert page.evaluate("window.chouetteAsked") == 0
+    assert page.evaluate("window.chouetteShown") == [rolled - 1, rolled]
     page.context.close()
 
 
