@@ -44,6 +44,12 @@ FETCH_OK = {200, 304}
 KEEP_ALIVE = True
 
 
+def _seq(version: str | None) -> int:
+    """The table's seq in a live table's version (``"<seq>-<open>~<window>"``), -1 for none."""
+    head = (version or "").partition("-")[0]
+    return int(head) if head.isdigit() else -1
+
+
 def shows(page: str | None, version: str | None) -> bool:
     """Whether a page showing ``page`` shows ``version``: the same, or (the live table of an
     online table) ``version`` with its cube window's part (``~...``, ``chouette.push``) cut,
@@ -121,10 +127,12 @@ class Device:
         self.arrivals: list[tuple[float, str]] = []
         self.shown: list[tuple[float, str]] = []
         self.pushed = 0  # drawings that came in the stream
+        self.fetched = 0  # fetches answered 200 or 304
         self.opened = threading.Event()
         self.stop = threading.Event()
         self._wanted: str | None = None
         self._page: str | None = None  # the version the page shows
+        self._acting = False  # the reader's own action is on its way (``acts``)
         self._changed = threading.Condition()
         self._connection: http.client.HTTPConnection | None = None
         self._fetching: http.client.HTTPConnection | None = None
@@ -228,6 +236,20 @@ class Device:
         with self._changed:
             self._page = version
 
+    def acts(self, answered: str | None) -> None:
+        """The reader's own action, as ``static/js/live.js`` sees it: on its way (``None``),
+        then answered with the table at ``answered`` ("" when its answer brought none). While
+        it is on its way the page fetches nothing; its answer is what the page shows, and the
+        page fetches afterwards only if the stream said another version."""
+        with self._changed:
+            self._acting = answered is None
+            # Told a moment late (the players run in another process): a fetch may have shown a
+            # later table meanwhile, which the answer does not take back.
+            if answered and _seq(answered) >= _seq(self._page):
+                self._page = answered
+                self.shown.append((time.monotonic(), answered))
+            self._changed.notify()
+
     def _event(self, version: str) -> None:
         if self.fetch:
             with self._changed:
@@ -266,7 +288,8 @@ class Device:
         etag = ""
         while True:
             with self._changed:
-                while not self.stop.is_set() and (self._wanted is None or shows(self._page, self._wanted)):
+                while not self.stop.is_set() and (self._acting or self._wanted is None
+                                                  or shows(self._page, self._wanted)):
                     self._changed.wait()
                 if self.stop.is_set():
                     return
@@ -284,12 +307,17 @@ class Device:
                 self.stop.wait(1.0)
                 continue
             etag = tag or etag
+            self.fetched += 1
             found = ANY_VERSION.search(body) if status == 200 else None
             shown = html.unescape(found.group(1).decode()) if found else wanted
             assert shown is not None
             self.shown.append((now, shown))
             with self._changed:
-                self._page = shown  # a version that came during the fetch is fetched next
+                self._page = shown
+                # The version fetched for is done with (a later table than it said is shown
+                # as it is, as live.js does); one said during the fetch is fetched next.
+                if self._wanted == wanted:
+                    self._wanted = None
 
 
 class Command:

@@ -27,7 +27,9 @@ for ``--seconds``:
   at random among the engine's (``legal_moves`` of the XGID the fragment shows; POST
   ``/tables/<id>/move``). A roll with no legal play passes by itself; a game that ends
   rotates the seats and the next opening roll is the new box's or captain's. No doubles: the
-  moves are what is timed. The players run in a process of their own (forked before the
+  moves are what is timed. The player's phone knows its own action as the page does
+  (``Device.acts``): it fetches nothing while the action is on its way, shows the answer, and
+  fetches afterwards only if its stream said another version. The players run in a process of their own (forked before the
   streams' threads start), so a command's clock is not held by this process's hundreds of
   threads; on PostgreSQL each player posts to node 1 and node 2 in turn.
 
@@ -64,6 +66,7 @@ from typing import Any
 
 import devices
 from devices import (
+    ANY_VERSION,
     Command,
     Device,
     Errors,
@@ -152,15 +155,16 @@ def chosen_move(body: bytes, rng: random.Random) -> str | None:
 
 
 def players(urls: list[str], table_ids: list[int], seated: list[list[str]], stop: Any, ready: Any,
-            results: Any) -> None:
+            results: Any, acting: Any) -> None:
     """Every table's players, one thread per table, in a process of their own (forked): their
-    commands and errors go back through ``results`` when ``stop`` is set."""
+    commands and errors go back through ``results`` when ``stop`` is set; each action, on its
+    way then answered, through ``acting`` to the player's device (``Device.acts``)."""
     thread_per_table(table_ids, lambda n, table_id, done, errors: table_players(
-        node_order(urls, n), table_id, seated[n], stop, done, errors, n, ready), results)
+        node_order(urls, n), table_id, seated[n], stop, done, errors, n, ready, acting), results)
 
 
 def table_players(urls: list[str], table_id: int, usernames: list[str], stop: Any, done: list[Command],
-                  errors: Errors, seed: int, ready: Any) -> None:
+                  errors: Errors, seed: int, ready: Any, acting: Any) -> None:
     """One table's five players, each from their own session: a decision every 1-3 s, made
     by the one whose device offers it (tried first: who is likely next)."""
     rng = random.Random(seed)
@@ -207,7 +211,10 @@ def table_players(urls: list[str], table_id: int, usernames: list[str], stop: An
                     path, fields = f"/tables/{table_id}/move", {"move": move}
                 else:
                     path, fields = f"/tables/{table_id}/roll", {"how": "server"}
+                acting.put((table_id, username, None))  # the page: no fetch while it is on its way
                 command = Command.post(client, table_id, path, fields, seq, errors, kind)
+                shown = ANY_VERSION.search(command.answer) if command is not None else None
+                acting.put((table_id, username, html.unescape(shown.group(1).decode()) if shown else ""))
                 if command is None:
                     acted = True
                     break
@@ -227,6 +234,13 @@ def table_players(urls: list[str], table_id: int, usernames: list[str], stop: An
                     errors.add("player: no device shows a decision (the table stalled)")
                     break
                 stop.wait(0.1)
+
+
+def relay(acting: Any, own: dict[tuple[int, str], Device]) -> None:
+    """Each action of the players' process to its player's phone (``Device.acts``)."""
+    while True:
+        table_id, username, answered = acting.get()
+        own[(table_id, username)].acts(answered)
 
 
 class Card:
@@ -298,12 +312,13 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
         urls = [node.url for node in servers.nodes]
         forked = multiprocessing.get_context("fork")
         ready = forked.Barrier(len(table_ids) + 1)
-        players_stop, results = forked.Event(), forked.Queue()
+        players_stop, results, acting = forked.Event(), forked.Queue(), forked.Queue()
         process = forked.Process(target=players, daemon=True,
-                                 args=(urls, table_ids, seated, players_stop, ready, results))
+                                 args=(urls, table_ids, seated, players_stop, ready, results, acting))
         process.start()
         print(f"signing in {len(table_ids) * SEATED} phones ...", flush=True)
         watchers: dict[int, list[Device]] = defaultdict(list)
+        own: dict[tuple[int, str], Device] = {}  # each player's phone
         screens: dict[int, list[Device]] = {}
         phones: list[Device] = []
         cards: list[Card] = []
@@ -312,6 +327,7 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
                 base = urls[(number + seat) % nodes]
                 device = signed_in_phone(base, username, PASSWORD, table_id, errors)
                 watchers[table_id].append(device)
+                own[(table_id, username)] = device
                 phones.append(device)
                 if card:
                     follower = Card(device.client, table_id, errors)
@@ -324,6 +340,7 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
         every = phones + [device for found in screens.values() for device in found]
         for device in every:
             device.start()
+        threading.Thread(target=relay, args=(acting, own), daemon=True).start()
         wait_open(every, 60, errors)
         time.sleep(1)
         print(f"load: {len(table_ids)} online tables (a decision every 1-3 s), {len(phones)} phones and "
@@ -366,6 +383,8 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
     if missing:
         errors.found["move: (move, device) pair never reached"] += missing
     statuses = Counter(f"{command.kind} {command.status}" for command in commands)
+    print(f"live tables: {sum(device.pushed for device in phones)} brought by the phones' streams, "
+          f"{sum(device.fetched for device in phones)} fetched", flush=True)
     if card:
         print(f"cube window cards: {sum(follower.pushed for follower in cards)} brought by the streams, "
               f"{sum(follower.fetches for follower in cards)} fetched ({len(cards)} phones)", flush=True)
