@@ -68,6 +68,15 @@ def _until(page: Page, held: list) -> None:
     raise AssertionError("the request was never sent")
 
 
+def _roll_held(page: Page, app, table_id: int) -> tuple[list[tuple[Route, Any]], int]:
+    """The organizer rolls; the roll's answer is held back on its way: (the held answer, the
+    seq the roll committed at)."""
+    held = _held(page, f"**/tables/{table_id}/roll")
+    page.get_by_role("button", name="Opening roll").click()
+    _until(page, held)
+    return held, _last_seq(app, table_id)
+
+
 def _organizer_page(live_server, browser: Browser) -> tuple[int, int, Page, Locator]:
     """The table (``_table``) open on Olga's tablet, its stream open and watched from inside:
     (table id, Olga's id, the page, its live table)."""
@@ -129,12 +138,7 @@ def test_a_change_pushed_while_the_readers_action_is_on_its_way_shows_after_its_
         live_server, browser: Browser):
     app = live_server.app
     table_id, olga_id, page, live = _organizer_page(live_server, browser)
-
-    # The organizer rolls; the roll's answer is held back on its way.
-    held = _held(page, f"**/tables/{table_id}/roll")
-    page.get_by_role("button", name="Opening roll").click()
-    _until(page, held)
-    rolled = _last_seq(app, table_id)
+    held, rolled = _roll_held(page, app, table_id)
 
     # Another device: Dee joins. The page hears it, and neither fetches the table nor takes
     # it in under the organizer while the roll is on its way (the roll's answer brings a table).
@@ -163,11 +167,7 @@ def test_a_readers_own_action_whose_answer_is_the_streams_last_word_fetches_noth
     brings that table, so the page sends no fetch for it, then or after."""
     app = live_server.app
     table_id, _olga, page, live = _organizer_page(live_server, browser)
-
-    held = _held(page, f"**/tables/{table_id}/roll")
-    page.get_by_role("button", name="Opening roll").click()
-    _until(page, held)
-    rolled = _last_seq(app, table_id)
+    held, rolled = _roll_held(page, app, table_id)
     page.wait_for_function(HEARD, arg=rolled)  # the stream said the roll's version first
 
     route, answer = held[0]
