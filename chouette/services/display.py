@@ -7,6 +7,7 @@ The screen polls every two seconds; ``display_version`` is what lets the answer 
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import quote
 
 from flask_babel import gettext as _
 from sqlalchemy import Select, bindparam, func, select, tuple_
@@ -79,7 +80,15 @@ def version_on(connection: Connection, night_id: int | None = None) -> str | Non
         rows = connection.execute(_VERSION_ONE, {"night_id": night_id}).all()
         if not rows:
             return None
-    return ";".join(":".join(str(value) for value in row) for row in rows) or "none"
+    return ";".join(":".join(_version_part(value) for value in row) for row in rows) or "none"
+
+
+def _version_part(value: Any) -> str:
+    """A value of the version in letters, digits and ``%_.-``: a night's name may hold ``~``
+    (where a live table's version marks its cube window's part, ``static/js/live.js``), ``:``
+    and ``;`` (the version's own separators) or what HTML escapes (``&``, quotes): the pages
+    compare the version they show with the one their stream says, character for character."""
+    return quote(str(value), safe="").replace("~", "%7E")
 
 
 def last_event_marks(table_ids: list[int]) -> dict[int, tuple[int, str]]:

@@ -121,7 +121,7 @@
         if (old && target.contains(old)) { morph(old, part.outerHTML, refresher); } else { whole = false; }
       });
       if (whole) {
-        target.setAttribute("data-version", version.split("~")[0]);
+        target.setAttribute("data-version", version);
       } else {  // a part the page does not hold: fetch the whole fragment
         window.htmx.trigger(refresher, "chouette:refresh");
       }

@@ -13,8 +13,9 @@ import pytest
 from playwright.sync_api import Page, Route, expect
 
 from chouette.web import display as display_view
-from tests.browser.test_display import in_app, table_one
-from tests.web.test_display import play
+from tests.browser.test_display import in_app, organizer_of, table_one
+from tests.factories import gen_night, gen_table
+from tests.web.test_display import play, seat
 
 pytestmark = pytest.mark.browser
 
@@ -60,3 +61,27 @@ def test_a_screen_that_left_a_fetched_answer_fetches_the_last_version_again(live
     held[0].continue_()
     expect(cy).to_contain_text("owns")
     expect(cy.locator(".cube.offered")).to_have_count(0)
+
+
+def test_a_night_named_with_a_tilde_and_an_ampersand_keeps_its_screen_current(live_server, page: Page):
+    """A screen's version holds its night's name; the live table's version marks its cube
+    window's part with ``~``, and the page compares the part before it. A night named
+    "Friday ~ Tom & Co" must not make the screen take a later version for one it shows."""
+    app = live_server.app
+    organizer = organizer_of(app)
+    with in_app(app):
+        table_id = gen_table(gen_night(name="Friday ~ Tom & Co"), name="Table one").id
+        seat(table_id, organizer, ["Ann", "Bob", "Cy", "Dee"])
+    page.goto(f"{live_server.url}/display")
+    expect(page.locator(".display-push")).to_have_attribute("data-push", "open")
+    row = page.locator(f"#display-table-{table_id} tr", has_text="Cy")
+    for event, shown in (({"type": "double", "by": "box", "cubes": ["Cy"]}, "to answer"),
+                         ({"type": "take", "cube": "Cy"}, "owns"),
+                         ({"type": "double", "by": "box", "cubes": ["Dee"]}, "to answer")):
+        with in_app(app):
+            play(table_id, organizer, event)
+        if shown == "to answer":
+            expect(page.locator(f"#display-table-{table_id} .cube.offered")).to_be_visible()
+        else:
+            expect(row).to_contain_text(shown)
+    expect(page.locator(f"#display-table-{table_id} tr", has_text="Dee").locator(".cube.offered")).to_be_visible()
