@@ -25,6 +25,12 @@ from chouette.cli import upgrade_database
 from chouette.extensions import db
 from tests.factories import PASSWORD, TEST_HASH
 
+# An expectation waits up to 15 s for the page to come to it (Playwright's default is 5 s): a
+# page that follows its table does so in a fraction of a second on a quiet machine, but CI's
+# two cores also run chromium and the server, and a page that never comes to it still fails.
+# How fast pages follow is measured by benchmarks/, never by these tests.
+expect.set_options(timeout=15_000)
+
 CHROMIUM = "/usr/bin/chromium"
 ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
 OFF_SITE = re.compile(r"^(?!http://127\.0\.0\.1[:/]).*")
