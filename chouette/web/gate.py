@@ -4,8 +4,9 @@ After a push every phone and screen of a table fetches its fragment at the same 
 phones and ten screens per command, a festival's worth of threads all wanting the processor.
 Python runs one thread of a process at a time, so a command arriving then would wait its turn
 behind every one of them, and the organizer's tap would take a second. The gate lets a few
-drawings run at once (``RENDER_CONCURRENCY``, per process) and queues the rest before they do
-any work; commands (every POST), streams and static files never wait at it.
+drawings run at once (``RENDER_CONCURRENCY``, per process) and queues the rest, in the order
+they came (``Turns``), before they do any work; commands (every POST), streams and static
+files never wait at it.
 
 Table commands go first: while one (a POST of ``FIRST``'s blueprints) is being handled in the
 process, no drawing starts, and a drawing already under way stops at its next *checkpoint*
@@ -29,6 +30,7 @@ a connection in the pool.
 
 from __future__ import annotations
 
+import collections
 import contextlib
 import os
 import threading
@@ -67,12 +69,52 @@ ONCE_SECONDS = 2.0
 ENVIRON_KEY = "chouette.gate"
 
 
+class Turns:
+    """``count`` slots taken in the order they were asked for: a slot let go goes to the one
+    who waited longest. (A semaphore lets whoever asks at the moment a slot is free take it:
+    under a steady flow of fetches a screen's stream could wait behind newcomers for good.)"""
+
+    def __init__(self, count: int) -> None:
+        self._free = count
+        self._lock = threading.Lock()
+        self._waiting: collections.deque[threading.Event] = collections.deque()
+
+    def acquire(self) -> None:
+        """Take a slot: at once if one is free and nobody waits, else in turn."""
+        with self._lock:
+            if self._free and not self._waiting:
+                self._free -= 1
+                return
+            turn = threading.Event()
+            self._waiting.append(turn)
+        turn.wait()  # the slot is handed over by ``release``
+
+    def release(self) -> None:
+        """Let go of a slot: to the longest waiting, or free."""
+        with self._lock:
+            if self._waiting:
+                self._waiting.popleft().set()
+            else:
+                self._free += 1
+
+    def waiting(self) -> int:
+        """How many wait for a slot."""
+        with self._lock:
+            return len(self._waiting)
+
+    def free(self) -> int:
+        """How many slots are free."""
+        with self._lock:
+            return self._free
+
+
 class Gate:
     """A bounded number of drawings at once in this process, and none while a command runs."""
 
     def __init__(self, concurrency: int, nice: int = 0) -> None:
         self.concurrency = concurrency
-        self._slots = threading.BoundedSemaphore(concurrency)
+        #: The drawings' slots, taken in turn.
+        self.slots = Turns(concurrency)
         self._quiet = threading.Condition()
         self._commands = 0
         #: The drawings' own threads, at a lower priority (``nice``), or None: drawn in the
@@ -81,12 +123,12 @@ class Gate:
                         if nice > 0 and hasattr(os, "setpriority") else None)
 
     def enter_drawing(self) -> None:
-        """Wait for a slot, then for the commands under way (at most CHECKPOINT_SECONDS)."""
-        self._slots.acquire()
+        """Wait for a slot (in turn), then for the commands under way (at most CHECKPOINT_SECONDS)."""
+        self.slots.acquire()
         self.wait_for_commands()
 
     def leave_drawing(self) -> None:
-        self._slots.release()
+        self.slots.release()
 
     def enter_command(self) -> None:
         with self._quiet:
