@@ -20,13 +20,15 @@ DATABASE_TESTS = --ignore=tests/engine --ignore=tests/table --ignore=tests/ledge
 # one worker; on PostgreSQL each worker has a database of its own, tests/conftest.py). The
 # browser run stays one test at a time: its timings are the pages', not the machine's.
 ON_EVERY_CORE = -n auto --dist loadfile
+# Each run ends with its slowest tests and their times: where the CI's minutes go.
+SLOWEST = --durations=15
 test: system-deps dev-venv  ## set up and run all the tests
 	$(BIN)/ruff check app.py chouette tests benchmarks docs
 	$(BIN)/mypy  # chouette/, strict for the pure packages (pyproject.toml)
 	failed=""; \
-	$(BIN)/python -m pytest $(ON_EVERY_CORE) -m "not browser and not postgres_only" || failed="$$failed sqlite"; \
-	$(BIN)/python -m pytest -m browser || failed="$$failed browser"; \
-	bash .ci/with-postgres $(BIN)/python -m pytest $(ON_EVERY_CORE) -m "not browser and not sqlite_only" $(DATABASE_TESTS) \
+	$(BIN)/python -m pytest $(ON_EVERY_CORE) $(SLOWEST) -m "not browser and not postgres_only" || failed="$$failed sqlite"; \
+	$(BIN)/python -m pytest $(SLOWEST) -m browser || failed="$$failed browser"; \
+	bash .ci/with-postgres $(BIN)/python -m pytest $(ON_EVERY_CORE) $(SLOWEST) -m "not browser and not sqlite_only" $(DATABASE_TESTS) \
 		|| failed="$$failed postgresql"; \
 	if [ -n "$$failed" ]; then echo "the test runs that failed:$$failed"; exit 1; fi
 
