@@ -17,7 +17,10 @@ for ``--seconds``:
   arrival of each version timed, a phone fetching its own fragment when the stream brings a
   version, as the page does); with ``--card``, each phone also keeps its cube window's card
   as the online table's page does: brought by its stream before each version or drawing,
-  fetched only when a version comes without it;
+  fetched only when a version comes without it; with ``--social`` (the default), each phone
+  also holds its table's social panel's stream (``/tables/<id>/social/stream``: who is
+  connected, the consulting channel) and fetches the panel (``/tables/<id>/social``) when it
+  moves, as the table's page does;
 - at each table, the players play at human pace: a decision every 1-3 s, each from the device
   whose turn it is. Before each decision the player's device reads its live fragment (GET
   ``/tables/<id>/live``), but for the move after the player's own roll, made from the roll's
@@ -304,7 +307,7 @@ class Card:
 
 
 def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: int, table_ids: list[int],
-          seated: list[list[str]], seconds: float, card: bool) -> tuple[float, float, int]:
+          seated: list[list[str]], seconds: float, card: bool, social: bool = True) -> tuple[float, float, int]:
     """The night online; prints its figures; returns (move p95, commands p95, errors)."""
     errors = Errors()
     stop = threading.Event()
@@ -321,6 +324,7 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
         own: dict[tuple[int, str], Device] = {}  # each player's phone
         screens: dict[int, list[Device]] = {}
         phones: list[Device] = []
+        panels: list[Device] = []  # each phone's social panel (``--social``)
         cards: list[Card] = []
         for number, table_id in enumerate(table_ids):
             for seat, username in enumerate(seated[number]):
@@ -329,6 +333,9 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
                 watchers[table_id].append(device)
                 own[(table_id, username)] = device
                 phones.append(device)
+                if social:
+                    panels.append(Device("social", base, f"/tables/{table_id}/social/stream",
+                                         f"/tables/{table_id}/social", device.cookie, device.client, errors))
                 if card:
                     follower = Card(device.client, table_id, errors)
                     device.heard = follower.heard  # the card follows the phone's stream
@@ -337,7 +344,7 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
             base = urls[number % nodes]
             screens[table_id] = [Device("screen", base, f"/display/{night_id}/stream", f"/display/{night_id}", "",
                                         Client(base), errors)]
-        every = phones + [device for found in screens.values() for device in found]
+        every = phones + panels + [device for found in screens.values() for device in found]
         for device in every:
             device.start()
         threading.Thread(target=relay, args=(acting, own), daemon=True).start()
@@ -385,6 +392,9 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
     statuses = Counter(f"{command.kind} {command.status}" for command in commands)
     print(f"live tables: {sum(device.pushed for device in phones)} brought by the phones' streams, "
           f"{sum(device.fetched for device in phones)} fetched", flush=True)
+    if social:
+        print(f"social panels: {sum(device.fetched for device in panels)} fetched "
+              f"({len(panels)} phones' panels)", flush=True)
     if card:
         print(f"cube window cards: {sum(follower.pushed for follower in cards)} brought by the streams, "
               f"{sum(follower.fetches for follower in cards)} fetched ({len(cards)} phones)", flush=True)
@@ -420,6 +430,9 @@ def main() -> None:
     parser.add_argument("--tables", type=int, default=TABLES, help=f"online tables (default {TABLES})")
     parser.add_argument("--card", action=argparse.BooleanOptionalAction, default=True,
                         help="each phone fetches its cube window's card when its stream moves, as the page does (default on)")
+    parser.add_argument("--social", action=argparse.BooleanOptionalAction, default=True,
+                        help="each phone also holds its social panel's stream and fetches the panel "
+                             "when it moves, as the page does (default: yes)")
     parser.add_argument("--workers", type=int, default=None,
                         help="gunicorn workers per node (default: one per core, shared by the nodes)")
     parser.add_argument("--postgres", action="store_true",
@@ -437,7 +450,7 @@ def main() -> None:
               f"{'PostgreSQL' if args.postgres else 'SQLite'} ...", flush=True)
         app, night_id, table_ids, seated = prepare(url, args.tables)
         move_p95, command_p95, errors = night(app, folder, url, nodes, workers, night_id, table_ids, seated,
-                                              args.seconds, args.card)
+                                              args.seconds, args.card, args.social)
         with app.app_context():
             from chouette.extensions import db
 

@@ -21,6 +21,7 @@ changed between games by a settings event, so read from the folded table, not th
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
@@ -32,8 +33,9 @@ from sqlalchemy import func, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
+from chouette import caches
 from chouette.controls import first_control
-from chouette.extensions import db
+from chouette.extensions import db, read_only
 from chouette.models import (
     ChouetteTable,
     Member,
@@ -44,7 +46,8 @@ from chouette.models import (
     TablePresence,
     utcnow,
 )
-from chouette.services.base import ServiceError, writing
+from chouette.services import table_states
+from chouette.services.base import NotFound, ServiceError, writing
 from chouette.table import TableState
 from chouette.table.actions import may_consult
 
@@ -58,6 +61,9 @@ PRESENCE_WRITE_SECONDS = 10.0
 AWAY_SECONDS = 45.0
 
 TEAM, BOX = "team", "box"
+PANEL_MARKS = caches.declare(
+    "social_panel_marks", 512,
+    "what a table's social panels show of its state (``panel_mark``), by (table id, seq)")
 
 
 def write_seconds() -> float:
@@ -218,11 +224,47 @@ def present(table_id: int, now: datetime | None = None) -> frozenset[int]:
 # --------------------------------------------------------------------------- push
 
 
+def panel_mark(state: TableState) -> str:
+    """A checksum of what the social panels show of the table's state: who sits in which role,
+    the game on the board, its cubes' statuses and proxies (who may hand their cube to whom),
+    who may consult, and the house rules that say so. A roll or a move changes none of it, so
+    the panels are not fetched again for every one (an online game makes some hundred)."""
+    game = state.game
+    shown = (state.seated, state.box, state.partner, state.captain, game_number(state),
+             None if game is None else (game.acting_captain,
+                                        sorted((name, cube.status) for name, cube in game.cubes.items()),
+                                        sorted(game.proxies.items())),
+             tuple(may_consult(state)) if state.ordered else (),
+             state.settings.online, state.settings.consulting, state.settings.match_length)
+    return f"{zlib.crc32(repr(shown).encode()):08x}"
+
+
+def _marks(seqs: dict[int, int]) -> dict[int, str]:
+    """Each table's ``panel_mark`` at its seq: kept per (table, seq), else from its state (the
+    state of a table that just moved is in the process's cache, ``table_states``)."""
+    kept = caches.cache(PANEL_MARKS)
+    marks = {}
+    for table_id, seq in seqs.items():
+        mark = kept.get((table_id, seq))
+        if mark is None:
+            read_only(alone=True)  # the push watcher's session too: a reader, never a writer
+            try:
+                played = table_states.load_play(table_id)
+            except NotFound:
+                marks[table_id] = "-"
+                continue
+            mark = panel_mark(played.state)
+            if played.seq == seq:  # read later than ``seq``: the next read keeps it under its own
+                kept.put((table_id, seq), mark)
+        marks[table_id] = mark
+    return marks
+
+
 def social_versions(connection: Connection, table_ids: Iterable[int],
                     now: datetime | None = None) -> dict[int, str]:
-    """Per table, what its social panels show moved when this moved: the table's last seq
-    (who may consult, who sits), its latest message and seat request, the waiting requests,
-    its admission, and who is connected. Carries no text."""
+    """Per table, what its social panels show moved when this moved: what they show of the
+    table's state (``panel_mark``: who sits, who may consult...), its latest message and seat
+    request, the waiting requests, its admission, and who is connected. Carries no text."""
     ids = sorted(set(table_ids))
     if not ids:
         return {}
@@ -243,6 +285,9 @@ def social_versions(connection: Connection, table_ids: Iterable[int],
     for index, query in queries:
         for table_id, value in connection.execute(query):
             parts[table_id][index] = int(value) if index < 4 else ("a" if value else "r")
+    marks = _marks({table_id: parts[table_id][0] for table_id in ids})
+    for table_id in ids:
+        parts[table_id][0] = marks[table_id]
     here = present_of(connection, ids, now)
     return {table_id: ".".join(str(part) for part in parts[table_id])
             + "." + "-".join(str(member) for member in sorted(here[table_id]))

@@ -350,6 +350,18 @@
   });
   document.addEventListener("htmx:afterSwap", function () { restoreDrafts(); acting = null; });
 
+  // A form drawn apart from the live table (the social panel's "hand my cube over", which is
+  // not drawn again for every roll and move) sends the seq of the table the page shows now
+  // (`data-seq-of`: the live table's selector), as the live table's own forms do.
+  document.addEventListener("submit", function (event) {
+    var form = event.target;
+    var selector = form && form.getAttribute ? form.getAttribute("data-seq-of") : null;
+    var live = selector ? document.querySelector(selector) : null;
+    if (live && live.getAttribute("data-seq") && form.elements.seq) {
+      form.elements.seq.value = live.getAttribute("data-seq");
+    }
+  }, true);
+
   // Print buttons (no inline handlers: the pages run under a Content-Security-Policy).
   document.addEventListener("click", function (event) {
     if (event.target.closest && event.target.closest("[data-print]")) { window.print(); }
