@@ -53,7 +53,7 @@ class TableChanged(ServiceError):
 
 
 @contextmanager
-def writing(*, keep_loaded: bool = False) -> Iterator[None]:
+def writing(*, keep_loaded: bool = False, quiet: bool = False) -> Iterator[None]:
     """The one way to write: what the block writes is committed together, or rolled back
     (nothing written) when it raises; then the change is announced to the pages
     (``extensions.announce``: the push hubs).
@@ -68,7 +68,10 @@ def writing(*, keep_loaded: bool = False) -> Iterator[None]:
     ``keep_loaded``: the rows loaded before the commit stay loaded after it (SQLAlchemy
     expires them by default, and the next use of each reads it again): for a table command,
     whose answer draws the table, its night and the member as the command found them, not
-    three more round trips to the database."""
+    three more round trips to the database.
+
+    ``quiet``: what the block writes changes nothing a page shows (a connected member's device
+    seen again, ``social.touch``): committed, not announced."""
     session = db.session()
     if session.info.get(WRITING):
         yield  # inside an outer writing(): it commits
@@ -86,5 +89,5 @@ def writing(*, keep_loaded: bool = False) -> Iterator[None]:
     finally:
         wrote = stop_writer(session)
         session.expire_on_commit = expire
-    if wrote:
+    if wrote and not quiet:
         announce()

@@ -29,7 +29,7 @@ from typing import Any
 
 from flask import current_app, has_app_context
 from flask_babel import gettext as _
-from sqlalchemy import func, select
+from sqlalchemy import Select, bindparam, func, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 
@@ -188,8 +188,12 @@ def touch(table_id: int, member_id: int, now: datetime | None = None) -> bool:
     row = db.session.get(TablePresence, (table_id, member_id))
     if row is not None and (now - row.seen_at).total_seconds() < write_seconds():
         return False
+    # A device seen again while its member counts as connected moves no panel: the pages are
+    # told only of a member who arrives (or comes back from away). Every phone of a night
+    # writes every few seconds: on PostgreSQL each announcement wakes every node's hub.
+    arrives = row is None or (now - row.seen_at).total_seconds() >= away_seconds()
     try:
-        with writing():
+        with writing(quiet=not arrives):
             row = db.session.get(TablePresence, (table_id, member_id))
             if row is None:
                 db.session.add(TablePresence(table_id=table_id, member_id=member_id, seen_at=now))
@@ -260,6 +264,30 @@ def _marks(seqs: dict[int, int]) -> dict[int, str]:
     return marks
 
 
+def _parts_query() -> Select[Any]:
+    """Per table: its last seq, latest message and seat request, how many requests wait, its
+    admission; one query (each part read from the end of its table's index), where the push
+    watcher reads it after every command."""
+    table = ChouetteTable.__table__
+    events, messages, requests = TableEvent.__table__, TableMessage.__table__, SeatRequest.__table__
+    admission = TableAdmission.__table__
+
+    def of(column: Any, *where: Any) -> Any:
+        return select(column).where(*where).correlate(table).scalar_subquery()
+
+    return select(
+        table.c.id,
+        of(func.max(events.c.seq), events.c.table_id == table.c.id),
+        of(func.max(messages.c.id), messages.c.table_id == table.c.id),
+        of(func.max(requests.c.id), requests.c.table_id == table.c.id),
+        of(func.count(requests.c.id), requests.c.table_id == table.c.id, requests.c.status == "waiting"),
+        of(admission.c.auto, admission.c.table_id == table.c.id),
+    ).where(table.c.id.in_(bindparam("ids", expanding=True)))
+
+
+_PARTS = _parts_query()
+
+
 def social_versions(connection: Connection, table_ids: Iterable[int],
                     now: datetime | None = None) -> dict[int, str]:
     """Per table, what its social panels show moved when this moved: what they show of the
@@ -269,22 +297,9 @@ def social_versions(connection: Connection, table_ids: Iterable[int],
     if not ids:
         return {}
     parts: dict[int, list[Any]] = {table_id: [0, 0, 0, 0, "-"] for table_id in ids}
-    queries = (
-        (0, select(TableEvent.table_id, func.max(TableEvent.seq))
-         .where(TableEvent.table_id.in_(ids)).group_by(TableEvent.table_id)),
-        (1, select(TableMessage.table_id, func.max(TableMessage.id))
-         .where(TableMessage.table_id.in_(ids)).group_by(TableMessage.table_id)),
-        (2, select(SeatRequest.table_id, func.max(SeatRequest.id))
-         .where(SeatRequest.table_id.in_(ids)).group_by(SeatRequest.table_id)),
-        (3, select(SeatRequest.table_id, func.count(SeatRequest.id))
-         .where(SeatRequest.table_id.in_(ids), SeatRequest.status == "waiting")
-         .group_by(SeatRequest.table_id)),
-        (4, select(TableAdmission.table_id, TableAdmission.auto)
-         .where(TableAdmission.table_id.in_(ids))),
-    )
-    for index, query in queries:
-        for table_id, value in connection.execute(query):
-            parts[table_id][index] = int(value) if index < 4 else ("a" if value else "r")
+    for table_id, *values in connection.execute(_PARTS, {"ids": ids}):
+        parts[table_id] = [int(value or 0) for value in values[:4]] + [
+            "-" if values[4] is None else "a" if values[4] else "r"]
     marks = _marks({table_id: parts[table_id][0] for table_id in ids})
     for table_id in ids:
         parts[table_id][0] = marks[table_id]

@@ -12,10 +12,14 @@ A is the box, B the captain, C and D members, each on their own phone (tests.web
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
-from chouette.services import social
-from tests.web.test_social import OPENED, panel
+from chouette import push
+from chouette.extensions import db
+from chouette.models import utcnow
+from chouette.services import base, social
 from tests.web.test_phone_decisions import Phones
+from tests.web.test_social import OPENED, panel
 
 # The box rolls 3-1 and makes its point; the team rolls 2-1 and plays on.
 CHECKER_PLAY = [{"type": "roll", "dice": [3, 1]}, {"type": "move", "move": "8/5 6/5"},
@@ -64,12 +68,28 @@ def test_the_version_is_the_same_read_by_the_hub_and_by_a_page(app):
     panel's checksum it reads is the one the page was drawn with."""
     phones = Phones(app, play="online")
     phones.table.play(*OPENED, *CHECKER_PLAY[:2])
-    from chouette import push
-    from chouette.extensions import db
-
-    with app.app_context():
-        with db.engine.connect() as connection:
-            read = push.read_versions(connection, [("social", phones.table.id)])
+    with app.app_context(), db.engine.connect() as connection:
+        read = push.read_versions(connection, [("social", phones.table.id)])
     drawn = re.search(r'id="table-social-\d+" class="table-social" data-version="([^"]+)"',
                       panel(phones, "C"))
     assert drawn is not None and read[("social", phones.table.id)] == drawn.group(1) == version(phones)
+
+
+def test_a_connected_members_device_seen_again_wakes_no_page(app, monkeypatch):
+    """Each device notes it is there every few seconds; only a member who arrives, or comes
+    back from away, moves the panels: the others' notes are written and told to no page (on
+    PostgreSQL each announcement wakes every node's hub)."""
+    phones = Phones(app)
+    told: list[int] = []
+    announce = base.announce
+    monkeypatch.setattr(base, "announce", lambda: (told.append(1), announce()))
+    member_id = phones.members["D"].id
+    with app.app_context():
+        now = utcnow()
+        assert social.touch(phones.table.id, member_id, now) and told == [1]  # arrives
+        again = now + timedelta(seconds=social.write_seconds() + 1)
+        assert social.touch(phones.table.id, member_id, again) and told == [1]  # still here
+        assert social.present(phones.table.id, again) == {member_id}
+        back = again + timedelta(seconds=social.away_seconds() + 1)
+        assert social.present(phones.table.id, back) == frozenset()  # away by then
+        assert social.touch(phones.table.id, member_id, back) and told == [1, 1]  # back
