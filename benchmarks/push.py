@@ -293,7 +293,8 @@ def idle(folder: Path, url: str, nodes: int, night_id: int, seconds: float) -> N
 
 
 def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_ids: list[int],
-             seated: list[list[str]], seconds: float, fetch: str = "all") -> tuple[float, float, int]:
+             seated: list[list[str]], seconds: float, fetch: str = "all",
+             social: bool = False) -> tuple[float, float, int]:
     """The festival's load; prints its figures; returns (push p95, commands p95, errors)."""
     errors = Errors()
     stop = threading.Event()
@@ -312,6 +313,7 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
         print(f"signing in {TABLES * SEATED} phones ...", flush=True)
         watchers: dict[int, list[Device]] = defaultdict(list)
         phones: list[Device] = []
+        panels: list[Device] = []
         for number, table_id in enumerate(table_ids):
             for seat, username in enumerate(seated[number]):
                 base = urls[(number + seat) % nodes]
@@ -319,12 +321,15 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
                                          fetch=fetch in ("all", "phones"))
                 watchers[table_id].append(device)
                 phones.append(device)
+                if social:  # the table page's "Who is here" panel: its stream, and its fetches
+                    panels.append(Device("social", base, f"/tables/{table_id}/social/stream",
+                                         f"/tables/{table_id}/social", device.cookie, device.client, errors))
         screens = [Device("screen", urls[n % nodes], f"/display/{night_id}/stream", f"/display/{night_id}", "",
                           Client(urls[n % nodes]), errors, fetch=fetch in ("all", "screens"))
                    for n in range(SCREENS)]
-        for device in phones + screens:
+        for device in phones + panels + screens:
             device.start()
-        wait_open(phones + screens, 60, errors)
+        wait_open(phones + panels + screens, 60, errors)
         time.sleep(1)
         held = servers.streams_per_worker()
 
@@ -361,9 +366,9 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
             errors.found[kind] += count
         busy, total, stolen = (now - then for now, then in zip(machine_ticks(), machine, strict=True))
         time.sleep(GRACE_SECONDS)  # the last commands' events and fetches
-        for device in phones + screens:
+        for device in phones + panels + screens:
             device.stop.set()
-        for device in phones + screens:
+        for device in phones + panels + screens:
             device.close()
         server_ms = _server_times(servers, logs)
 
@@ -427,6 +432,8 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
     pushed = sum(device.pushed for device in phones + screens)
     fetches = sum(len(device.shown) for device in phones + screens) - pushed
     print(f"drawings the streams brought: {pushed}; fragments fetched after an event: {fetches}")
+    if panels:
+        print(f"social panels fetched: {sum(device.fetched for device in panels)} ({len(panels)} phones' panels)")
     total = errors.total()
     print(f"\nerrors: {dict(errors.found) if errors.found else 0}")
     return (percentile(push_ms, 0.95) if push_ms else float("nan"),
@@ -447,6 +454,9 @@ def main() -> None:
                         help="the streams send versions only (PUSH_FRAGMENTS=0): every page fetches its fragment")
     parser.add_argument("--fragments", action="store_true",
                         help="the streams send the shared drawings (PUSH_FRAGMENTS=1, the default)")
+    parser.add_argument("--social", action="store_true",
+                        help="each phone also holds its table's social panel's stream and fetches the "
+                             "panel when it moves, as the table page does (the goals were set without)")
     parser.add_argument("--workers", type=int, default=None,
                         help="gunicorn workers per node (default: one per core, the machine's cores shared "
                              "by the nodes: 2 on one node here, 1 each for two nodes)")
@@ -470,7 +480,7 @@ def main() -> None:
         if idle_seconds > 0:
             idle(folder, url, nodes, night_id, idle_seconds)
         push_p95, command_p95, errors = festival(app, folder, url, nodes, night_id, table_ids, seated, args.seconds,
-                                                 args.fetch)
+                                                 args.fetch, args.social)
         with app.app_context():
             from chouette.extensions import db
 
