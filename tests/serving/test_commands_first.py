@@ -158,40 +158,6 @@ def test_the_gate_queues_a_drawing_beyond_its_slots_and_lets_it_in_when_one_is_f
     second.join(WAIT)
 
 
-def _until(condition) -> None:
-    deadline = time.monotonic() + WAIT
-    while not condition():
-        assert time.monotonic() < deadline, "never happened"
-        time.sleep(0.005)
-
-
-def test_the_drawings_take_the_gate_in_the_order_they_came():
-    """A slot let go goes to the longest waiting, never to one who asks at that moment: under a
-    steady flow of fetches, a screen's stream waiting for its drawing's turn once waited behind
-    newcomers for good (its screen froze on a waiting cube)."""
-    gate = Gate(1)
-    order: list[str] = []
-
-    def draw(name: str) -> None:
-        gate.enter_drawing()
-        order.append(name)
-        gate.leave_drawing()
-
-    gate.enter_drawing()  # the only slot, held
-    waiting = []
-    for count, name in enumerate(("first", "second"), start=1):
-        thread = threading.Thread(target=draw, args=(name,), daemon=True)
-        thread.start()
-        waiting.append(thread)
-        _until(lambda count=count: gate.slots.waiting() == count)
-    gate.leave_drawing()
-    draw("newcomer")  # asks the moment the slot is let go: it waits its turn
-    for thread in waiting:
-        thread.join(WAIT)
-    assert order == ["first", "second", "newcomer"]
-    assert gate.slots.free() == 1 and gate.slots.waiting() == 0
-
-
 def test_the_gate_never_queues_a_command_or_a_stream(app, table):
     table.seat("ABCD")
     held = Held(app, "/display")
