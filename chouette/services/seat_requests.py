@@ -19,16 +19,20 @@ from chouette.extensions import db
 from chouette.models import ChouetteTable, Member, SeatRequest, TableAdmission, utcnow
 from chouette.services import commands, deciders, table_close, table_states
 from chouette.services.base import NotFound, ServiceError, TableChanged, TableClosed, writing
+from chouette.table import TableState
 
 #: How often an admission's join is tried again when the table moved meanwhile.
 ATTEMPTS = 4
 
 
-def admits_by_itself(table: ChouetteTable) -> bool:
+def admits_by_itself(table: ChouetteTable, state: TableState | None = None) -> bool:
     """Whether a member who asks sits down at once (the runner's word, else the default of
-    the table's kind: a club table yes, an online table no)."""
+    the table's kind: a club table yes, an online table no); ``state``: the table's, when the
+    caller holds it already."""
     row = db.session.get(TableAdmission, table.id)
-    return row.auto if row is not None else not table_states.load_play(table.id).state.settings.online
+    if row is not None:
+        return row.auto
+    return not (state or table_states.load_play(table.id).state).settings.online
 
 
 def set_admission(table: ChouetteTable, auto: bool, actor: Member) -> None:

@@ -33,11 +33,12 @@ from chouette import push
 from chouette.extensions import db, read_only
 from chouette.models import ChouetteTable, Member
 from chouette.refusals import say
-from chouette.services import base, deciders, identity, seat_requests, social, table_states
+from chouette.services import base, deciders, seat_requests, social, table_states
 from chouette.table import TableError, TableState
 from chouette.table.cubes import LIVE
 from chouette.web.catalog import gettext as _
 from chouette.web.htmx import is_htmx, see_other
+from chouette.web.live_seats import seat_ids
 
 bp = Blueprint("social", __name__)
 log = logging.getLogger(__name__)
@@ -81,7 +82,7 @@ def panel_context(table: ChouetteTable, *, error: str | None = None,
     state = played.state
     me = deciders.seat_name(current_user, table.id, state)
     runs = deciders.may_run(current_user, table)
-    members = identity.seat_members(table.id)
+    members = seat_ids(played)  # read once per state (the live table's shared drawings too)
     here = social.present(table.id)
     seats = [{"name": name, "role": _role(state, name), "member": name in members,
               "connected": members.get(name) in here} for name in state.seated]
@@ -93,7 +94,7 @@ def panel_context(table: ChouetteTable, *, error: str | None = None,
         "table": table, "state": state, "seq": played.seq, "me": me, "runs": runs,
         "online": state.settings.online, "seats": seats, "in_game": state.game is not None,
         "requests": seat_requests.waiting(table.id) if runs else [],
-        "admits_by_itself": seat_requests.admits_by_itself(table),
+        "admits_by_itself": seat_requests.admits_by_itself(table, state),
         "my_request": mine, "hand_over_to": _hand_over_to(state, me),
         "channel": channel,
         "messages": social.messages(table.id, channel) if channel is not None else [],

@@ -31,6 +31,8 @@ def test_a_cube_handed_over_after_rolls_and_moves_is_taken(live_server, browser:
     signed_in_device(browser, base, table.logins["Ann"], PHONE, url=url)  # the box's phone, open
     live, form = cy.locator(f"#table-live-{table.id}"), cy.locator("form.hand-over")
     expect(form.get_by_role("button", name="Hand over my cube")).to_be_visible()
+    # Both phones connected (each arrival moves the panels): from here only the board moves.
+    expect(cy.locator(".presence.is-connected")).to_have_count(2)
     drawn_at = form.locator('input[name="seq"]').get_attribute("value")
     with app.app_context():
         olga = db.session.get(Member, table.organizer_id)

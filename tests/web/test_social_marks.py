@@ -33,8 +33,10 @@ def version(phones: Phones) -> str:
 
 def panels(phones: Phones) -> dict[str, str]:
     """Each player's panel, but for the seq its "hand my cube over" form carries (the page
-    sends the live table's seq with it: static/js/live.js)."""
-    return {name: re.sub(r'name="seq" value="\d+"', "", panel(phones, name)) for name in "ABCD"}
+    sends the live table's seq with it: static/js/live.js) and its forms' CSRF tokens (signed
+    with the time: two drawings a second apart differ)."""
+    return {name: re.sub(r'name="(seq|csrf_token)" value="[^"]+"', "", panel(phones, name))
+            for name in "ABCD"}
 
 
 def test_rolls_and_moves_leave_every_panel_and_its_version_as_they_were(app):
