@@ -18,7 +18,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from flask import Flask, current_app, has_app_context, has_request_context, request
+from flask import Flask, current_app, g, has_app_context, has_request_context, request
 from flask_babel import Babel
 from flask_login import LoginManager, current_user
 from flask_migrate import Migrate
@@ -151,10 +151,28 @@ def start_writer(session: Session) -> None:
     if was_reading:
         if session.new or session.dirty or session.deleted:
             raise RuntimeError("A reader has writes pending: write inside services.base.writing()")
-        session.commit()
+        _end_reader(session)
     session.info[WRITING], session.info[WROTE] = True, False
     session.info[RESUME] = was_reading or bool(session.info.get(READING))
     session.connection()
+
+
+def _end_reader(session: Session) -> None:
+    """End a reader's transaction before a write: what it loaded is read again as it is used,
+    but for the signed-in member (loaded at the request's start: a command's actor, read
+    again would be one more round trip for every command, and as fresh as a reader's)."""
+    expire = session.expire_on_commit
+    session.expire_on_commit = False
+    try:
+        session.commit()
+    finally:
+        session.expire_on_commit = expire
+    if not expire:
+        return
+    signed_in = g.get("_login_user") if has_request_context() else None  # flask-login's, loaded
+    for instance in list(session.identity_map.values()):
+        if instance is not signed_in:
+            session.expire(instance)
 
 
 def stop_writer(session: Session) -> bool:

@@ -94,9 +94,8 @@ def _synced(played: table_states.TablePlay, row: TurnWindow) -> Phase | None:
     at its first event's time (the table's last event) with no answers."""
     phase = phase_of(played.state, played.seq)
     if phase is not None and row.key != phase.key:
-        row.key = phase.key
-        row.answers = {}
-        row.opened_at = _last_event_at(played) or utcnow()
+        opened_at = _last_event_at(played) or utcnow()  # read before the row changes: one UPDATE
+        row.key, row.answers, row.opened_at = phase.key, {}, opened_at
     return phase
 
 
@@ -188,11 +187,10 @@ def _decides_for(actor: Member | None, played: table_states.TablePlay, name: str
 
 def _start(table_id: int, actor: Member | None, name: str | None
            ) -> tuple[table_states.TablePlay, TurnWindow, Phase | None, str]:
-    played = table_states.load_play(table_id)
+    row = _locked_row(table_id)  # a row made for a table at the club is rolled back below
+    played = table_states.load_play(table_id)  # read under the lock
     if not played.state.settings.online:
         raise base.ServiceError(_("This table plays at the club: it has no cube window."))
-    row = _locked_row(table_id)
-    played = table_states.load_play(table_id)  # read again under the lock
     phase = _synced(played, row)
     who = name or deciders.seat_name(actor, table_id, played.state) or ""
     return played, row, phase, who

@@ -80,8 +80,11 @@ def lines_of(state: TableState, numbers: Iterable[int] | None = None) -> Lines:
 
 def changed_lines(before: TableState, after: TableState) -> Lines:
     """The lines an event taking ``before`` to ``after`` changes (the game in progress; a
-    finished game; every game an undo or a correction rebuilt)."""
-    return lines_of(after, touched_games(before, after))
+    finished game; every game an undo or a correction rebuilt). A line the event leaves as it
+    was is left out (most rolls and moves change none): the rows stored for ``before`` stand."""
+    touched = touched_games(before, after)
+    was, now = lines_of(before, touched), lines_of(after, touched)
+    return {number: line for number, line in now.items() if line != was[number]}
 
 
 def write_lines(table_id: int, expected_seq: int, seq: int, settings: Mapping[str, Any],

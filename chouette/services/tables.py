@@ -34,7 +34,7 @@ from chouette.services.base import (
     writing,
 )
 from chouette.services.game_lines import Lines, write_lines
-from chouette.services.night_rows import lock_night, new_id
+from chouette.services.night_rows import lock_for_append, lock_night, new_id
 from chouette.services.points import split
 from chouette.table import SNAPSHOT_VERSION, Settings, TableError
 from chouette.table.settings import MAX_DECISION_SECONDS, MAX_STAKE_CENTS
@@ -331,16 +331,20 @@ def append_events(
     actor_id = actor.id if actor is not None else None
     try:
         with writing(keep_loaded=True):
-            table = get_table(table_id)
             # The night's row lock, shared: a close waits for this command, or this command
             # for the close and then sees the night closed (no command lands after a close).
-            if not lock_night(table.night_id, exclusive=False).is_open:
+            # The table is read afresh under that lock (closing a table takes it too).
+            table, night, count, highest = lock_for_append(table_id)
+            if not night.is_open:
                 raise NightClosed(_("This night is closed: its tables no longer change."))
-            # Read afresh under that lock: closing a table takes the night's lock too.
-            if db.session.scalar(select(ChouetteTable.closed_at)
-                                 .where(ChouetteTable.id == table_id)) is not None:
+            if table.closed_at is not None:
                 raise TableClosed(_("This table is closed: it no longer changes. Its organizer "
                                     "can reopen it."))
+            # The unique key stops two writers at one seq (the second insert is refused); this
+            # stops a caller that skipped one: n distinct seqs >= 1 whose maximum is n are
+            # exactly 1..n.
+            if not count == highest == expected_seq:
+                raise TableChanged(table_id, expected_seq)
             written = [
                 TableEvent(
                     table_id=table_id,
@@ -354,15 +358,6 @@ def append_events(
             ]
             db.session.add_all(written)
             db.session.flush()
-            # The unique key stops two writers at one seq; this stops a caller that skipped one:
-            # n distinct seqs >= 1 whose maximum is n are exactly 1..n.
-            count, highest = db.session.execute(
-                select(func.count(TableEvent.id), func.max(TableEvent.seq)).where(
-                    TableEvent.table_id == table_id
-                )
-            ).one()
-            if not count == highest == expected_seq + len(events):
-                raise TableChanged(table_id, expected_seq)
             ids = identity.member_ids(row.player for row in rows)  # a member's rows carry their id
             db.session.add_all(
                 LedgerEntry(

@@ -239,7 +239,7 @@ def _roll_in_window(table_id: int) -> BaseResponse:
             after = followed(after, following)
     if not is_htmx():
         return see_other("tables.show", table_id=table_id)
-    return live_response(load(table_id), changed=outcome.rolled)  # the card says what waits
+    return live_response(after, changed=outcome.rolled)  # the card says what waits
 
 
 @bp.post("/tables/<int:table_id>/move")
