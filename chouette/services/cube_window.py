@@ -94,7 +94,10 @@ def _synced(played: table_states.TablePlay, row: TurnWindow) -> Phase | None:
     at its first event's time (the table's last event) with no answers."""
     phase = phase_of(played.state, played.seq)
     if phase is not None and row.key != phase.key:
-        opened_at = _last_event_at(played) or utcnow()  # read before the row changes: one UPDATE
+        # The clock's start matters only with a time limit (fixed within a game, as every house
+        # rule is); read before the row changes, so that the row is written in one UPDATE.
+        timed = played.state.settings.decision_seconds
+        opened_at = (_last_event_at(played) if timed else None) or utcnow()
         row.key, row.answers, row.opened_at = phase.key, {}, opened_at
     return phase
 
@@ -286,6 +289,8 @@ def roll_refusal(played: table_states.TablePlay) -> str | None:
 def overdue(played: table_states.TablePlay) -> bool:
     """Whether a deadline of this online table has passed with something for it to decide
     (a command then settles it first): a window to roll, offers to answer."""
+    if not played.state.settings.decision_seconds:
+        return False  # no time limit, no deadline (and no read of the window's row)
     window = read_view(played)
     return (window is not None and window.phase.kind != "move" and window.expired(utcnow()))
 

@@ -6,7 +6,8 @@ sum of them under load.
   command's actor be read again (``extensions._end_reader``).
 - The table, its night (locked against a close) and the log's count come in one statement
   (``night_rows.lock_for_append``).
-- The cube window's row is written once by the answer that rolls (``cube_window._synced``).
+- The cube window's row is written once by the answer that rolls (``cube_window._synced``);
+  without a time limit neither the clock's start nor, before a move, the row is read.
 - A game line is written only when the event changes it (``game_lines.changed_lines``): a
   roll and a plain move change none, a take changes its game's (the cube's value and owner).
 """
@@ -64,6 +65,8 @@ def test_a_window_roll_and_a_move_read_their_actor_once_and_their_night_with_the
     # written once (its new decision, its opening time and B's answer together).
     assert read_with_the_table_and_the_count(rolled), rolled
     assert count(rolled, "UPDATE turn_window") == 1, rolled
+    # No time limit (the default): the clock's start, the last event's time, is not read.
+    assert count(rolled, "SELECT table_event.at") == 0, rolled
     # A roll changes no game line: the stored ones stand, only their mark moves.
     assert count(rolled, "DELETE FROM game_line") == count(rolled, "INSERT INTO game_line") == 0, rolled
     assert count(rolled, "UPDATE game_line_mark") == 1, rolled
@@ -73,6 +76,8 @@ def test_a_window_roll_and_a_move_read_their_actor_once_and_their_night_with_the
     assert phones.table.seq() == seq + 2 and phones.table.log()[-1] == {"type": "move", "move": move}
     assert count(moved, "SELECT member.id") == 1, moved
     assert read_with_the_table_and_the_count(moved), moved
+    # No time limit: nothing can be overdue, and the window's row is not read before a move.
+    assert count(moved, "SELECT turn_window") == 0, moved
     assert count(moved, "DELETE FROM game_line") == count(moved, "INSERT INTO game_line") == 0, moved
 
 
