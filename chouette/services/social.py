@@ -22,7 +22,7 @@ changed between games by a settings event, so read from the folded table, not th
 from __future__ import annotations
 
 import zlib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -289,10 +289,12 @@ _PARTS = _parts_query()
 
 
 def social_versions(connection: Connection, table_ids: Iterable[int],
-                    now: datetime | None = None) -> dict[int, str]:
+                    now: datetime | None = None,
+                    here: Mapping[int, frozenset[int]] | None = None) -> dict[int, str]:
     """Per table, what its social panels show moved when this moved: what they show of the
     table's state (``panel_mark``: who sits, who may consult...), its latest message and seat
-    request, the waiting requests, its admission, and who is connected. Carries no text."""
+    request, the waiting requests, its admission, and who is connected (``here``: as the
+    caller read it with ``present_of``, else read here). Carries no text."""
     ids = sorted(set(table_ids))
     if not ids:
         return {}
@@ -303,12 +305,15 @@ def social_versions(connection: Connection, table_ids: Iterable[int],
     marks = _marks({table_id: parts[table_id][0] for table_id in ids})
     for table_id in ids:
         parts[table_id][0] = marks[table_id]
-    here = present_of(connection, ids, now)
+    if here is None:
+        here = present_of(connection, ids, now)
     return {table_id: ".".join(str(part) for part in parts[table_id])
             + "." + "-".join(str(member) for member in sorted(here[table_id]))
             for table_id in ids}
 
 
-def social_version(table_id: int) -> str:
-    """A table's social version, read in the current session (a stream's first message)."""
-    return social_versions(db.session.connection(), [table_id])[table_id]
+def social_version(table_id: int, here: frozenset[int] | None = None) -> str:
+    """A table's social version, read in the current session (a stream's first message; a
+    panel, with who is connected as it read it: ``present``)."""
+    return social_versions(db.session.connection(), [table_id],
+                           here=None if here is None else {table_id: here})[table_id]

@@ -75,10 +75,11 @@ def _hand_over_to(state: TableState, me: str | None) -> list[str]:
             if name != me and cube.status == LIVE and name not in game.proxies]
 
 
-def panel_context(table: ChouetteTable, *, error: str | None = None,
-                  typed: str = "") -> dict[str, Any]:
-    """Everything ``tables/_social.html`` shows to the signed-in viewer."""
-    played = table_states.load_play(table.id)
+def panel_context(table: ChouetteTable, *, error: str | None = None, typed: str = "",
+                  played: table_states.TablePlay | None = None) -> dict[str, Any]:
+    """Everything ``tables/_social.html`` shows to the signed-in viewer (``played``: the
+    table as the view loaded it, else loaded here)."""
+    played = played or table_states.load_play(table.id)
     state = played.state
     me = deciders.seat_name(current_user, table.id, state)
     runs = deciders.may_run(current_user, table)
@@ -99,7 +100,7 @@ def panel_context(table: ChouetteTable, *, error: str | None = None,
         "channel": channel,
         "messages": social.messages(table.id, channel) if channel is not None else [],
         "max_message": social.MAX_MESSAGE, "social_error": error, "typed": typed,
-        "social_version": social.social_version(table.id),
+        "social_version": social.social_version(table.id, here),
     }
 
 
@@ -139,7 +140,11 @@ def _answer(table: ChouetteTable, error: str | None = None, done: str | None = N
 def panel(table_id: int) -> BaseResponse:
     """The viewer's social panel (fetched when its stream moves)."""
     read_only()
-    return _panel(_table(table_id))
+    try:
+        played = table_states.load_play(table_id)  # the table with its state: one query
+    except base.NotFound:
+        abort(404)
+    return _panel(played.table, played=played)
 
 
 @bp.get("/tables/<int:table_id>/social/stream")

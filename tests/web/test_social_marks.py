@@ -95,3 +95,20 @@ def test_a_connected_members_device_seen_again_wakes_no_page(app, monkeypatch):
         back = again + timedelta(seconds=social.away_seconds() + 1)
         assert social.present(phones.table.id, back) == frozenset()  # away by then
         assert social.touch(phones.table.id, member_id, back) and told == [1, 1]  # back
+
+
+def test_a_panel_fetch_reads_its_table_and_who_is_here_once(app):
+    """A panel fetch (some 26 a second in the festival with the panels): the table with its
+    state in one query, and who is connected read once for the seats and the panel's version."""
+    from tests.serving.test_pushed_drawings import noting_statements
+
+    phones = Phones(app, play="online")
+    phones.table.play(*OPENED)
+    first = panel(phones, "C")  # C signed in
+    seen: list[str] = []
+    with noting_statements(app, lambda _connection, statement: seen.append(" ".join(statement.split()))):
+        again = panel(phones, "C")
+    assert re.sub(r'value="[^"]+"', "", again) == re.sub(r'value="[^"]+"', "", first)
+    tables = [s for s in seen if s.startswith("SELECT chouette_table.id, chouette_table.night_id")]
+    assert len(tables) == 1, tables
+    assert sum(1 for s in seen if s.startswith("SELECT table_presence")) == 1, seen
