@@ -13,19 +13,21 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from flask import (
     Blueprint,
     Response,
     abort,
+    copy_current_request_context,
     current_app,
     flash,
     render_template,
     request,
 )
 from flask_login import current_user, login_required
+from flask_wtf.csrf import generate_csrf
 from markupsafe import Markup
 from werkzeug.wrappers import Response as BaseResponse
 
@@ -36,6 +38,7 @@ from chouette.refusals import say
 from chouette.services import base, deciders, seat_requests, social, table_states
 from chouette.table import TableError, TableState
 from chouette.table.cubes import LIVE
+from chouette.web import gate
 from chouette.web.catalog import gettext as _
 from chouette.web.htmx import is_htmx, see_other
 from chouette.web.live_seats import seat_ids
@@ -159,13 +162,17 @@ def stream(table_id: int) -> Response:
     db.session.remove()
     keepalive = app.config.get("PUSH_KEEPALIVE_SECONDS", push.KEEPALIVE_SECONDS)
     lifetime = app.config.get("PUSH_STREAM_SECONDS", push.STREAM_SECONDS)
+    draw = None
+    if app.config.get("PUSH_FRAGMENTS", True):
+        generate_csrf()  # the panel's forms carry the session's token: it has one from now on
+        draw = copy_current_request_context(_pushed_panel(table_id))
 
     def seen() -> Iterator[str]:
         with app.app_context():
             every = social.write_seconds()
         noted = -every
         for chunk in hub.stream(("social", table_id), version, keepalive=keepalive,
-                                lifetime=lifetime):
+                                lifetime=lifetime, draw=draw):
             if time.monotonic() - noted >= every:
                 noted = time.monotonic()
                 try:
@@ -179,6 +186,32 @@ def stream(table_id: int) -> Response:
     response.headers["Cache-Control"] = "no-cache"
     response.headers["X-Accel-Buffering"] = "no"
     return response
+
+
+def _pushed_panel(table_id: int) -> Callable[[str], str | None]:
+    """What the panel's stream sends its viewer when the panel moves: the viewer's own panel
+    (a ``fragment`` event: the same drawing their fetch would bring, morphed in by live.js), or
+    None when it cannot be drawn (the version: the page fetches). It runs in a copy of the
+    stream's request context (who is signed in is loaded again, as for a new request) and takes
+    its turn among the process's drawings, after the commands (``gate.drawing``), as a fetch
+    does; it spares the fetch's request, some 1,600 a minute at a festival."""
+
+    def draw(_version: str) -> str | None:
+        with gate.drawing():
+            try:
+                read_only(alone=True)  # on PostgreSQL, each statement alone
+                if not current_user.is_authenticated:
+                    return None
+                try:
+                    played = table_states.load_play(table_id)
+                except base.NotFound:
+                    return None
+                html = render_template("tables/_social.html", **panel_context(played.table, played=played))
+                return push.message("fragment", html)
+            finally:
+                db.session.remove()
+
+    return draw
 
 
 @bp.post("/tables/<int:table_id>/messages")
