@@ -19,8 +19,9 @@ for ``--seconds``:
   as the online table's page does: brought by its stream before each version or drawing,
   fetched only when a version comes without it; with ``--social`` (the default), each phone
   also holds its table's social panel's stream (``/tables/<id>/social/stream``: who is
-  connected, the consulting channel) and fetches the panel (``/tables/<id>/social``) when it
-  moves, as the table's page does;
+  connected, the consulting channel) and takes the panel its stream brings when it moves (or
+  fetches it, ``/tables/<id>/social``, when the stream brings the version only), as the
+  table's page does;
 - at each table, the players play at human pace: a decision every 1-3 s, each from the device
   whose turn it is. Before each decision the player's device reads its live fragment (GET
   ``/tables/<id>/live``), but for the move after the player's own roll, made from the roll's
@@ -393,8 +394,9 @@ def night(app: Any, folder: Path, url: str, nodes: int, workers: int, night_id: 
     print(f"live tables: {sum(device.pushed for device in phones)} brought by the phones' streams, "
           f"{sum(device.fetched for device in phones)} fetched", flush=True)
     if social:
-        print(f"social panels: {sum(device.fetched for device in panels)} fetched "
-              f"({len(panels)} phones' panels)", flush=True)
+        print(f"social panels: {sum(device.pushed for device in panels)} brought by their streams, "
+              f"{sum(device.fetched for device in panels)} fetched ({len(panels)} phones' panels)",
+              flush=True)
     if card:
         print(f"cube window cards: {sum(follower.pushed for follower in cards)} brought by the streams, "
               f"{sum(follower.fetches for follower in cards)} fetched ({len(cards)} phones)", flush=True)
@@ -431,8 +433,8 @@ def main() -> None:
     parser.add_argument("--card", action=argparse.BooleanOptionalAction, default=True,
                         help="each phone fetches its cube window's card when its stream moves, as the page does (default on)")
     parser.add_argument("--social", action=argparse.BooleanOptionalAction, default=True,
-                        help="each phone also holds its social panel's stream and fetches the panel "
-                             "when it moves, as the page does (default: yes)")
+                        help="each phone also holds its social panel's stream and takes (or fetches) the "
+                             "panel when it moves, as the page does (default: yes)")
     parser.add_argument("--workers", type=int, default=None,
                         help="gunicorn workers per node (default: one per core, shared by the nodes)")
     parser.add_argument("--postgres", action="store_true",

@@ -433,7 +433,8 @@ def festival(app: Any, folder: Path, url: str, nodes: int, night_id: int, table_
     fetches = sum(len(device.shown) for device in phones + screens) - pushed
     print(f"drawings the streams brought: {pushed}; fragments fetched after an event: {fetches}")
     if panels:
-        print(f"social panels fetched: {sum(device.fetched for device in panels)} ({len(panels)} phones' panels)")
+        print(f"social panels: {sum(device.pushed for device in panels)} brought by their streams, "
+              f"{sum(device.fetched for device in panels)} fetched ({len(panels)} phones' panels)")
     total = errors.total()
     print(f"\nerrors: {dict(errors.found) if errors.found else 0}")
     return (percentile(push_ms, 0.95) if push_ms else float("nan"),
@@ -455,8 +456,8 @@ def main() -> None:
     parser.add_argument("--fragments", action="store_true",
                         help="the streams send the shared drawings (PUSH_FRAGMENTS=1, the default)")
     parser.add_argument("--social", action="store_true",
-                        help="each phone also holds its table's social panel's stream and fetches the "
-                             "panel when it moves, as the table page does (the goals were set without)")
+                        help="each phone also holds its table's social panel's stream and takes (or fetches) "
+                             "the panel when it moves, as the table page does (the goals were set without)")
     parser.add_argument("--workers", type=int, default=None,
                         help="gunicorn workers per node (default: one per core, the machine's cores shared "
                              "by the nodes: 2 on one node here, 1 each for two nodes)")
