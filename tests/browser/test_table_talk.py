@@ -1,6 +1,6 @@
 """A table's talk and seat requests in real browsers (issue 26, items 4 and 5): the box, the
 captain and a member of an online table each on their own page; a team message reaches the
-captain's page by push and never the box's; the pages show who is connected; a member asks to
+captain's page by push (the panel in its stream, no fetch) and never the box's; the pages show who is connected; a member asks to
 sit down and the runner admits them from the table page. Screenshots at 390x844, 1024x768 and
 1920x1080 go to /tmp/table-talk/.
 """
@@ -53,12 +53,17 @@ def test_team_talk_reaches_the_team_only_and_the_runner_admits_a_seat(
     expect(member.get_by_role("heading", name="Team talk")).to_be_visible()
     expect(box.get_by_role("heading", name="Team talk")).to_have_count(0)
 
+    # The panels come in their streams: the captain's page fetches none of its own.
+    fetched: list[str] = []
+    captain.on("request", lambda request: fetched.append(request.url)
+               if request.url.endswith(f"/tables/{table_id}/social") else None)
     member.get_by_role("textbox", name="Message").fill("Double now, Bob?")
     member.get_by_role("button", name="Send").click()
     expect(member.locator(".talk-message")).to_contain_text("Double now, Bob?")
     expect(member.get_by_role("textbox", name="Message")).to_have_value("")
     # The captain's page gets it by push, without a reload; the box's never.
     expect(captain.locator(".talk-message")).to_contain_text("Double now, Bob?")
+    assert fetched == [], fetched
     box.wait_for_timeout(500)
     assert "Double now" not in box.content()
 
