@@ -87,6 +87,26 @@ def pushed_drawing(table_id: int) -> Callable[[str], str | None]:
     too: a hundred streams reading the database at once would leave the commands no
     connection (measured: docs/performance.md, section 13)."""
 
+    def make(played: table_states.TablePlay, version: str) -> str | None:
+        shared = shared_live_html(played, pushed=True)
+        live = None if shared is None else push.message("fragment", shared())
+        if not played.state.settings.online:
+            return live
+        # The viewer's cube window card first: its page then fetches nothing for it.
+        return (push.message("window", cube_window.pushed_card(played, version))
+                + (live or push.message("changed", version)))
+
+    return viewer_drawing(table_id, make)
+
+
+def viewer_drawing(table_id: int, make: Callable[[table_states.TablePlay, str], str | None]
+                   ) -> Callable[[str], str | None]:
+    """A push stream's drawing for its signed-in viewer (``push.Hub.stream``'s ``draw``):
+    ``make(played, version)`` with the table loaded, run in a copy of the stream's request
+    context, taking its turn among the process's drawings after the commands
+    (``gate.drawing``); None (the version only: the page fetches) when the viewer signed out
+    meanwhile or the table is gone."""
+
     def draw(version: str) -> str | None:
         with gate.drawing():
             try:
@@ -97,13 +117,7 @@ def pushed_drawing(table_id: int) -> Callable[[str], str | None]:
                     played = table_states.load_play(table_id)
                 except base.NotFound:
                     return None
-                shared = shared_live_html(played, pushed=True)
-                live = None if shared is None else push.message("fragment", shared())
-                if not played.state.settings.online:
-                    return live
-                # The viewer's cube window card first: its page then fetches nothing for it.
-                return (push.message("window", cube_window.pushed_card(played, version))
-                        + (live or push.message("changed", version)))
+                return make(played, version)
             finally:
                 db.session.remove()
 

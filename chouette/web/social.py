@@ -38,7 +38,7 @@ from chouette.refusals import say
 from chouette.services import base, deciders, seat_requests, social, table_states
 from chouette.table import TableError, TableState
 from chouette.table.cubes import LIVE
-from chouette.web import gate
+from chouette.web import live_shared
 from chouette.web.catalog import gettext as _
 from chouette.web.htmx import is_htmx, see_other
 from chouette.web.live_seats import seat_ids
@@ -191,27 +191,15 @@ def stream(table_id: int) -> Response:
 def _pushed_panel(table_id: int) -> Callable[[str], str | None]:
     """What the panel's stream sends its viewer when the panel moves: the viewer's own panel
     (a ``fragment`` event: the same drawing their fetch would bring, morphed in by live.js), or
-    None when it cannot be drawn (the version: the page fetches). It runs in a copy of the
-    stream's request context (who is signed in is loaded again, as for a new request) and takes
-    its turn among the process's drawings, after the commands (``gate.drawing``), as a fetch
-    does; it spares the fetch's request, some 1,600 a minute at a festival."""
+    None when it cannot be drawn (the version: the page fetches). Drawn as the live table's
+    stream draws (``live_shared.viewer_drawing``: who is signed in loaded again, at the gate
+    after the commands); it spares the fetch's request, some 1,600 a minute at a festival."""
 
-    def draw(_version: str) -> str | None:
-        with gate.drawing():
-            try:
-                read_only(alone=True)  # on PostgreSQL, each statement alone
-                if not current_user.is_authenticated:
-                    return None
-                try:
-                    played = table_states.load_play(table_id)
-                except base.NotFound:
-                    return None
-                html = render_template("tables/_social.html", **panel_context(played.table, played=played))
-                return push.message("fragment", html)
-            finally:
-                db.session.remove()
+    def make(played: table_states.TablePlay, _version: str) -> str:
+        html = render_template("tables/_social.html", **panel_context(played.table, played=played))
+        return push.message("fragment", html)
 
-    return draw
+    return live_shared.viewer_drawing(table_id, make)
 
 
 @bp.post("/tables/<int:table_id>/messages")
