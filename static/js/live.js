@@ -19,7 +19,7 @@
 
   var acting = null;  // the form whose answer is being swapped in, if any
   var sending = [];   // the requests of the reader's own actions on their way to the server
-  var answers = 0;    // how many of those actions' answers were swapped into a live target
+  // (How many of those actions' answers each stream's target took in: source.chouetteAnswers.)
 
   /* Push. The element holding the stream has `sse-connect`; inside it, each element with
    * `data-refresh` re-fetches its fragment (its own hx-get, hx-trigger="chouette:refresh")
@@ -57,9 +57,13 @@
     return found ? found[1] : null;
   }
 
-  // How many pushed drawings the page took in: a fetch sent before the latest one would
-  // bring an older table than the one shown, and is not swapped in.
-  var pushes = 0;
+  // How many pushed drawings each stream's targets took in (source.chouettePushes): a fetch
+  // sent before the latest one would bring an older fragment than the one shown, and is not
+  // swapped in. Counted per stream: the "Who is here" panel's drawing says nothing of how
+  // old a fetch of the live table is.
+  function pushedInto(source) {
+    source.chouettePushes = (source.chouettePushes || 0) + 1;
+  }
 
   // The latest version each stream said (source.chouetteLatest). A fetch whose answer is not
   // swapped in (older than what the page took since it was sent, or come while the reader's
@@ -84,7 +88,7 @@
       // While the reader's own action is on its way, its answer brings the table; if the
       // push was newer, the page fetches it after the answer (lookAgain).
       if (sending.length > 0) { return; }
-      pushes += 1;
+      pushedInto(source);
       morph(target, html, refresher);
     });
   }
@@ -114,7 +118,7 @@
       var shown = target.getAttribute("data-version") || "";
       if (shows(shown, version)) { return; }
       if (shown !== base) { window.htmx.trigger(refresher, "chouette:refresh"); return; }
-      pushes += 1;
+      pushedInto(source);
       var whole = true;
       Array.prototype.forEach.call(box.content.children, function (part) {
         var old = part.id ? document.getElementById(part.id) : null;
@@ -200,9 +204,10 @@
     if (source) { source.chouetteFetchFailed = !event.detail.successful && event.detail.xhr.status !== 304; }
   });
   document.addEventListener("htmx:beforeRequest", function (event) {
-    if (refresherSource(event)) {
-      event.detail.elt.chouettePushesBefore = pushes;
-      event.detail.elt.chouetteAnswersBefore = answers;
+    var source = refresherSource(event);
+    if (source) {
+      event.detail.elt.chouettePushesBefore = source.chouettePushes || 0;
+      event.detail.elt.chouetteAnswersBefore = source.chouetteAnswers || 0;
     }
   });
   ["htmx:sendError", "htmx:timeout"].forEach(function (name) {
@@ -306,7 +311,8 @@
     // A stale page (409) or a form without its seq (400) shows the table as it is now.
     if (status === 400 || status === 409) { detail.shouldSwap = true; detail.isError = false; }
     if (config.verb !== "get") {
-      if (detail.shouldSwap) { answers += 1; }
+      var answered = streamElement(target);
+      if (detail.shouldSwap && answered) { answered.chouetteAnswers = (answered.chouetteAnswers || 0) + 1; }
       return;
     }
     // While the reader's own action is on its way, its answer brings the table: a pushed
@@ -314,9 +320,9 @@
     if (sending.length > 0) { detail.shouldSwap = false; return; }
     // A fetch sent before the latest pushed drawing or the reader's latest answer was taken
     // in may be older than the page: it is not swapped in, and the page looks again.
-    var elt = config.elt;
-    if (elt && ((elt.chouettePushesBefore !== undefined && elt.chouettePushesBefore < pushes) ||
-                (elt.chouetteAnswersBefore !== undefined && elt.chouetteAnswersBefore < answers))) {
+    var elt = config.elt, from = elt ? streamElement(elt) : null;
+    if (elt && from && ((elt.chouettePushesBefore !== undefined && elt.chouettePushesBefore < (from.chouettePushes || 0)) ||
+                        (elt.chouetteAnswersBefore !== undefined && elt.chouetteAnswersBefore < (from.chouetteAnswers || 0)))) {
       detail.shouldSwap = false;
       lookAgain(streamElement(elt));
       return;
